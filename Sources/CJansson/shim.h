@@ -1,0 +1,19 @@
+#ifndef CJANSSON_SHIM_H
+#define CJANSSON_SHIM_H
+/* jansson's type tests and iteration are macros, which Swift cannot call; these inline
+ * functions give them a callable form. Nothing here allocates or keeps state. */
+#include <jansson.h>
+
+/* The node's json_type as an int, or -1 for NULL. */
+static inline int cjansson_type(const json_t *json) { return json ? (int)json_typeof(json) : -1; }
+
+/* Releases one reference (json_decref is an inline function with a side effect on refcount). */
+static inline void cjansson_decref(json_t *json) { json_decref(json); }
+
+/* The flags the importer parses with: any top-level value, NUL allowed inside strings. */
+static inline size_t cjansson_decode_flags(void) { return JSON_DECODE_ANY | JSON_ALLOW_NUL; }
+
+/* Pieces of json_error_t, so Swift need not read its fixed-size text array as a tuple. */
+static inline const char *cjansson_error_text(const json_error_t *error) { return error->text; }
+
+#endif

@@ -1,0 +1,128 @@
+import Synchronization
+
+/// A spec and the graph it describes. Several threads may use one context at once: every call
+/// takes the context's lock, so calls are serialized and each sees the graph between calls, never
+/// halfway through an import. Several contexts are fully independent.
+public final class MappingContext: Sendable {
+    public let spec: CompiledSpec
+    private let graph: Mutex<ObjectStore>
+
+    /// Gives each context its own handle tag (never 0), so handles from another context are rejected.
+    private static let tags = Atomic<UInt32>(0)
+
+    public init(spec: CompiledSpec) {
+        self.spec = spec
+        let next = MappingContext.tags.add(1, ordering: .relaxed).newValue
+        let tag = UInt16(truncatingIfNeeded: next % 0xFFFF) + 1
+        graph = Mutex(ObjectStore(model: spec.model, tag: tag))
+    }
+
+    public var model: Model { spec.model }
+
+    private func mappingPlan(_ name: String) throws(MappingError) -> MappingPlan {
+        guard let plan = spec.mapping(named: name) else {
+            throw MappingError(.name, "unknown mapping \"\(name)\"")
+        }
+        return plan
+    }
+
+    // MARK: Import
+
+    /// Maps a parsed payload with the named mapping, all or nothing: if anything fails, the graph
+    /// is exactly as it was before the call. Returns the top-level objects in payload order.
+    public func importDocument<Reader: JSONReader>(mapping name: String, root: Reader.Node,
+                                                   reader: Reader) throws(MappingError) -> [ObjectID] {
+        let plan = try mappingPlan(name)
+        let spec = self.spec
+        return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
+            try store.transaction { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
+                // Move the store into the importer and back, so it stays uniquely referenced and
+                // is changed in place rather than copied.
+                var importer = Importer(spec: spec, reader: reader, store: ObjectStore(model: spec.model, tag: 0))
+                swap(&importer.store, &store)
+                defer { swap(&importer.store, &store) }
+                return try importer.run(mapping: plan, root: root)
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    private func read<T>(_ body: (GraphReader) throws(MappingError) -> T) throws(MappingError) -> T {
+        let model = spec.model
+        return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> T in
+            try body(GraphReader(model: model, store: store))
+        }
+    }
+
+    public func entityName(of object: ObjectID) throws(MappingError) -> String {
+        try read { (reader) throws(MappingError) in try reader.entity(of: object).name }
+    }
+
+    /// The attribute's value (`nil` for null or never set) and its declaration.
+    public func value(of object: ObjectID, attribute: String) throws(MappingError) -> (AttributeValue?, Attribute) {
+        try read { (reader) throws(MappingError) in try reader.value(of: object, attribute: attribute) }
+    }
+
+    /// The target of a to-one relationship, or `nil`.
+    public func relatedObject(of object: ObjectID, relationship: String) throws(MappingError) -> ObjectID? {
+        try read { (reader) throws(MappingError) -> ObjectID? in
+            let (links, declared) = try reader.links(of: object, relationship: relationship)
+            guard case .one(let target) = links else {
+                throw MappingError(.type, "\(declared.name) is a to-many relationship; read it as a list",
+                                   attribute: relationship)
+            }
+            return target
+        }
+    }
+
+    /// The targets of a to-many relationship, in order.
+    public func relatedObjects(of object: ObjectID, relationship: String) throws(MappingError) -> [ObjectID] {
+        try read { (reader) throws(MappingError) -> [ObjectID] in
+            let (links, declared) = try reader.links(of: object, relationship: relationship)
+            guard case .many(let list) = links else {
+                throw MappingError(.type, "\(declared.name) is a to-one relationship; read it as one object",
+                                   attribute: relationship)
+            }
+            return list.ids
+        }
+    }
+
+    /// Whether the relationship is to-many.
+    public func isToMany(_ object: ObjectID, relationship: String) throws(MappingError) -> Bool {
+        try read { (reader) throws(MappingError) in try reader.links(of: object, relationship: relationship).1.toMany }
+    }
+
+    /// Every object of the entity, sub-entities included.
+    public func objects(of entity: String) throws(MappingError) -> [ObjectID] {
+        try read { (reader) throws(MappingError) in reader.objects(of: try reader.entity(named: entity)) }
+    }
+
+    /// How many objects the entity has, sub-entities included.
+    public func count(of entity: String) throws(MappingError) -> Int {
+        try read { (reader) throws(MappingError) in reader.count(of: try reader.entity(named: entity)) }
+    }
+
+    /// The object of the entity with this identity, or `nil` (see `GraphReader.find`).
+    public func object(of entity: String, identity: JSONValue) throws(MappingError) -> ObjectID? {
+        try read { (reader) throws(MappingError) in try reader.find(try reader.entity(named: entity), identity: identity) }
+    }
+
+    public func isLive(_ object: ObjectID) -> Bool {
+        graph.withLock { store in store.contains(object) }
+    }
+
+    // MARK: Writing out
+
+    /// JSON text for one object (`asList == false`) or a list, through the named mapping.
+    public func serialize(mapping name: String, objects: [ObjectID], asList: Bool,
+                          options: SerializeOptions = []) throws(MappingError) -> String {
+        let plan = try mappingPlan(name)
+        let spec = self.spec
+        let document = try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> JSONValue in
+            var serializer = Serializer(spec: spec, store: store, options: options)
+            return try serializer.document(objects, mapping: plan, asList: asList)
+        }
+        return JSONWriter.text(document, pretty: options.contains(.pretty))
+    }
+}

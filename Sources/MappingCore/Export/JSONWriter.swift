@@ -1,0 +1,72 @@
+/// Writes a `JSONValue` as JSON text. Numbers keep their exact form: integers as digits, doubles in
+/// the shortest form that reads back as the same double, decimals with every digit. (jansson's
+/// dumper prints doubles with 17 significant digits, `0.1` as `0.10000000000000001`, and has no way
+/// to write an exact decimal, which is why output is written here.)
+enum JSONWriter {
+    static func text(_ value: JSONValue, pretty: Bool) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        write(value, into: &output, pretty: pretty, indent: 0)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func write(_ value: JSONValue, into output: inout [UInt8], pretty: Bool, indent: Int) {
+        switch value {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .integer(let number): output.append(contentsOf: String(number).utf8)
+        case .real(let number): output.append(contentsOf: (number.isFinite ? number.description : "null").utf8)
+        case .decimal(let number): output.append(contentsOf: number.description.utf8)
+        case .string(let text): writeString(text, into: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { output.append(UInt8(ascii: ",")) }
+                newline(&output, pretty: pretty, indent: indent + 1)
+                write(element, into: &output, pretty: pretty, indent: indent + 1)
+            }
+            if !elements.isEmpty { newline(&output, pretty: pretty, indent: indent) }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            for (offset, member) in members.enumerated() {
+                if offset > 0 { output.append(UInt8(ascii: ",")) }
+                newline(&output, pretty: pretty, indent: indent + 1)
+                writeString(member.key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                if pretty { output.append(UInt8(ascii: " ")) }
+                write(member.value, into: &output, pretty: pretty, indent: indent + 1)
+            }
+            if !members.isEmpty { newline(&output, pretty: pretty, indent: indent) }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func newline(_ output: inout [UInt8], pretty: Bool, indent: Int) {
+        guard pretty else { return }
+        output.append(UInt8(ascii: "\n"))
+        output += repeatElement(UInt8(ascii: " "), count: indent * 2)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func writeString(_ text: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case UInt8(ascii: "\n"): output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\r"): output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case UInt8(ascii: "\t"): output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20:
+                output.append(contentsOf: "\\u00".utf8)
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,118 @@
+/// Writes objects back out through a mapping, in reverse: each attribute goes to the first key
+/// path of its mapping (nested key paths rebuild nested objects), relationships are written as
+/// nested representations through their mappings, dates as `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'`.
+/// An object already being written further up the same branch is not written again (a cycle
+/// through inverses would otherwise never end).
+struct Serializer {
+    let spec: CompiledSpec
+    let store: ObjectStore
+    let options: SerializeOptions
+    private var visiting: Set<ObjectID> = []
+    private var depth = 0
+
+    init(spec: CompiledSpec, store: ObjectStore, options: SerializeOptions) {
+        self.spec = spec
+        self.store = store
+        self.options = options
+    }
+
+    /// One object (`asList == false`) or a list, wrapped in the mapping's `rootPath` unless asked not to.
+    mutating func document(_ objects: [ObjectID], mapping: MappingPlan, asList: Bool) throws(MappingError) -> JSONValue {
+        var body: JSONValue
+        if asList {
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(objects.count)
+            for object in objects { elements.append(try representation(of: object, mapping)) }
+            body = .array(elements)
+        } else if let object = objects.first {
+            body = try representation(of: object, mapping)
+        } else {
+            body = .null
+        }
+        if let rootPath = mapping.rootPath, !options.contains(.omitRootPath) {
+            for step in rootPath.steps.reversed() { body = .object([JSONMember(step.key.name, body)]) }
+        }
+        return body
+    }
+
+    private mutating func representation(of object: ObjectID, _ mapping: MappingPlan) throws(MappingError) -> JSONValue {
+        guard let record = store.record(object) else {
+            throw MappingError(.stale, "object \(object) was deleted or belongs to another context")
+        }
+        guard spec.model.isKind(record.entity, of: mapping.entity), spec.model.entities.indices.contains(record.entity)
+        else {
+            let name = spec.model.entities.indices.contains(record.entity) ? spec.model.entities[record.entity].name : "?"
+            throw MappingError(.type, "mapping \"\(mapping.name)\" cannot write a \(name)")
+        }
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Importer<JSONValueReader>.maxDepth else {
+            throw MappingError(.depth, "objects nested more than \(Importer<JSONValueReader>.maxDepth) levels deep")
+        }
+        visiting.insert(object)
+        defer { visiting.remove(object) }
+
+        var members: [JSONMember] = []
+        var whole: JSONValue?
+        var written = Set<Int>()
+        for attributeMapping in mapping.attributes {
+            let attribute = attributeMapping.attribute
+            guard written.insert(attribute).inserted, record.values.indices.contains(attribute),
+                  let keyPath = attributeMapping.alternatives.first else { continue }
+            let value = record.values[attribute]?.jsonValue
+            if keyPath.isSelf {
+                whole = value ?? .null
+                continue
+            }
+            if value == nil && !options.contains(.includeNulls) { continue }
+            Self.insert(value ?? .null, at: keyPath.steps[...], into: &members)
+        }
+        if let whole { return whole }
+        for relationshipMapping in mapping.relationships {
+            let index = relationshipMapping.relationship
+            guard record.links.indices.contains(index), spec.mappings.indices.contains(relationshipMapping.mapping)
+            else { continue }
+            let childMapping = spec.mappings[relationshipMapping.mapping]
+            var value: JSONValue?
+            switch record.links[index] {
+            case .one(let target):
+                if let target, !visiting.contains(target) {
+                    value = try representation(of: target, childMapping)
+                } else if target == nil, options.contains(.includeNulls) {
+                    value = .null
+                }
+            case .many(let list):
+                var elements: [JSONValue] = []
+                for target in list.ids where !visiting.contains(target) {
+                    elements.append(try representation(of: target, childMapping))
+                }
+                value = .array(elements)
+            }
+            if let value {
+                if relationshipMapping.keyPath.isSelf, case .object(let nested) = value {
+                    for member in nested { Self.insert(member.value, at: [KeyPath.Step(key: PlanKey(member.key), index: nil)][...], into: &members) }
+                } else {
+                    Self.insert(value, at: relationshipMapping.keyPath.steps[...], into: &members)
+                }
+            }
+        }
+        return .object(members)
+    }
+
+    /// Puts `value` at the key path `steps` inside `members`, creating intermediate objects and
+    /// merging with ones already there.
+    private static func insert(_ value: JSONValue, at steps: ArraySlice<KeyPath.Step>, into members: inout [JSONMember]) {
+        guard let first = steps.first else { return }
+        let key = first.key.name
+        let rest = steps.dropFirst()
+        let existing = members.firstIndex(where: { $0.key == key })
+        if rest.isEmpty {
+            if let existing { members[existing].value = value } else { members.append(JSONMember(key, value)) }
+            return
+        }
+        var nested: [JSONMember] = []
+        if let existing, case .object(let current) = members[existing].value { nested = current }
+        insert(value, at: rest, into: &nested)
+        if let existing { members[existing].value = .object(nested) } else { members.append(JSONMember(key, .object(nested))) }
+    }
+}

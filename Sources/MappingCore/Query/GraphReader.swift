@@ -1,0 +1,112 @@
+/// Read-only questions about the graph, answered with clear errors for unknown names and stale
+/// handles. Used by `MappingContext` while it holds the context's lock.
+struct GraphReader {
+    let model: Model
+    let store: ObjectStore
+
+    func record(_ object: ObjectID) throws(MappingError) -> ObjectRecord {
+        guard let record = store.record(object) else {
+            throw MappingError(.stale, "object \(object) was deleted or belongs to another context")
+        }
+        return record
+    }
+
+    func entity(of object: ObjectID) throws(MappingError) -> Entity {
+        let record = try record(object)
+        guard model.entities.indices.contains(record.entity) else {
+            throw MappingError(.failed, "object \(object) has no entity")
+        }
+        return model.entities[record.entity]
+    }
+
+    func entity(named name: String) throws(MappingError) -> Entity {
+        guard let entity = model.entity(named: name) else {
+            throw MappingError(.name, "unknown entity \"\(name)\"")
+        }
+        return entity
+    }
+
+    func value(of object: ObjectID, attribute name: String) throws(MappingError) -> (AttributeValue?, Attribute) {
+        let record = try record(object)
+        let entity = try entity(of: object)
+        guard let index = entity.attributeIndex(named: name), record.values.indices.contains(index) else {
+            throw MappingError(.name, "entity \"\(entity.name)\" has no attribute \"\(name)\"",
+                               attribute: entity.name + "." + name)
+        }
+        return (record.values[index], entity.attributes[index])
+    }
+
+    func links(of object: ObjectID, relationship name: String) throws(MappingError) -> (Links, Relationship) {
+        let record = try record(object)
+        let entity = try entity(of: object)
+        guard let index = entity.relationshipIndex(named: name), record.links.indices.contains(index) else {
+            throw MappingError(.name, "entity \"\(entity.name)\" has no relationship \"\(name)\"",
+                               attribute: entity.name + "." + name)
+        }
+        return (record.links[index], entity.relationships[index])
+    }
+
+    /// Every object of the entity and of its sub-entities, each entity's objects in creation order.
+    func objects(of entity: Entity) -> [ObjectID] {
+        var result: [ObjectID] = []
+        for candidate in model.entities where model.isKind(candidate.index, of: entity.index) {
+            if store.members.indices.contains(candidate.index) {
+                result += store.members[candidate.index].filter(store.contains)
+            }
+        }
+        return result
+    }
+
+    func count(of entity: Entity) -> Int {
+        var total = 0
+        for candidate in model.entities where model.isKind(candidate.index, of: entity.index) {
+            if store.members.indices.contains(candidate.index) { total += store.members[candidate.index].count }
+        }
+        return total
+    }
+
+    /// The object of `entity` (or a sub-entity) with this identity. `identity` is the value for a
+    /// single identification attribute, or for a compound one an array in identification order or
+    /// an object keyed by attribute name. Values are coerced as on import (`"123"` finds `123`).
+    func find(_ entity: Entity, identity: JSONValue) throws(MappingError) -> ObjectID? {
+        guard let map = entity.identityMap else {
+            throw MappingError(.misuse, "entity \"\(entity.name)\" has no identification to look objects up by")
+        }
+        let sources: [JSONValue]
+        let names = entity.identification.map { entity.attributes[$0].name }
+        switch identity {
+        case .array(let elements) where names.count > 1:
+            sources = elements
+        case .object where names.count > 1:
+            var collected: [JSONValue] = []
+            for name in names {
+                guard let value = identity[name] else {
+                    throw MappingError(.misuse, "the identity lacks \"\(name)\"", attribute: entity.name + "." + name)
+                }
+                collected.append(value)
+            }
+            sources = collected
+        default:
+            sources = [identity]
+        }
+        guard sources.count == names.count else {
+            throw MappingError(.misuse, "entity \"\(entity.name)\" is identified by \(names.count) attributes (\(names.joined(separator: ", "))), the identity gives \(sources.count)")
+        }
+        var values: [AttributeValue] = []
+        for (attribute, source) in zip(entity.identification, sources) {
+            let declared = entity.attributes[attribute]
+            let coerced: Coerced
+            do {
+                coerced = try Coercion.coerce(source, reader: JSONValueReader(), to: declared.type, depthLimit: 1)
+            } catch {
+                throw MappingError(error.code, "identity for \(entity.name).\(declared.name): \(error.message)",
+                                   attribute: entity.name + "." + declared.name)
+            }
+            guard case .value(let value) = coerced else { return nil }
+            values.append(value)
+        }
+        guard let found = store.lookup(map: map, key: IdentityKey(values)), let record = store.record(found),
+              model.isKind(record.entity, of: entity.index) else { return nil }
+        return found
+    }
+}

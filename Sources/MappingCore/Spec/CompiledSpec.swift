@@ -1,0 +1,123 @@
+/// A validated spec: the model and the compiled mappings. Immutable and shared.
+public struct CompiledSpec: Sendable {
+    public let model: Model
+    public let mappings: [MappingPlan]
+    private let mappingIndexByName: [String: Int]
+
+    init(model: Model, mappings: [MappingPlan]) {
+        self.model = model
+        self.mappings = mappings
+        var byName: [String: Int] = [:]
+        for mapping in mappings { byName[mapping.name] = mapping.index }
+        self.mappingIndexByName = byName
+    }
+
+    public func mapping(named name: String) -> MappingPlan? {
+        mappingIndexByName[name].flatMap { mappings.indices.contains($0) ? mappings[$0] : nil }
+    }
+
+    /// Loads and validates a spec document. Every error names the JSON path inside the spec.
+    public static func load(_ document: JSONValue) throws(MappingError) -> CompiledSpec {
+        let root = try SpecObject(document, path: "$")
+        try root.allowKeys(["entities", "mappings"], later: ["routes", "responseDescriptors",
+                                                             "requestDescriptors", "pagination"])
+        let model = try EntityLoader.load(try root.required("entities"))
+        let mappings = try MappingLoader.load(try root.required("mappings"), model: model)
+        return CompiledSpec(model: model, mappings: mappings)
+    }
+}
+
+/// A JSON object of the spec with its path, and the checks every section needs.
+struct SpecObject {
+    let path: String
+    let members: [JSONMember]
+
+    init(_ value: JSONValue, path: String) throws(MappingError) {
+        guard case .object(let members) = value else {
+            throw MappingError(.spec, "expected an object, found \(value.kindName)", path: path)
+        }
+        var seen = Set<String>()
+        for member in members where !seen.insert(member.key).inserted {
+            throw MappingError(.spec, "duplicate key \"\(member.key)\"", path: JSONPathText.appending(path, key: member.key))
+        }
+        self.path = path
+        self.members = members
+    }
+
+    subscript(key: String) -> JSONValue? { members.first(where: { $0.key == key })?.value }
+
+    func path(_ key: String) -> String { JSONPathText.appending(path, key: key) }
+
+    /// Rejects unknown keys; keys of features this version does not implement get their own message.
+    func allowKeys(_ known: Set<String>, later: Set<String> = []) throws(MappingError) {
+        for member in members where !known.contains(member.key) {
+            if later.contains(member.key) {
+                throw MappingError(.spec, "\"\(member.key)\" is not supported by this version of libmapping",
+                                   path: path(member.key))
+            }
+            let hint = known.sorted().joined(separator: ", ")
+            throw MappingError(.spec, "unknown key \"\(member.key)\" (expected one of: \(hint))",
+                               path: path(member.key))
+        }
+    }
+
+    func required(_ key: String) throws(MappingError) -> JSONValue {
+        guard let value = self[key] else { throw MappingError(.spec, "missing required key \"\(key)\"", path: path) }
+        return value
+    }
+
+    func string(_ key: String) throws(MappingError) -> String? {
+        guard let value = self[key] else { return nil }
+        guard case .string(let text) = value, !text.isEmpty else {
+            throw MappingError(.spec, "expected a non-empty string, found \(value.kindName)", path: path(key))
+        }
+        return text
+    }
+
+    func bool(_ key: String) throws(MappingError) -> Bool? {
+        guard let value = self[key] else { return nil }
+        guard case .bool(let flag) = value else {
+            throw MappingError(.spec, "expected true or false, found \(value.kindName)", path: path(key))
+        }
+        return flag
+    }
+
+    func count(_ key: String) throws(MappingError) -> Int? {
+        guard let value = self[key] else { return nil }
+        guard case .integer(let number) = value, number >= 0, number <= Int64(Int32.max) else {
+            throw MappingError(.spec, "expected a non-negative integer", path: path(key))
+        }
+        return Int(number)
+    }
+
+    /// A list of names given as an array of strings or one comma-separated string.
+    func names(_ key: String) throws(MappingError) -> [String]? {
+        guard let value = self[key] else { return nil }
+        let names: [String]
+        switch value {
+        case .string(let text):
+            names = text.split(separator: ",").map { String($0).trimmingSpaces }
+        case .array(let elements):
+            var collected: [String] = []
+            for (offset, element) in elements.enumerated() {
+                guard case .string(let text) = element else {
+                    throw MappingError(.spec, "expected a string", path: JSONPathText.appending(path(key), index: offset))
+                }
+                collected.append(text)
+            }
+            names = collected
+        default:
+            throw MappingError(.spec, "expected a string or an array of strings", path: path(key))
+        }
+        guard !names.isEmpty, names.allSatisfy({ !$0.isEmpty }) else {
+            throw MappingError(.spec, "at least one attribute must be named", path: path(key))
+        }
+        return names
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        String(self.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}

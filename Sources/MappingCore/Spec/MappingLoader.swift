@@ -1,0 +1,128 @@
+/// Loads the `mappings` section into `MappingPlan`s, resolving every name against the model.
+enum MappingLoader {
+    /// Mapping keys that later versions implement; named so the error says so instead of "unknown".
+    private static let laterMappingKeys: Set<String> = [
+        "identification", "identificationPredicate", "connections", "dynamic", "forceCollectionMapping",
+        "keyOfRepresentation", "missingAttributes", "missingRelationships", "deletionPredicate",
+        "modificationAttribute",
+    ]
+
+    static func load(_ value: JSONValue, model: Model) throws(MappingError) -> [MappingPlan] {
+        let section = try SpecObject(value, path: "$.mappings")
+        guard !section.members.isEmpty else {
+            throw MappingError(.spec, "the spec declares no mappings", path: section.path)
+        }
+        var indexByName: [String: Int] = [:]
+        for (offset, member) in section.members.enumerated() { indexByName[member.key] = offset }
+        var entityOfMapping: [Int] = []
+        var objects: [SpecObject] = []
+        for member in section.members {
+            let object = try SpecObject(member.value, path: section.path(member.key))
+            try object.allowKeys(["entity", "rootPath", "attributes", "relationships"], later: laterMappingKeys)
+            guard let entityName = try object.string("entity") else {
+                throw MappingError(.spec, "missing required key \"entity\"", path: object.path)
+            }
+            guard let entity = model.entityIndex(named: entityName) else {
+                throw MappingError(.spec, "unknown entity \"\(entityName)\"", path: object.path("entity"))
+            }
+            entityOfMapping.append(entity)
+            objects.append(object)
+        }
+        var plans: [MappingPlan] = []
+        for (index, object) in objects.enumerated() {
+            plans.append(try plan(object, name: section.members[index].key, index: index,
+                                  entity: model.entities[entityOfMapping[index]], model: model,
+                                  mappingIndex: indexByName, entityOfMapping: entityOfMapping))
+        }
+        return plans
+    }
+
+    private static func plan(_ object: SpecObject, name: String, index: Int, entity: Entity, model: Model,
+                             mappingIndex: [String: Int], entityOfMapping: [Int]) throws(MappingError) -> MappingPlan {
+        let rootPath = try object.string("rootPath").map(KeyPath.init)
+        var attributes: [AttributeMappingPlan] = []
+        if let section = object["attributes"] {
+            let attributeSection = try SpecObject(section, path: object.path("attributes"))
+            for member in attributeSection.members {
+                let path = attributeSection.path(member.key)
+                guard let attribute = entity.attributeIndex(named: member.key) else {
+                    throw MappingError(.spec, "entity \"\(entity.name)\" has no attribute \"\(member.key)\"", path: path)
+                }
+                attributes.append(AttributeMappingPlan(attribute: attribute,
+                                                       alternatives: try keyPaths(member.value, path: path)))
+            }
+        }
+        var relationships: [RelationshipMappingPlan] = []
+        if let section = object["relationships"] {
+            let relationshipSection = try SpecObject(section, path: object.path("relationships"))
+            for member in relationshipSection.members {
+                let path = relationshipSection.path(member.key)
+                guard let relationshipIndex = entity.relationshipIndex(named: member.key) else {
+                    throw MappingError(.spec, "entity \"\(entity.name)\" has no relationship \"\(member.key)\"", path: path)
+                }
+                let relationship = entity.relationships[relationshipIndex]
+                let spec = try SpecObject(member.value, path: path)
+                try spec.allowKeys(["keyPath", "mapping", "assignment"], later: ["weak"])
+                guard let mappingName = try spec.string("mapping") else {
+                    throw MappingError(.spec, "missing required key \"mapping\" (references by identity without a nested mapping are not supported by this version)",
+                                       path: path)
+                }
+                guard let target = mappingIndex[mappingName] else {
+                    throw MappingError(.spec, "unknown mapping \"\(mappingName)\"", path: spec.path("mapping"))
+                }
+                guard model.isKind(entityOfMapping[target], of: relationship.destination) else {
+                    throw MappingError(.spec, "mapping \"\(mappingName)\" maps \"\(model.entities[entityOfMapping[target]].name)\", but \"\(member.key)\" holds \"\(model.entities[relationship.destination].name)\"",
+                                       path: spec.path("mapping"))
+                }
+                var assignment = AssignmentPolicy.assign
+                if let policyName = try spec.string("assignment") {
+                    guard let policy = AssignmentPolicy(rawValue: policyName) else {
+                        let later: Set = ["objectMerge", "collectionMerge", "objectReplace", "collectionReplace", "union"]
+                        throw MappingError(.spec, later.contains(policyName)
+                                           ? "assignment \"\(policyName)\" is not supported by this version of libmapping"
+                                           : "unknown assignment policy \"\(policyName)\"",
+                                           path: spec.path("assignment"))
+                    }
+                    assignment = policy
+                }
+                let keyPathText = try spec.string("keyPath") ?? member.key
+                relationships.append(RelationshipMappingPlan(relationship: relationshipIndex, keyPath: KeyPath(keyPathText),
+                                                             mapping: target, assignment: assignment))
+            }
+        }
+        let identitySources = entity.identification.map { attribute in
+            attributes.firstIndex(where: { $0.attribute == attribute })
+        }
+        return MappingPlan(name: name, index: index, entity: entity.index, rootPath: rootPath, attributes: attributes,
+                           relationships: relationships, identitySources: identitySources)
+    }
+
+    /// An attribute's source: a key path string, `null` (the representation itself), a list of
+    /// alternatives (first present wins), or `{"keyPath": …}`.
+    private static func keyPaths(_ value: JSONValue, path: String) throws(MappingError) -> [KeyPath] {
+        switch value {
+        case .null:
+            return [KeyPath("@self")]
+        case .string(let text):
+            return [KeyPath(text)]
+        case .array(let elements) where !elements.isEmpty:
+            var alternatives: [KeyPath] = []
+            for (offset, element) in elements.enumerated() {
+                guard case .string(let text) = element else {
+                    throw MappingError(.spec, "expected a key path string", path: JSONPathText.appending(path, index: offset))
+                }
+                alternatives.append(KeyPath(text))
+            }
+            return alternatives
+        case .object:
+            let object = try SpecObject(value, path: path)
+            try object.allowKeys(["keyPath"], later: ["transformer"])
+            guard let keyPath = object["keyPath"] else {
+                throw MappingError(.spec, "missing required key \"keyPath\"", path: path)
+            }
+            return try keyPaths(keyPath, path: object.path("keyPath"))
+        default:
+            throw MappingError(.spec, "expected a key path string, a list of them, null or an object, found \(value.kindName)", path: path)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+/// The model of a spec's `entities` section: what the graph holds. Built once by `SpecLoader`,
+/// immutable afterwards, shared by every thread using the context.
+public struct Model: Sendable {
+    public let entities: [Entity]
+    /// One per distinct (hierarchy root, identification attributes): sub-entities share their
+    /// parent's map, so an identity names one object across the hierarchy.
+    public let identityMapCount: Int
+    private let entityIndexByName: [String: Int]
+
+    init(entities: [Entity], identityMapCount: Int) {
+        self.entities = entities
+        self.identityMapCount = identityMapCount
+        var byName: [String: Int] = [:]
+        for entity in entities { byName[entity.name] = entity.index }
+        self.entityIndexByName = byName
+    }
+
+    public func entityIndex(named name: String) -> Int? { entityIndexByName[name] }
+
+    public func entity(named name: String) -> Entity? {
+        entityIndexByName[name].flatMap { entities.indices.contains($0) ? entities[$0] : nil }
+    }
+
+    /// True when `entity` is `ancestor` or descends from it.
+    public func isKind(_ entity: Int, of ancestor: Int) -> Bool {
+        var current: Int? = entity
+        var steps = 0
+        while let index = current, entities.indices.contains(index), steps <= entities.count {
+            if index == ancestor { return true }
+            current = entities[index].parent
+            steps += 1
+        }
+        return false
+    }
+}
+
+public struct Entity: Sendable {
+    public let name: String
+    public let index: Int
+    public let parent: Int?
+    /// Inherited attributes come first, so an attribute's index is the same in every sub-entity.
+    public let attributes: [Attribute]
+    /// Inherited relationships come first, as attributes do.
+    public let relationships: [Relationship]
+    /// Indexes into `attributes`; empty when the entity has no identification (every import inserts).
+    public let identification: [Int]
+    /// The identity map objects of this entity are registered in; `nil` without identification.
+    public let identityMap: Int?
+    private let attributeIndexByName: [String: Int]
+    private let relationshipIndexByName: [String: Int]
+
+    init(name: String, index: Int, parent: Int?, attributes: [Attribute], relationships: [Relationship],
+         identification: [Int], identityMap: Int?) {
+        self.name = name
+        self.index = index
+        self.parent = parent
+        self.attributes = attributes
+        self.relationships = relationships
+        self.identification = identification
+        self.identityMap = identityMap
+        self.attributeIndexByName = Dictionary(attributes.enumerated().map { ($1.name, $0) },
+                                               uniquingKeysWith: { first, _ in first })
+        self.relationshipIndexByName = Dictionary(relationships.enumerated().map { ($1.name, $0) },
+                                                  uniquingKeysWith: { first, _ in first })
+    }
+
+    public func attributeIndex(named name: String) -> Int? { attributeIndexByName[name] }
+    public func relationshipIndex(named name: String) -> Int? { relationshipIndexByName[name] }
+}
+
+public struct Attribute: Sendable {
+    public let name: String
+    public let type: AttributeType
+    /// Used for new objects when the payload lacks the key and the mapping asks for defaults.
+    public let defaultValue: AttributeValue?
+    public let indexed: Bool
+}
+
+public enum DeleteRule: String, Sendable {
+    case nullify, cascade, deny, noAction
+}
+
+public struct Relationship: Sendable {
+    public let name: String
+    public let destination: Int
+    public let toMany: Bool
+    public let ordered: Bool
+    /// The index of the inverse relationship in the destination entity, if there is one.
+    public let inverse: Int?
+    public let deleteRule: DeleteRule
+    public let minCount: Int?
+    public let maxCount: Int?
+}

@@ -1,0 +1,37 @@
+/// One object of the graph: its entity, attribute values (nil = null or never set) and the targets
+/// of each relationship, indexed as the entity's `attributes` and `relationships` are.
+struct ObjectRecord {
+    var entity: Int
+    var values: [AttributeValue?]
+    var links: [Links]
+
+    init(entity: Entity) {
+        self.entity = entity.index
+        self.values = Array(repeating: nil, count: entity.attributes.count)
+        self.links = entity.relationships.map { $0.toMany ? .many(LinkList()) : .one(nil) }
+    }
+}
+
+/// The value of one relationship of one object.
+enum Links {
+    case one(ObjectID?)
+    case many(LinkList)
+
+    var targets: [ObjectID] {
+        switch self {
+        case .one(let id): id.map { [$0] } ?? []
+        case .many(let list): list.ids
+        }
+    }
+}
+
+/// The key of an identity map: the identification values after coercion to the attributes' types,
+/// so `"123"` and `123` for an integer id are one key.
+enum IdentityKey: Hashable {
+    case single(AttributeValue)
+    case compound([AttributeValue])
+
+    init(_ values: [AttributeValue]) {
+        self = values.count == 1 ? .single(values[0]) : .compound(values)
+    }
+}

@@ -1,0 +1,113 @@
+/// Relationship changes that keep inverses in step, as Core Data does: setting one side updates the
+/// other, and an object taken by a new owner through a to-one inverse leaves its previous owner.
+extension ObjectStore {
+    /// Sets a to-one relationship of `owner` to `target` (or clears it with `nil`).
+    mutating func setToOne(_ owner: ObjectID, relationship index: Int, to target: ObjectID?, model: Model) {
+        guard let record = record(owner), let relationship = model.relationship(of: record.entity, at: index),
+              !relationship.toMany, record.links.indices.contains(index),
+              case .one(let old) = record.links[index], old != target else { return }
+        if let old { detachInverse(of: owner, relationship, from: old, model: model) }
+        update(owner) { $0.links[index] = .one(target) }
+        if let target { attachInverse(of: owner, relationship, index: index, to: target, model: model) }
+    }
+
+    /// Sets a to-many relationship of `owner` to `targets` in order, dropping repeats.
+    mutating func setToMany(_ owner: ObjectID, relationship index: Int, to targets: [ObjectID], model: Model) {
+        guard let record = record(owner), let relationship = model.relationship(of: record.entity, at: index),
+              relationship.toMany, record.links.indices.contains(index),
+              case .many(let old) = record.links[index] else { return }
+        let new = LinkList(targets)
+        guard new != old else { return }
+        update(owner) { $0.links[index] = .many(new) }
+        for removed in old.ids where !new.contains(removed) {
+            detachInverse(of: owner, relationship, from: removed, model: model)
+        }
+        for added in new.ids where !old.contains(added) {
+            attachInverse(of: owner, relationship, index: index, to: added, model: model)
+        }
+    }
+
+    /// Records `owner` in the inverse of `relationship` on `target`. When that inverse is to-one and
+    /// held by another object, that object loses `target` from its side first.
+    private mutating func attachInverse(of owner: ObjectID, _ relationship: Relationship, index: Int,
+                                        to target: ObjectID, model: Model) {
+        guard let inverse = relationship.inverse else { return }
+        switch inverseState(of: target, inverse: inverse, owner: owner) {
+        case .absent, .listed, .held(by: owner):
+            return
+        case .unlisted:
+            update(target) { record in
+                guard case .many(var list) = record.links[inverse] else { return }
+                record.links[inverse] = .one(nil)  // release the list so that appending does not copy it
+                list.append(owner)
+                record.links[inverse] = .many(list)
+            }
+        case .held(let previousOwner):
+            if let previousOwner { removeForward(from: previousOwner, relationship: index, target: target) }
+            update(target) { $0.links[inverse] = .one(owner) }
+        }
+    }
+
+    /// Where `owner` stands in the inverse relationship on `target`, without keeping a reference to
+    /// the target's storage (which would make the next change copy it).
+    private enum InverseState: Equatable {
+        case absent
+        case listed, unlisted
+        case held(by: ObjectID?)
+    }
+
+    private func inverseState(of target: ObjectID, inverse: Int, owner: ObjectID) -> InverseState {
+        guard let record = record(target), record.links.indices.contains(inverse) else { return .absent }
+        switch record.links[inverse] {
+        case .many(let list): return list.contains(owner) ? .listed : .unlisted
+        case .one(let current): return .held(by: current)
+        }
+    }
+
+    /// Removes `owner` from the inverse of `relationship` on `target`.
+    private mutating func detachInverse(of owner: ObjectID, _ relationship: Relationship, from target: ObjectID,
+                                        model: Model) {
+        guard let inverse = relationship.inverse else { return }
+        switch inverseState(of: target, inverse: inverse, owner: owner) {
+        case .listed:
+            update(target) { record in
+                guard case .many(var list) = record.links[inverse] else { return }
+                record.links[inverse] = .one(nil)
+                list.remove(owner)
+                record.links[inverse] = .many(list)
+            }
+        case .held(by: owner):
+            update(target) { $0.links[inverse] = .one(nil) }
+        default:
+            return
+        }
+    }
+
+    /// Drops `target` from `owner`'s side of a relationship without touching the inverse, which the
+    /// caller is about to overwrite.
+    private mutating func removeForward(from owner: ObjectID, relationship index: Int, target: ObjectID) {
+        guard let record = record(owner), record.links.indices.contains(index) else { return }
+        update(owner) { record in
+            switch record.links[index] {
+            case .one(let current) where current == target:
+                record.links[index] = .one(nil)
+            case .many(var list):
+                record.links[index] = .one(nil)
+                list.remove(target)
+                record.links[index] = .many(list)
+            default:
+                break
+            }
+        }
+    }
+}
+
+extension Model {
+    /// The relationship at `index` of entity `entity`, if both exist.
+    func relationship(of entity: Int, at index: Int) -> Relationship? {
+        guard entities.indices.contains(entity), entities[entity].relationships.indices.contains(index) else {
+            return nil
+        }
+        return entities[entity].relationships[index]
+    }
+}

@@ -1,0 +1,72 @@
+/// The kinds of JSON value a reader reports.
+public enum JSONKind: Sendable {
+    case object, array, string, integer, real, `true`, `false`, null
+}
+
+/// A key of the mapping plan, encoded once when the spec is loaded so that the importer never
+/// builds a `String` for a payload key: readers look members up by these bytes.
+public struct PlanKey: Hashable, Sendable {
+    public let name: String
+    public let utf8: [UInt8]
+
+    public init(_ name: String) {
+        self.name = name
+        self.utf8 = Array(name.utf8)
+    }
+}
+
+/// The narrow interface the importer walks a parsed document through. A parser backend implements
+/// it over its own tree (MappingJSON over jansson's `json_t`); the importer is generic over it, so
+/// each value is read in place and never copied into a Swift tree.
+///
+/// Every method must be total: asked about a node of another kind, it answers `nil`, `0` or an
+/// empty value rather than trapping.
+public protocol JSONReader {
+    associatedtype Node
+
+    func kind(of node: Node) -> JSONKind
+    /// The member named `key` of an object; `nil` if absent or if `node` is not an object.
+    func member(of node: Node, key: PlanKey) -> Node?
+    /// The number of elements of an array; 0 for other kinds.
+    func count(of node: Node) -> Int
+    /// The element at `index` of an array; `nil` when out of range or not an array.
+    func element(of node: Node, at index: Int) -> Node?
+    func string(of node: Node) -> String
+    func integer(of node: Node) -> Int64
+    func real(of node: Node) -> Double
+    /// Calls `body` with each member of an object in document order; nothing for other kinds.
+    func forEachMember(of node: Node, _ body: (String, Node) throws(MappingError) -> Void) throws(MappingError)
+}
+
+extension JSONReader {
+    /// A copy of the subtree at `node` as a `JSONValue` (for `json` attributes), at most
+    /// `depthLimit` levels deep.
+    public func copyValue(of node: Node, depthLimit: Int) throws(MappingError) -> JSONValue {
+        guard depthLimit > 0 else {
+            throw MappingError(.depth, "JSON value nested too deeply to store")
+        }
+        switch kind(of: node) {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .integer: return .integer(integer(of: node))
+        case .real: return .real(real(of: node))
+        case .string: return .string(string(of: node))
+        case .array:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(count(of: node))
+            for index in 0..<count(of: node) {
+                if let element = element(of: node, at: index) {
+                    elements.append(try copyValue(of: element, depthLimit: depthLimit - 1))
+                }
+            }
+            return .array(elements)
+        case .object:
+            var members: [JSONMember] = []
+            try forEachMember(of: node) { (key, value) throws(MappingError) in
+                members.append(JSONMember(key, try copyValue(of: value, depthLimit: depthLimit - 1)))
+            }
+            return .object(members)
+        }
+    }
+}

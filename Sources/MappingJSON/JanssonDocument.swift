@@ -1,0 +1,53 @@
+internal import CJansson
+public import MappingCore
+
+/// A payload parsed by jansson. Owns the tree: it is released when the document is.
+/// The importer reads it through `JanssonReader` without copying it.
+public final class JanssonDocument {
+    let root: UnsafeMutablePointer<json_t>
+
+    private init(root: UnsafeMutablePointer<json_t>) { self.root = root }
+
+    deinit { cjansson_decref(root) }
+
+    /// Parses UTF-8 JSON text. Any top-level value is accepted; a syntax error becomes a
+    /// `MappingError` with code `.parse` and jansson's line, column and byte position.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(MappingError) -> JanssonDocument {
+        var error = json_error_t()
+        let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        let empty: [CChar] = [0]
+        let parsed: UnsafeMutablePointer<json_t>? = empty.withUnsafeBufferPointer { fallback in
+            json_loadb(base ?? fallback.baseAddress, bytes.count, cjansson_decode_flags(), &error)
+        }
+        guard let parsed else {
+            let text = withUnsafePointer(to: &error) { String(cString: cjansson_error_text($0)) }
+            let line = Int(error.line)
+            let column = Int(error.column)
+            let position = Int(error.position)
+            throw MappingError(.parse, "malformed JSON at line \(line), column \(column): \(text)",
+                               line: line, column: column, position: position)
+        }
+        return JanssonDocument(root: parsed)
+    }
+
+    public static func parse(_ bytes: [UInt8]) throws(MappingError) -> JanssonDocument {
+        try withBytes(of: bytes) { (buffer) throws(MappingError) in try parse(buffer) }
+    }
+
+    public static func parse(_ text: String) throws(MappingError) -> JanssonDocument {
+        try parse(Array(text.utf8))
+    }
+
+    /// The document as a Swift `JSONValue` (for small documents such as specs), at most
+    /// `depthLimit` levels deep.
+    public func value(depthLimit: Int = 256) throws(MappingError) -> JSONValue {
+        try JanssonReader().copyValue(of: root, depthLimit: depthLimit)
+    }
+
+    /// Maps the document into `context` with the named mapping (see `MappingContext.importDocument`).
+    public func importInto(_ context: MappingContext, mapping: String) throws(MappingError) -> [ObjectID] {
+        try withExtendedLifetime(self) { () throws(MappingError) -> [ObjectID] in
+            try context.importDocument(mapping: mapping, root: root, reader: JanssonReader())
+        }
+    }
+}

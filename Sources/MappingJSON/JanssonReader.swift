@@ -1,0 +1,63 @@
+internal import CJansson
+public import MappingCore
+
+/// The importer's view of a jansson tree. Nodes are borrowed `json_t` pointers, valid while the
+/// `JanssonDocument` that owns the tree is alive. Keys are looked up with the plan's pre-encoded
+/// bytes (`json_object_getn`), so no Swift string is made for a payload key.
+struct JanssonReader: JSONReader {
+    typealias Node = UnsafeMutablePointer<json_t>
+
+    func kind(of node: Node) -> JSONKind {
+        switch cjansson_type(node) {
+        case Int32(JSON_OBJECT.rawValue): .object
+        case Int32(JSON_ARRAY.rawValue): .array
+        case Int32(JSON_STRING.rawValue): .string
+        case Int32(JSON_INTEGER.rawValue): .integer
+        case Int32(JSON_REAL.rawValue): .real
+        case Int32(JSON_TRUE.rawValue): .true
+        case Int32(JSON_FALSE.rawValue): .false
+        default: .null
+        }
+    }
+
+    func member(of node: Node, key: PlanKey) -> Node? {
+        key.utf8.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                json_object_getn(node, chars.baseAddress, chars.count)
+            }
+        }
+    }
+
+    func count(of node: Node) -> Int { json_array_size(node) }
+
+    func element(of node: Node, at index: Int) -> Node? {
+        guard index >= 0 else { return nil }
+        return json_array_get(node, index)
+    }
+
+    func string(of node: Node) -> String {
+        guard let chars = json_string_value(node) else { return "" }
+        let length = json_string_length(node)
+        return chars.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
+        }
+    }
+
+    func integer(of node: Node) -> Int64 { Int64(json_integer_value(node)) }
+
+    func real(of node: Node) -> Double { json_real_value(node) }
+
+    func forEachMember(of node: Node, _ body: (String, Node) throws(MappingError) -> Void) throws(MappingError) {
+        var iterator = json_object_iter(node)
+        while let current = iterator {
+            if let keyChars = json_object_iter_key(current), let value = json_object_iter_value(current) {
+                let length = json_object_iter_key_len(current)
+                let key = keyChars.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+                    String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
+                }
+                try body(key, value)
+            }
+            iterator = json_object_iter_next(node, current)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+public import MappingCore
+
+extension CompiledSpec {
+    /// Parses and validates a spec given as JSON text.
+    public static func load(json bytes: UnsafeRawBufferPointer) throws(MappingError) -> CompiledSpec {
+        let document: JanssonDocument
+        do {
+            document = try JanssonDocument.parse(bytes)
+        } catch {
+            throw MappingError(.spec, "the spec is not valid JSON: " + error.message, line: error.line,
+                               column: error.column, position: error.position)
+        }
+        return try load(try document.value())
+    }
+
+    public static func load(json text: String) throws(MappingError) -> CompiledSpec {
+        try withBytes(of: Array(text.utf8)) { (buffer) throws(MappingError) in try load(json: buffer) }
+    }
+}
+
+extension MappingContext {
+    /// A context for a spec given as JSON text.
+    public convenience init(specJSON text: String) throws(MappingError) {
+        self.init(spec: try CompiledSpec.load(json: text))
+    }
+
+    /// Parses `bytes` and maps them with the named mapping, all or nothing. Parsing happens before
+    /// the context's lock is taken, so other threads keep reading meanwhile.
+    public func importJSON(mapping: String, _ bytes: UnsafeRawBufferPointer) throws(MappingError) -> [ObjectID] {
+        try JanssonDocument.parse(bytes).importInto(self, mapping: mapping)
+    }
+
+    public func importJSON(mapping: String, _ text: String) throws(MappingError) -> [ObjectID] {
+        try withBytes(of: Array(text.utf8)) { (buffer) throws(MappingError) in
+            try importJSON(mapping: mapping, buffer)
+        }
+    }
+}

@@ -1,0 +1,3 @@
+#ifndef MAPPING_H
+#define MAPPING_H
+#endif
