@@ -1,3 +1,293 @@
+/*
+ * mapping.h — the public C API of libmapping.
+ *
+ * libmapping maps JSON from web APIs into a live, in-memory object graph: typed entities, one object
+ * per identity, relationships with inverses. A declarative mapping spec (JSON) describes the model
+ * and how payloads map onto it; see the README for the spec format.
+ *
+ * This header is the contract: what is not declared here is not public API.
+ *
+ * Conventions
+ *   - Every function is prefixed `mapping_`, every macro `MAPPING_`.
+ *   - Functions that can fail return an int status: MAPPING_OK (0) or a negative MAPPING_E* code.
+ *     After a failure, mapping_errmsg() and mapping_error_last() describe it. On failure, output
+ *     parameters are set to NULL / 0 where the function says so and are otherwise left untouched.
+ *   - The handle comes first, output parameters last; a single output parameter is named `out`.
+ *   - Ownership is stated per function: "new" results belong to the caller, who releases them with the
+ *     named function; "borrowed" results belong to the library and stay valid as stated.
+ *   - Strings are UTF-8. Functions taking a buffer take its length; pass MAPPING_NUL_TERMINATED as the
+ *     length of a NUL-terminated string.
+ *   - Misuse (NULL arguments, freed or foreign handles, an index out of range, a call made from inside
+ *     a callback on the same context) returns MAPPING_EMISUSE or MAPPING_ESTALE; it never crashes.
+ *
+ * Thread safety
+ *   A context may be used from several threads at once: the library serializes the calls made on one
+ *   context, and each call sees the graph before or after another call, never halfway through one.
+ *   JSON parsing happens before the lock is taken, so imports parse in parallel. Separate contexts are
+ *   independent. Error details and borrowed strings are kept per thread and per context. A list
+ *   (mapping_list) is an immutable snapshot and may be read from any thread.
+ */
 #ifndef MAPPING_H
 #define MAPPING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
 #endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define MAPPING_EXTERN extern __attribute__((visibility("default")))
+#else
+#define MAPPING_EXTERN extern
+#endif
+
+/* ---- Versions -------------------------------------------------------------------------------- */
+
+#define MAPPING_VERSION_MAJOR 0
+#define MAPPING_VERSION_MINOR 1
+#define MAPPING_VERSION_PATCH 0
+/** MAJOR * 10000 + MINOR * 100 + PATCH, for comparisons with #if. */
+#define MAPPING_VERSION_NUMBER (MAPPING_VERSION_MAJOR * 10000 + MAPPING_VERSION_MINOR * 100 + MAPPING_VERSION_PATCH)
+#define MAPPING_VERSION_STRING "0.1.0"
+
+/** The library's version as "MAJOR.MINOR.PATCH". Borrowed, static. */
+MAPPING_EXTERN const char *mapping_version(void);
+
+/** The library's MAPPING_VERSION_NUMBER, to check that the loaded library matches the header:
+ *  `assert(mapping_version_number() / 10000 == MAPPING_VERSION_MAJOR);` */
+MAPPING_EXTERN int mapping_version_number(void);
+
+/* ---- Status codes (names and numbers never change; new codes are added at the end) ----------- */
+
+#define MAPPING_OK         0   /* success */
+#define MAPPING_ERROR     -1   /* an internal failure with no better code */
+#define MAPPING_EMISUSE   -2   /* NULL or invalid argument, freed handle, re-entrant call */
+#define MAPPING_ESPEC     -3   /* the mapping spec is invalid; the detail's path points into the spec */
+#define MAPPING_EPARSE    -4   /* malformed JSON; the detail has line, column and byte position */
+#define MAPPING_ETYPE     -5   /* a value of the wrong type (in a payload, or the wrong typed getter) */
+#define MAPPING_ENAME     -6   /* unknown entity, attribute, relationship or mapping name */
+#define MAPPING_ENOTFOUND -7   /* no object with that identity */
+#define MAPPING_ESTALE    -8   /* an object handle that was deleted or belongs to another context */
+#define MAPPING_ENULL     -9   /* the attribute's value is null (or was never set) */
+#define MAPPING_EDEPTH    -10  /* the input is nested too deeply */
+#define MAPPING_ERANGE    -11  /* an index or a number out of range */
+#define MAPPING_EMAPPING  -12  /* the payload does not fit the mapping (e.g. nothing at its rootPath) */
+
+/** The name of a status code ("MAPPING_ETYPE"), or "MAPPING_E?" for an unknown one. Borrowed, static. */
+MAPPING_EXTERN const char *mapping_strerror(int code);
+
+/* ---- Types ----------------------------------------------------------------------------------- */
+
+/** A spec and the object graph it describes. Opaque. */
+typedef struct mapping_context mapping_context;
+
+/** An immutable list of object handles (import results, to-many relationships, fetches). Opaque. */
+typedef struct mapping_list mapping_list;
+
+/** A handle to one object of a context's graph. It carries a generation, so a handle to a deleted
+ *  object, or to another context's object, is reported as MAPPING_ESTALE and never followed.
+ *  Handles are plain values: copy and compare them freely (equal handles name the same object). */
+typedef uint64_t mapping_object;
+
+/** "No object": a to-one relationship that is empty. Never a valid handle. */
+#define MAPPING_NO_OBJECT ((mapping_object)0)
+
+/** Pass as a length to mean "the string is NUL-terminated". */
+#define MAPPING_NUL_TERMINATED ((size_t)-1)
+
+/** Attribute types, as reported by mapping_attribute_type(). */
+#define MAPPING_TYPE_STRING  1
+#define MAPPING_TYPE_INTEGER 2  /* int64_t */
+#define MAPPING_TYPE_DOUBLE  3
+#define MAPPING_TYPE_DECIMAL 4  /* exact; read as a string of digits */
+#define MAPPING_TYPE_BOOLEAN 5
+#define MAPPING_TYPE_DATE    6  /* an instant; read as seconds since 1970-01-01T00:00:00Z */
+#define MAPPING_TYPE_JSON    7  /* any JSON value, kept as is */
+
+/** Details of the last failure. Every string is borrowed, never NULL (empty when not applicable). */
+typedef struct mapping_error {
+    int code;                /* the MAPPING_E* status returned */
+    const char *message;     /* what went wrong, in one line */
+    const char *path;        /* JSON path in the payload or spec, e.g. "$.data.people[2].age" */
+    const char *attribute;   /* "Entity.attribute" concerned, e.g. "Person.age" */
+    int line;                /* 1-based line of a parse error; 0 otherwise */
+    int column;              /* 1-based column of a parse error; 0 otherwise */
+    long long position;      /* 0-based byte offset of a parse error; 0 otherwise */
+} mapping_error;
+
+/* ---- Errors ---------------------------------------------------------------------------------- */
+
+/**
+ * The message of the calling thread's last failed call on `ctx`, or "" if it has none.
+ * With `ctx` NULL: the calling thread's last failure of a call that had no valid context
+ * (mapping_context_new, or a call given a NULL or freed context).
+ * Borrowed: valid until the calling thread's next call on the same context (or, for NULL, its next
+ * failing context-less call).
+ */
+MAPPING_EXTERN const char *mapping_errmsg(const mapping_context *ctx);
+
+/** The full detail of the same failure as mapping_errmsg(). Never NULL; borrowed with the same
+ *  lifetime. When there was no failure, `code` is MAPPING_OK. */
+MAPPING_EXTERN const mapping_error *mapping_error_last(const mapping_context *ctx);
+
+/* ---- Contexts -------------------------------------------------------------------------------- */
+
+/**
+ * CONSTRUCTOR. Loads and validates a mapping spec and creates an empty graph for it.
+ * @param out   receives the new context (NULL on failure). New: release with mapping_context_free().
+ * @param spec  the spec as JSON text
+ * @param len   its length in bytes, or MAPPING_NUL_TERMINATED
+ * @return MAPPING_OK; MAPPING_ESPEC for an invalid spec (mapping_error_last(NULL)->path names the
+ *         place in the spec, and line/column are set if it is not valid JSON); MAPPING_EMISUSE.
+ */
+MAPPING_EXTERN int mapping_context_new(mapping_context **out, const char *spec, size_t len);
+
+/** DESTRUCTOR. Frees the context and its graph; its object handles become invalid. NULL is a no-op,
+ *  and so is a context already freed. Lists taken from the context stay valid (they are snapshots). */
+MAPPING_EXTERN void mapping_context_free(mapping_context *ctx);
+
+/* ---- Importing ------------------------------------------------------------------------------- */
+
+/**
+ * METHOD. Parses a JSON payload and maps it into the graph with the named mapping: the
+ * representations at the mapping's rootPath (or the root), an object or an array of objects.
+ * One object per identity: an identity seen before (in this payload or an earlier one) updates that
+ * object in place. A missing key leaves a value as it is; null clears it.
+ * All or nothing: on any failure the graph is exactly as it was before the call.
+ * @param mapping  the mapping's name in the spec
+ * @param json     the payload; @param len its length in bytes, or MAPPING_NUL_TERMINATED
+ * @param out      receives the top-level objects in payload order (NULL on failure). New: release
+ *                 with mapping_list_free(). May be NULL if the caller does not want them.
+ * @return MAPPING_OK; MAPPING_EPARSE (line, column, position set); MAPPING_ETYPE (path and
+ *         attribute set); MAPPING_ENAME; MAPPING_EMAPPING; MAPPING_EDEPTH; MAPPING_ERANGE.
+ */
+MAPPING_EXTERN int mapping_import(mapping_context *ctx, const char *mapping, const char *json, size_t len,
+                                  mapping_list **out);
+
+/* ---- Lists ----------------------------------------------------------------------------------- */
+
+/** The number of objects in `list`; 0 for NULL or a freed list. */
+MAPPING_EXTERN size_t mapping_list_count(const mapping_list *list);
+
+/** The object at `index`. @return MAPPING_OK; MAPPING_ERANGE when index >= count (out set to
+ *  MAPPING_NO_OBJECT); MAPPING_EMISUSE for a NULL or freed list. */
+MAPPING_EXTERN int mapping_list_get(const mapping_list *list, size_t index, mapping_object *out);
+
+/** DESTRUCTOR. NULL is a no-op, and so is a list already freed. */
+MAPPING_EXTERN void mapping_list_free(mapping_list *list);
+
+/* ---- Reading objects ------------------------------------------------------------------------- */
+
+/** MAPPING_OK if `object` is a live object of `ctx`; MAPPING_ESTALE if deleted or foreign. */
+MAPPING_EXTERN int mapping_object_check(mapping_context *ctx, mapping_object object);
+
+/** The name of the object's entity. Borrowed: valid as long as the context. */
+MAPPING_EXTERN int mapping_entity_name(mapping_context *ctx, mapping_object object, const char **out);
+
+/** The declared type (MAPPING_TYPE_*) of an attribute of an entity. */
+MAPPING_EXTERN int mapping_attribute_type(mapping_context *ctx, const char *entity, const char *attribute,
+                                          int *out);
+
+/** Whether the attribute's value is null (or was never set). */
+MAPPING_EXTERN int mapping_is_null(mapping_context *ctx, mapping_object object, const char *attribute,
+                                   bool *out);
+
+/*
+ * Typed getters. Each returns MAPPING_OK and the value; MAPPING_ENULL when the value is null (out is
+ * set to 0 / NULL); MAPPING_ETYPE when the attribute is of another type; MAPPING_ENAME for an unknown
+ * attribute; MAPPING_ESTALE for a stale handle.
+ */
+
+/** A string attribute. Borrowed: valid until the calling thread's next call on `ctx`. Strings may
+ *  contain NUL bytes: `out_len`, if not NULL, receives the length in bytes. */
+MAPPING_EXTERN int mapping_get_string(mapping_context *ctx, mapping_object object, const char *attribute,
+                                      const char **out, size_t *out_len);
+
+/** An integer attribute. */
+MAPPING_EXTERN int mapping_get_int64(mapping_context *ctx, mapping_object object, const char *attribute,
+                                     int64_t *out);
+
+/** A double attribute; integer and decimal attributes are converted to the nearest double. */
+MAPPING_EXTERN int mapping_get_double(mapping_context *ctx, mapping_object object, const char *attribute,
+                                      double *out);
+
+/** A boolean attribute. */
+MAPPING_EXTERN int mapping_get_bool(mapping_context *ctx, mapping_object object, const char *attribute,
+                                    bool *out);
+
+/** A date attribute, as seconds since 1970-01-01T00:00:00Z (fraction = microseconds). */
+MAPPING_EXTERN int mapping_get_date(mapping_context *ctx, mapping_object object, const char *attribute,
+                                    double *out);
+
+/** A decimal attribute as exact plain digits ("131.3", "-0.001"). Borrowed: valid until the calling
+ *  thread's next call on `ctx`. */
+MAPPING_EXTERN int mapping_get_decimal(mapping_context *ctx, mapping_object object, const char *attribute,
+                                       const char **out);
+
+/** Any attribute as JSON text, as serialization writes it ("null" for null, dates as ISO-8601
+ *  strings). New: release with mapping_free(). Never MAPPING_ENULL. */
+MAPPING_EXTERN int mapping_get_json(mapping_context *ctx, mapping_object object, const char *attribute,
+                                    char **out);
+
+/** The target of a to-one relationship; MAPPING_NO_OBJECT when empty. MAPPING_ETYPE for a to-many
+ *  relationship. */
+MAPPING_EXTERN int mapping_get_related(mapping_context *ctx, mapping_object object, const char *relationship,
+                                       mapping_object *out);
+
+/** The targets of a to-many relationship, in order. New: release with mapping_list_free().
+ *  MAPPING_ETYPE for a to-one relationship. */
+MAPPING_EXTERN int mapping_get_related_list(mapping_context *ctx, mapping_object object,
+                                            const char *relationship, mapping_list **out);
+
+/* ---- Finding objects ------------------------------------------------------------------------- */
+
+/**
+ * The object of `entity` (or of a sub-entity) with the given identity.
+ * @param identity  JSON text: the value for a single identification attribute (`123`, `"abc"`);
+ *                  for a compound identification an array in identification order or an object
+ *                  keyed by attribute name. Values are coerced as on import: `"123"` finds 123.
+ * @return MAPPING_OK; MAPPING_ENOTFOUND if there is none (out set to MAPPING_NO_OBJECT);
+ *         MAPPING_ENAME; MAPPING_EPARSE; MAPPING_EMISUSE if the entity has no identification.
+ */
+MAPPING_EXTERN int mapping_get(mapping_context *ctx, const char *entity, const char *identity,
+                               mapping_object *out);
+
+/** Every object of `entity` and its sub-entities, in creation order per entity. New: release with
+ *  mapping_list_free(). */
+MAPPING_EXTERN int mapping_all(mapping_context *ctx, const char *entity, mapping_list **out);
+
+/** How many objects `entity` and its sub-entities have. */
+MAPPING_EXTERN int mapping_count(mapping_context *ctx, const char *entity, size_t *out);
+
+/* ---- Writing out ----------------------------------------------------------------------------- */
+
+/** Serialization flags, combined with |. */
+#define MAPPING_SERIALIZE_NULLS    1u  /* write null attributes and empty to-one relationships as null */
+#define MAPPING_SERIALIZE_PRETTY   2u  /* indent with two spaces */
+#define MAPPING_SERIALIZE_NO_ROOT  4u  /* do not wrap the output in the mapping's rootPath */
+
+/**
+ * Writes one object out as JSON through the named mapping, in reverse: each attribute at its key
+ * path (nested key paths rebuilt as nested objects), relationships as nested objects through their
+ * mappings, dates as "yyyy-MM-ddTHH:mm:ss.SSSZ", booleans as true/false, decimals with all their
+ * digits. Wrapped in the mapping's rootPath unless MAPPING_SERIALIZE_NO_ROOT.
+ * @param out  New: release with mapping_free().
+ */
+MAPPING_EXTERN int mapping_serialize(mapping_context *ctx, const char *mapping, mapping_object object,
+                                     unsigned flags, char **out);
+
+/** The same for a list of objects, written as a JSON array. */
+MAPPING_EXTERN int mapping_serialize_list(mapping_context *ctx, const char *mapping, const mapping_list *list,
+                                          unsigned flags, char **out);
+
+/** Releases a string the library returned as new. NULL is a no-op. */
+MAPPING_EXTERN void mapping_free(void *ptr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MAPPING_H */

@@ -70,3 +70,8 @@ enum JSONWriter {
         output.append(UInt8(ascii: "\""))
     }
 }
+
+extension JSONValue {
+    /// This value as JSON text (see `JSONWriter` for how numbers are written).
+    public func text(pretty: Bool = false) -> String { JSONWriter.text(self, pretty: pretty) }
+}

@@ -1,0 +1,43 @@
+import Glibc
+import MappingCore
+
+/// Conversions between C strings and Swift at the C boundary. Memory handed to C is allocated with
+/// malloc so that `mapping_free` (free) releases it.
+enum CString {
+    /// A malloc'ed, NUL-terminated copy of `bytes`; `nil` only if memory runs out.
+    static func copy(_ bytes: some Collection<UInt8>) -> UnsafeMutablePointer<CChar>? {
+        let count = bytes.count
+        guard let raw = malloc(count + 1) else { return nil }
+        let buffer = UnsafeMutableRawBufferPointer(start: raw, count: count + 1)
+        _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
+        buffer[count] = 0
+        return raw.assumingMemoryBound(to: CChar.self)
+    }
+
+    /// A required NUL-terminated argument as a Swift string.
+    static func argument(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(MappingError) -> String {
+        guard let pointer else { throw MappingError(.misuse, "\(name) is NULL") }
+        return String(cString: pointer)
+    }
+
+    /// A buffer argument of `length` bytes, or NUL-terminated when `length` is
+    /// `MAPPING_NUL_TERMINATED` (`(size_t)-1`, a macro with a cast, which Swift does not import).
+    static func buffer(_ pointer: UnsafePointer<CChar>?, length: UInt,
+                       _ name: String) throws(MappingError) -> UnsafeRawBufferPointer {
+        guard let pointer else { throw MappingError(.misuse, "\(name) is NULL") }
+        let count: Int
+        if length == UInt.max {
+            count = strlen(pointer)
+        } else {
+            guard let exact = Int(exactly: length) else { throw MappingError(.misuse, "\(name) is too long") }
+            count = exact
+        }
+        return UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: count)
+    }
+}
+
+/// Writes `value` through a required output pointer.
+func store<T>(_ value: T, into pointer: UnsafeMutablePointer<T>?) throws(MappingError) {
+    guard let pointer else { throw MappingError(.misuse, "the output pointer is NULL") }
+    pointer.pointee = value
+}

@@ -1,0 +1,38 @@
+import MappingCore
+
+/// The one way an exported function runs: find the context, refuse re-entrant calls, run the body,
+/// and turn a thrown `MappingError` into a status code with the detail recorded for the calling
+/// thread. Nothing thrown escapes to C, and nothing in the body may trap.
+func withContext(_ pointer: OpaquePointer?,
+                 _ body: (ContextHandle, ThreadSlot) throws(MappingError) -> Void) -> CInt {
+    guard let handle = Registry.context(pointer) else {
+        return ContextlessErrors.fail(MappingError(.misuse, pointer == nil ? "the context is NULL"
+                                                   : "the context was freed or is not a mapping_context"))
+    }
+    let (slot, reentrant) = handle.enter()
+    guard !reentrant else {
+        slot.record(MappingError(.misuse, "a call on a context from inside a callback on the same context"))
+        return MappingError.Code.misuse.rawValue
+    }
+    defer { handle.leave(slot) }
+    slot.releaseBorrowed()
+    do {
+        try body(handle, slot)
+        slot.record(nil)
+        return 0
+    } catch {
+        slot.record(error)
+        return error.code.rawValue
+    }
+}
+
+/// The same for calls that have no context.
+func withoutContext(_ body: () throws(MappingError) -> Void) -> CInt {
+    do {
+        try body()
+        ContextlessErrors.slot.record(nil)
+        return 0
+    } catch {
+        return ContextlessErrors.fail(error)
+    }
+}

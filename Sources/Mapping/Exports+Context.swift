@@ -1,0 +1,54 @@
+import CMappingHeader
+import Glibc
+import MappingCore
+import MappingJSON
+
+/// Exported to C as `mapping_context_new`.
+@_cdecl("mapping_context_new")
+public func mapping_context_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ spec: UnsafePointer<CChar>?,
+                                _ length: Int) -> CInt {
+    out?.pointee = nil
+    return withoutContext { () throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        let bytes = try CString.buffer(spec, length: UInt(bitPattern: length), "spec")
+        let context = MappingContext(spec: try CompiledSpec.load(json: bytes))
+        out.pointee = Registry.add(ContextHandle(core: context))
+    }
+}
+
+/// Exported to C as `mapping_context_free`.
+@_cdecl("mapping_context_free")
+public func mapping_context_free(_ context: OpaquePointer?) {
+    Registry.removeContext(context)
+}
+
+/// Exported to C as `mapping_errmsg`.
+@_cdecl("mapping_errmsg")
+public func mapping_errmsg(_ context: OpaquePointer?) -> UnsafePointer<CChar>? {
+    errorRecord(context).pointee.message
+}
+
+/// Exported to C as `mapping_error_last`.
+@_cdecl("mapping_error_last")
+public func mapping_error_last(_ context: OpaquePointer?) -> UnsafePointer<mapping_error>? {
+    UnsafePointer(errorRecord(context))
+}
+
+/// The calling thread's error record for `context`, or its context-less one.
+private func errorRecord(_ context: OpaquePointer?) -> UnsafeMutablePointer<mapping_error> {
+    if context != nil, let handle = Registry.context(context) {
+        return (handle.existingSlot() ?? NoErrorSlot.shared).error
+    }
+    return ContextlessErrors.slot.error
+}
+
+/// Answers for a thread that has made no call on a context yet: no error.
+private enum NoErrorSlot {
+    static let shared = ThreadSlot()
+}
+
+/// Exported to C as `mapping_free`.
+@_cdecl("mapping_free")
+public func mapping_free(_ pointer: UnsafeMutableRawPointer?) {
+    free(pointer)
+}

@@ -1,0 +1,208 @@
+import MappingCore
+
+/// Runs `body` with an attribute's value and declaration; the shared frame of every getter.
+private func withAttribute(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+                           _ body: (AttributeValue?, Attribute, ThreadSlot) throws(MappingError) -> Void) -> CInt {
+    withContext(context) { (handle, slot) throws(MappingError) in
+        let name = try CString.argument(attribute, "attribute")
+        let (value, declared) = try handle.core.value(of: ObjectID(raw: object), attribute: name)
+        try body(value, declared, slot)
+    }
+}
+
+/// The value, or MAPPING_ENULL when there is none.
+private func present(_ value: AttributeValue?, _ declared: Attribute) throws(MappingError) -> AttributeValue {
+    guard let value else { throw MappingError(.null, "attribute \"\(declared.name)\" is null") }
+    return value
+}
+
+private func wrongType(_ declared: Attribute, _ getter: String) -> MappingError {
+    let reader = switch declared.type {
+    case .string: "mapping_get_string"
+    case .integer: "mapping_get_int64"
+    case .double: "mapping_get_double"
+    case .decimal: "mapping_get_decimal"
+    case .boolean: "mapping_get_bool"
+    case .date: "mapping_get_date"
+    case .json: "mapping_get_json"
+    }
+    return MappingError(.type, "attribute \"\(declared.name)\" is a \(declared.type.rawValue), not readable with \(getter); use \(reader)")
+}
+
+/// Exported to C as `mapping_object_check`.
+@_cdecl("mapping_object_check")
+public func mapping_object_check(_ context: OpaquePointer?, _ object: UInt64) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        guard handle.core.isLive(ObjectID(raw: object)) else {
+            throw MappingError(.stale, "object \(ObjectID(raw: object)) was deleted or belongs to another context")
+        }
+    }
+}
+
+/// Exported to C as `mapping_entity_name`.
+@_cdecl("mapping_entity_name")
+public func mapping_entity_name(_ context: OpaquePointer?, _ object: UInt64,
+                                _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withContext(context) { (handle, _) throws(MappingError) in
+        let name = try handle.core.entityName(of: ObjectID(raw: object))
+        try store(handle.entityNames[name].map { UnsafePointer($0) }, into: out)
+    }
+}
+
+/// Exported to C as `mapping_attribute_type`.
+@_cdecl("mapping_attribute_type")
+public func mapping_attribute_type(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?,
+                                   _ attribute: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<CInt>?) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        let entityName = try CString.argument(entity, "entity")
+        let attributeName = try CString.argument(attribute, "attribute")
+        guard let declared = handle.core.model.entity(named: entityName) else {
+            throw MappingError(.name, "unknown entity \"\(entityName)\"")
+        }
+        guard let index = declared.attributeIndex(named: attributeName) else {
+            throw MappingError(.name, "entity \"\(entityName)\" has no attribute \"\(attributeName)\"")
+        }
+        let code: CInt = switch declared.attributes[index].type {
+        case .string: 1
+        case .integer: 2
+        case .double: 3
+        case .decimal: 4
+        case .boolean: 5
+        case .date: 6
+        case .json: 7
+        }
+        try store(code, into: out)
+    }
+}
+
+/// Exported to C as `mapping_is_null`.
+@_cdecl("mapping_is_null")
+public func mapping_is_null(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+                            _ out: UnsafeMutablePointer<Bool>?) -> CInt {
+    withAttribute(context, object, attribute) { (value, _, _) throws(MappingError) in
+        try store(value == nil, into: out)
+    }
+}
+
+/// Exported to C as `mapping_get_string`.
+@_cdecl("mapping_get_string")
+public func mapping_get_string(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+                               _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                               _ outLength: UnsafeMutablePointer<Int>?) -> CInt {
+    out?.pointee = nil
+    outLength?.pointee = 0
+    return withAttribute(context, object, attribute) { (value, declared, slot) throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        guard case .string(let text) = try present(value, declared) else {
+            throw wrongType(declared, "mapping_get_string")
+        }
+        out.pointee = slot.borrow(text.utf8)
+        outLength?.pointee = text.utf8.count
+    }
+}
+
+/// Exported to C as `mapping_get_int64`.
+@_cdecl("mapping_get_int64")
+public func mapping_get_int64(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+                              _ out: UnsafeMutablePointer<Int64>?) -> CInt {
+    out?.pointee = 0
+    return withAttribute(context, object, attribute) { (value, declared, _) throws(MappingError) in
+        guard case .integer(let number) = try present(value, declared) else {
+            throw wrongType(declared, "mapping_get_int64")
+        }
+        try store(number, into: out)
+    }
+}
+
+/// Exported to C as `mapping_get_double`.
+@_cdecl("mapping_get_double")
+public func mapping_get_double(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+                               _ out: UnsafeMutablePointer<Double>?) -> CInt {
+    out?.pointee = 0
+    return withAttribute(context, object, attribute) { (value, declared, _) throws(MappingError) in
+        switch try present(value, declared) {
+        case .double(let number): try store(number, into: out)
+        case .integer(let number): try store(Double(number), into: out)
+        case .decimal(let number): try store(number.doubleValue, into: out)
+        default: throw wrongType(declared, "mapping_get_double")
+        }
+    }
+}
+
+/// Exported to C as `mapping_get_bool`.
+@_cdecl("mapping_get_bool")
+public func mapping_get_bool(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+                             _ out: UnsafeMutablePointer<Bool>?) -> CInt {
+    out?.pointee = false
+    return withAttribute(context, object, attribute) { (value, declared, _) throws(MappingError) in
+        guard case .boolean(let flag) = try present(value, declared) else {
+            throw wrongType(declared, "mapping_get_bool")
+        }
+        try store(flag, into: out)
+    }
+}
+
+/// Exported to C as `mapping_get_date`.
+@_cdecl("mapping_get_date")
+public func mapping_get_date(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+                             _ out: UnsafeMutablePointer<Double>?) -> CInt {
+    out?.pointee = 0
+    return withAttribute(context, object, attribute) { (value, declared, _) throws(MappingError) in
+        guard case .date(let instant) = try present(value, declared) else {
+            throw wrongType(declared, "mapping_get_date")
+        }
+        try store(instant.secondsSince1970, into: out)
+    }
+}
+
+/// Exported to C as `mapping_get_decimal`.
+@_cdecl("mapping_get_decimal")
+public func mapping_get_decimal(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+                                _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withAttribute(context, object, attribute) { (value, declared, slot) throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        guard case .decimal(let number) = try present(value, declared) else {
+            throw wrongType(declared, "mapping_get_decimal")
+        }
+        out.pointee = slot.borrow(number.description.utf8)
+    }
+}
+
+/// Exported to C as `mapping_get_json`.
+@_cdecl("mapping_get_json")
+public func mapping_get_json(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+                             _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withAttribute(context, object, attribute) { (value, _, _) throws(MappingError) in
+        let text = (value?.jsonValue ?? .null).text()
+        try store(CString.copy(text.utf8), into: out)
+    }
+}
+
+/// Exported to C as `mapping_get_related`.
+@_cdecl("mapping_get_related")
+public func mapping_get_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
+                                _ out: UnsafeMutablePointer<UInt64>?) -> CInt {
+    out?.pointee = 0
+    return withContext(context) { (handle, _) throws(MappingError) in
+        let name = try CString.argument(relationship, "relationship")
+        let target = try handle.core.relatedObject(of: ObjectID(raw: object), relationship: name)
+        try store(target?.raw ?? 0, into: out)
+    }
+}
+
+/// Exported to C as `mapping_get_related_list`.
+@_cdecl("mapping_get_related_list")
+public func mapping_get_related_list(_ context: OpaquePointer?, _ object: UInt64,
+                                     _ relationship: UnsafePointer<CChar>?,
+                                     _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
+    out?.pointee = nil
+    return withContext(context) { (handle, _) throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        let name = try CString.argument(relationship, "relationship")
+        let targets = try handle.core.relatedObjects(of: ObjectID(raw: object), relationship: name)
+        out.pointee = Registry.add(ListHandle(targets))
+    }
+}

@@ -1,0 +1,33 @@
+import MappingCore
+
+/// Exported to C as `mapping_serialize`.
+@_cdecl("mapping_serialize")
+public func mapping_serialize(_ context: OpaquePointer?, _ mapping: UnsafePointer<CChar>?, _ object: UInt64,
+                              _ flags: CUnsignedInt,
+                              _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withContext(context) { (handle, _) throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        let text = try handle.core.serialize(mapping: try CString.argument(mapping, "mapping"),
+                                             objects: [ObjectID(raw: object)], asList: false,
+                                             options: SerializeOptions(rawValue: UInt32(flags)))
+        out.pointee = CString.copy(text.utf8)
+    }
+}
+
+/// Exported to C as `mapping_serialize_list`.
+@_cdecl("mapping_serialize_list")
+public func mapping_serialize_list(_ context: OpaquePointer?, _ mapping: UnsafePointer<CChar>?,
+                                   _ list: OpaquePointer?, _ flags: CUnsignedInt,
+                                   _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withContext(context) { (handle, _) throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        guard let objects = Registry.list(list)?.objects else {
+            throw MappingError(.misuse, list == nil ? "the list is NULL" : "the list was freed or is not a mapping_list")
+        }
+        let text = try handle.core.serialize(mapping: try CString.argument(mapping, "mapping"), objects: objects,
+                                             asList: true, options: SerializeOptions(rawValue: UInt32(flags)))
+        out.pointee = CString.copy(text.utf8)
+    }
+}

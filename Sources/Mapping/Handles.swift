@@ -1,0 +1,93 @@
+import Glibc
+import Synchronization
+import MappingCore
+
+/// What a `mapping_context *` stands for: the engine's context, the entity names as C strings
+/// (borrowed by C for the context's lifetime) and each thread's slot.
+final class ContextHandle: @unchecked Sendable {
+    let core: MappingContext
+    let entityNames: [String: UnsafeMutablePointer<CChar>]
+    private let slots = Mutex<[UInt: ThreadSlot]>([:])
+
+    init(core: MappingContext) {
+        self.core = core
+        var names: [String: UnsafeMutablePointer<CChar>] = [:]
+        for entity in core.model.entities { names[entity.name] = CString.copy(entity.name.utf8) }
+        entityNames = names
+    }
+
+    deinit {
+        for pointer in entityNames.values { free(pointer) }
+    }
+
+    /// The calling thread's slot, marked as inside a call; `nil` if the thread is already inside
+    /// one (a callback calling back into the same context).
+    func enter() -> (ThreadSlot, reentrant: Bool) {
+        let thread = currentThread()
+        return slots.withLock { slots in
+            let slot = slots[thread] ?? ThreadSlot()
+            slots[thread] = slot
+            if slot.inside { return (slot, true) }
+            slot.inside = true
+            return (slot, false)
+        }
+    }
+
+    func leave(_ slot: ThreadSlot) {
+        slots.withLock { _ in slot.inside = false }
+    }
+
+    /// The calling thread's slot, if it has made a call on this context.
+    func existingSlot() -> ThreadSlot? {
+        let thread = currentThread()
+        return slots.withLock { $0[thread] }
+    }
+}
+
+/// What a `mapping_list *` stands for: an immutable snapshot of object handles.
+final class ListHandle: Sendable {
+    let objects: [ObjectID]
+    init(_ objects: [ObjectID]) { self.objects = objects }
+}
+
+/// The live handles given to C. A pointer is looked up here before use, so a NULL, freed or forged
+/// pointer is an error instead of a crash; the strong reference taken keeps the object alive for
+/// the whole call even if another thread frees the handle meanwhile.
+enum Registry {
+    private static let contexts = Mutex<[UInt: ContextHandle]>([:])
+    private static let lists = Mutex<[UInt: ListHandle]>([:])
+
+    static func add(_ context: ContextHandle) -> OpaquePointer {
+        let pointer = OpaquePointer(Unmanaged.passUnretained(context).toOpaque())
+        contexts.withLock { $0[UInt(bitPattern: pointer)] = context }
+        return pointer
+    }
+
+    static func context(_ pointer: OpaquePointer?) -> ContextHandle? {
+        guard let pointer else { return nil }
+        return contexts.withLock { $0[UInt(bitPattern: pointer)] }
+    }
+
+    @discardableResult
+    static func removeContext(_ pointer: OpaquePointer?) -> ContextHandle? {
+        guard let pointer else { return nil }
+        return contexts.withLock { $0.removeValue(forKey: UInt(bitPattern: pointer)) }
+    }
+
+    static func add(_ list: ListHandle) -> OpaquePointer {
+        let pointer = OpaquePointer(Unmanaged.passUnretained(list).toOpaque())
+        lists.withLock { $0[UInt(bitPattern: pointer)] = list }
+        return pointer
+    }
+
+    static func list(_ pointer: OpaquePointer?) -> ListHandle? {
+        guard let pointer else { return nil }
+        return lists.withLock { $0[UInt(bitPattern: pointer)] }
+    }
+
+    @discardableResult
+    static func removeList(_ pointer: OpaquePointer?) -> ListHandle? {
+        guard let pointer else { return nil }
+        return lists.withLock { $0.removeValue(forKey: UInt(bitPattern: pointer)) }
+    }
+}
