@@ -169,6 +169,11 @@ MAPPING_EXTERN int mapping_import(mapping_context *ctx, const char *mapping, con
 
 /* ---- Lists ----------------------------------------------------------------------------------- */
 
+/** CONSTRUCTOR. A list of the given `count` handles (copied), e.g. to serialize a selection.
+ *  Handles are not checked here; functions that read them report stale ones.
+ *  @param out  New: release with mapping_list_free(). */
+MAPPING_EXTERN int mapping_list_new(const mapping_object *objects, size_t count, mapping_list **out);
+
 /** The number of objects in `list`; 0 for NULL or a freed list. */
 MAPPING_EXTERN size_t mapping_list_count(const mapping_list *list);
 
@@ -190,6 +195,26 @@ MAPPING_EXTERN int mapping_entity_name(mapping_context *ctx, mapping_object obje
 /** The declared type (MAPPING_TYPE_*) of an attribute of an entity. */
 MAPPING_EXTERN int mapping_attribute_type(mapping_context *ctx, const char *entity, const char *attribute,
                                           int *out);
+
+/** The number of attributes of an entity, inherited ones included. */
+MAPPING_EXTERN int mapping_entity_attribute_count(mapping_context *ctx, const char *entity, size_t *out);
+
+/** The name of the attribute at `index` (0 ..< count; inherited ones first). Borrowed: valid as long
+ *  as the context. MAPPING_ERANGE when index >= count. */
+MAPPING_EXTERN int mapping_entity_attribute_name(mapping_context *ctx, const char *entity, size_t index,
+                                                 const char **out);
+
+/** The number of relationships of an entity, inherited ones included. */
+MAPPING_EXTERN int mapping_entity_relationship_count(mapping_context *ctx, const char *entity, size_t *out);
+
+/** The name of the relationship at `index`. Borrowed: valid as long as the context. */
+MAPPING_EXTERN int mapping_entity_relationship_name(mapping_context *ctx, const char *entity, size_t index,
+                                                    const char **out);
+
+/** Whether a relationship of an entity is to-many (read with mapping_get_related_list) or to-one
+ *  (read with mapping_get_related). */
+MAPPING_EXTERN int mapping_relationship_is_to_many(mapping_context *ctx, const char *entity,
+                                                   const char *relationship, bool *out);
 
 /** Whether the attribute's value is null (or was never set). */
 MAPPING_EXTERN int mapping_is_null(mapping_context *ctx, mapping_object object, const char *attribute,

@@ -1,5 +1,19 @@
 import MappingCore
 
+/// Exported to C as `mapping_list_new`.
+@_cdecl("mapping_list_new")
+public func mapping_list_new(_ objects: UnsafePointer<UInt64>?, _ count: Int,
+                             _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
+    out?.pointee = nil
+    return withoutContext { () throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        guard count >= 0 else { throw MappingError(.misuse, "the count is too large") }
+        guard count == 0 || objects != nil else { throw MappingError(.misuse, "objects is NULL") }
+        let handles = UnsafeBufferPointer(start: objects, count: count).map { ObjectID(raw: $0) }
+        out.pointee = Registry.add(ListHandle(handles))
+    }
+}
+
 /// Exported to C as `mapping_list_count`.
 @_cdecl("mapping_list_count")
 public func mapping_list_count(_ list: OpaquePointer?) -> Int {

@@ -7,17 +7,30 @@ import MappingCore
 final class ContextHandle: @unchecked Sendable {
     let core: MappingContext
     let entityNames: [String: UnsafeMutablePointer<CChar>]
+    /// Per entity, the names of its attributes and relationships in declaration order (inherited first).
+    let attributeNames: [String: [UnsafeMutablePointer<CChar>]]
+    let relationshipNames: [String: [UnsafeMutablePointer<CChar>]]
     private let slots = Mutex<[UInt: ThreadSlot]>([:])
 
     init(core: MappingContext) {
         self.core = core
         var names: [String: UnsafeMutablePointer<CChar>] = [:]
-        for entity in core.model.entities { names[entity.name] = CString.copy(entity.name.utf8) }
+        var attributes: [String: [UnsafeMutablePointer<CChar>]] = [:]
+        var relationships: [String: [UnsafeMutablePointer<CChar>]] = [:]
+        for entity in core.model.entities {
+            names[entity.name] = CString.copy(entity.name.utf8)
+            attributes[entity.name] = entity.attributes.compactMap { CString.copy($0.name.utf8) }
+            relationships[entity.name] = entity.relationships.compactMap { CString.copy($0.name.utf8) }
+        }
         entityNames = names
+        attributeNames = attributes
+        relationshipNames = relationships
     }
 
     deinit {
         for pointer in entityNames.values { free(pointer) }
+        for pointers in attributeNames.values { for pointer in pointers { free(pointer) } }
+        for pointers in relationshipNames.values { for pointer in pointers { free(pointer) } }
     }
 
     /// The calling thread's slot, marked as inside a call; `nil` if the thread is already inside

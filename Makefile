@@ -1,0 +1,65 @@
+# libmapping — build, demo and test. `make demo` and `make test` install what they need
+# (libjansson-dev through apt when pkg-config cannot find jansson; pytest through pip).
+
+SWIFT       ?= swift
+CC          ?= cc
+PYTHON      ?= python3
+ROOT        := $(CURDIR)
+RELEASE_DIR := $(ROOT)/.build/release
+LIB         := $(RELEASE_DIR)/libmapping.so
+SONAME      := libmapping.so.0
+EXPORTS     := $(ROOT)/.build/mapping.map
+SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+export MAPPING_LIBRARY := $(LIB)
+
+.PHONY: all deps release examples demo test test-swift test-c test-python test-abi test-tsan clean
+
+all: release
+
+deps:
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists jansson; then \
+	  echo "libjansson-dev not found: installing it with apt"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq pkg-config libjansson-dev; \
+	fi
+	@$(PYTHON) -c 'import pytest' 2>/dev/null || $(PYTHON) -m pip install -q pytest
+
+# The release library links the Swift runtime statically (-static-stdlib; SwiftPM's
+# --static-swift-stdlib is ignored for a .so) and exports only the mapping_* entry points.
+release: deps
+	@mkdir -p .build
+	@printf '{\n  global: mapping_*;\n  local: *;\n};\n' > $(EXPORTS)
+	$(SWIFT) build -c release --product mapping -Xswiftc -static-stdlib \
+	  -Xlinker --version-script=$(EXPORTS) -Xlinker -soname=$(SONAME)
+	@ln -sf libmapping.so $(RELEASE_DIR)/$(SONAME)
+
+examples: release
+	$(MAKE) -s -C examples/c LIBDIR=$(RELEASE_DIR)
+
+demo: examples
+	@for example in examples/c/bin/*; do echo "== $$example"; $$example examples/data || exit 1; done
+	@for example in examples/python/[0-9]*.py; do echo "== $$example"; \
+	  PYTHONPATH=bindings/python/src $(PYTHON) $$example examples/data || exit 1; done
+
+test: release test-swift test-abi test-c test-python test-tsan
+
+test-swift: deps
+	$(SWIFT) test
+
+test-abi: examples
+	bash Tests/abi/check_exports.sh $(LIB) include/mapping.h
+
+test-c: release
+	$(MAKE) -s -C Tests/c LIBDIR=$(RELEASE_DIR) run
+
+test-python: examples
+	cd bindings/python && $(PYTHON) -m pytest -q tests
+	@for example in examples/python/[0-9]*.py; do \
+	  PYTHONPATH=bindings/python/src $(PYTHON) $$example examples/data > /dev/null || exit 1; done
+	@echo "python examples: all ran"
+
+# The threaded test once more under ThreadSanitizer (a separate build folder).
+test-tsan: deps
+	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter ConcurrencyTests
+
+clean:
+	rm -rf .build .build-tsan examples/c/bin Tests/c/bin

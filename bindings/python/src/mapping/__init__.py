@@ -1,0 +1,20 @@
+"""libmapping for Python: JSON from web APIs mapped into a live, identity-mapped object graph.
+
+    import mapping
+    with mapping.Context(spec) as ctx:
+        people = ctx.import_json("person", payload)
+        ada = ctx.get("Person", 1)
+        ada["name"], ada.related("company")
+"""
+from . import _ffi
+from .context import Context, Object
+from .errors import (DepthError, MappingError, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
+                     ParseError, SpecError, StaleObjectError, UnknownNameError, UnmappableError, WrongTypeError)
+
+__version__ = _ffi.version().decode("ascii")
+
+__all__ = [
+    "Context", "Object", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
+    "UnknownNameError", "NotFoundError", "StaleObjectError", "NullValueError", "DepthError", "OutOfRangeError",
+    "UnmappableError", "__version__",
+]

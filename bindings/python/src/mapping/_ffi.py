@@ -1,0 +1,104 @@
+"""Every C prototype of mapping.h, declared once: argtypes and restype for each function.
+
+Handles are typed opaque pointers, so passing a list where a context is expected is a ctypes
+ArgumentError rather than a crash. Strings the library returns as new are declared c_void_p so that
+their bytes can be copied before mapping_free releases them; borrowed strings are c_char_p.
+"""
+import ctypes
+from ctypes import POINTER, c_bool, c_char_p, c_double, c_int, c_int64, c_longlong, c_size_t, c_uint, c_uint64, c_void_p
+
+from ._lib import lib
+
+
+class _Context(ctypes.Structure):
+    pass
+
+
+class _List(ctypes.Structure):
+    pass
+
+
+ContextP = POINTER(_Context)
+ListP = POINTER(_List)
+Object = c_uint64
+
+
+class ErrorRecord(ctypes.Structure):
+    _fields_ = [
+        ("code", c_int),
+        ("message", c_char_p),
+        ("path", c_char_p),
+        ("attribute", c_char_p),
+        ("line", c_int),
+        ("column", c_int),
+        ("position", c_longlong),
+    ]
+
+
+def ffi(name, argtypes, restype=c_int):
+    function = getattr(lib, name)
+    function.argtypes = argtypes
+    function.restype = restype
+    return function
+
+
+NUL_TERMINATED = ctypes.c_size_t(-1).value
+
+version = ffi("mapping_version", [], c_char_p)
+version_number = ffi("mapping_version_number", [], c_int)
+strerror = ffi("mapping_strerror", [c_int], c_char_p)
+errmsg = ffi("mapping_errmsg", [ContextP], c_char_p)
+error_last = ffi("mapping_error_last", [ContextP], POINTER(ErrorRecord))
+
+context_new = ffi("mapping_context_new", [POINTER(ContextP), c_char_p, c_size_t])
+context_free = ffi("mapping_context_free", [ContextP], None)
+import_ = ffi("mapping_import", [ContextP, c_char_p, c_char_p, c_size_t, POINTER(ListP)])
+
+list_new = ffi("mapping_list_new", [POINTER(Object), c_size_t, POINTER(ListP)])
+list_count = ffi("mapping_list_count", [ListP], c_size_t)
+list_get = ffi("mapping_list_get", [ListP, c_size_t, POINTER(Object)])
+list_free = ffi("mapping_list_free", [ListP], None)
+
+object_check = ffi("mapping_object_check", [ContextP, Object])
+entity_name = ffi("mapping_entity_name", [ContextP, Object, POINTER(c_char_p)])
+attribute_type = ffi("mapping_attribute_type", [ContextP, c_char_p, c_char_p, POINTER(c_int)])
+entity_attribute_count = ffi("mapping_entity_attribute_count", [ContextP, c_char_p, POINTER(c_size_t)])
+entity_attribute_name = ffi("mapping_entity_attribute_name", [ContextP, c_char_p, c_size_t, POINTER(c_char_p)])
+entity_relationship_count = ffi("mapping_entity_relationship_count", [ContextP, c_char_p, POINTER(c_size_t)])
+entity_relationship_name = ffi("mapping_entity_relationship_name",
+                               [ContextP, c_char_p, c_size_t, POINTER(c_char_p)])
+relationship_is_to_many = ffi("mapping_relationship_is_to_many", [ContextP, c_char_p, c_char_p, POINTER(c_bool)])
+is_null = ffi("mapping_is_null", [ContextP, Object, c_char_p, POINTER(c_bool)])
+get_string = ffi("mapping_get_string", [ContextP, Object, c_char_p, POINTER(c_void_p), POINTER(c_size_t)])
+get_int64 = ffi("mapping_get_int64", [ContextP, Object, c_char_p, POINTER(c_int64)])
+get_double = ffi("mapping_get_double", [ContextP, Object, c_char_p, POINTER(c_double)])
+get_bool = ffi("mapping_get_bool", [ContextP, Object, c_char_p, POINTER(c_bool)])
+get_date = ffi("mapping_get_date", [ContextP, Object, c_char_p, POINTER(c_double)])
+get_decimal = ffi("mapping_get_decimal", [ContextP, Object, c_char_p, POINTER(c_char_p)])
+get_json = ffi("mapping_get_json", [ContextP, Object, c_char_p, POINTER(c_void_p)])
+get_related = ffi("mapping_get_related", [ContextP, Object, c_char_p, POINTER(Object)])
+get_related_list = ffi("mapping_get_related_list", [ContextP, Object, c_char_p, POINTER(ListP)])
+
+get = ffi("mapping_get", [ContextP, c_char_p, c_char_p, POINTER(Object)])
+all_ = ffi("mapping_all", [ContextP, c_char_p, POINTER(ListP)])
+count = ffi("mapping_count", [ContextP, c_char_p, POINTER(c_size_t)])
+
+serialize = ffi("mapping_serialize", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
+serialize_list = ffi("mapping_serialize_list", [ContextP, c_char_p, ListP, c_uint, POINTER(c_void_p)])
+free = ffi("mapping_free", [c_void_p], None)
+
+# Status codes and flags, as in mapping.h.
+OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING = (
+    0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12)
+TYPE_STRING, TYPE_INTEGER, TYPE_DOUBLE, TYPE_DECIMAL, TYPE_BOOLEAN, TYPE_DATE, TYPE_JSON = range(1, 8)
+SERIALIZE_NULLS, SERIALIZE_PRETTY, SERIALIZE_NO_ROOT = 1, 2, 4
+
+
+def take_string(pointer):
+    """Copies a string the library returned as new, then releases it."""
+    if not pointer:
+        return None
+    try:
+        return ctypes.string_at(pointer).decode("utf-8")
+    finally:
+        free(pointer)

@@ -1,0 +1,282 @@
+"""Context and Object: the pythonic face of a libmapping context and its graph."""
+import ctypes
+import datetime
+import decimal
+import json
+import os
+import threading
+import weakref
+
+from . import _ffi
+from .errors import MisuseError, NotFoundError, NullValueError, check
+
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+
+
+def _encode(text):
+    return text.encode("utf-8") if isinstance(text, str) else text
+
+
+def _json_bytes(value):
+    """Payloads and specs: bytes and str are JSON text; anything else is dumped as JSON."""
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value)
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    return json.dumps(value).encode("utf-8")
+
+
+def _take_list(pointer):
+    """The objects of a mapping_list, which is then freed."""
+    try:
+        handles = []
+        item = _ffi.Object()
+        for index in range(_ffi.list_count(pointer)):
+            check(_ffi.list_get(pointer, index, ctypes.byref(item)))
+            handles.append(item.value)
+        return handles
+    finally:
+        _ffi.list_free(pointer)
+
+
+class Context:
+    """A mapping spec and the object graph it describes.
+
+    `spec` is a dict, JSON text (str or bytes), or a path to a JSON file. Use it as a context manager
+    or call close(); a finalizer frees it otherwise. One context may be used from several threads.
+    """
+
+    def __init__(self, spec):
+        if isinstance(spec, os.PathLike) or (isinstance(spec, str) and not spec.lstrip().startswith("{")):
+            with open(spec, "rb") as file:
+                spec = file.read()
+        data = _json_bytes(spec)
+        pointer = _ffi.ContextP()
+        check(_ffi.context_new(ctypes.byref(pointer), data, len(data)))
+        self._pointer = pointer
+        self._finalizer = weakref.finalize(self, _ffi.context_free, pointer)
+        self._types = {}
+        self._types_lock = threading.Lock()
+
+    # -- lifetime --------------------------------------------------------------------------------
+
+    def close(self):
+        """Frees the context; its objects can no longer be read. Closing twice is harmless."""
+        self._finalizer()
+
+    @property
+    def closed(self):
+        return not self._finalizer.alive
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    @property
+    def _ptr(self):
+        if not self._finalizer.alive:
+            raise MisuseError("the context is closed")
+        return self._pointer
+
+    def _check(self, code):
+        check(code, self._pointer)
+
+    # -- importing -------------------------------------------------------------------------------
+
+    def import_json(self, mapping, payload):
+        """Maps a payload (JSON text as str/bytes, or a dict/list) with the named mapping, all or
+        nothing. Returns the top-level objects in payload order; raises MappingError."""
+        data = _json_bytes(payload)
+        result = _ffi.ListP()
+        self._check(_ffi.import_(self._ptr, _encode(mapping), data, len(data), ctypes.byref(result)))
+        return [Object(self, handle) for handle in _take_list(result)]
+
+    # -- finding ---------------------------------------------------------------------------------
+
+    def get(self, entity, identity):
+        """The object of `entity` with this identity (a value, or a list/dict for compound
+        identifications), or None."""
+        found = _ffi.Object()
+        code = _ffi.get(self._ptr, _encode(entity), json.dumps(identity).encode("utf-8"), ctypes.byref(found))
+        if code == _ffi.ENOTFOUND:
+            return None
+        self._check(code)
+        return Object(self, found.value)
+
+    def all(self, entity):
+        """Every object of `entity` and its sub-entities."""
+        result = _ffi.ListP()
+        self._check(_ffi.all_(self._ptr, _encode(entity), ctypes.byref(result)))
+        return [Object(self, handle) for handle in _take_list(result)]
+
+    def count(self, entity):
+        total = ctypes.c_size_t()
+        self._check(_ffi.count(self._ptr, _encode(entity), ctypes.byref(total)))
+        return total.value
+
+    # -- writing out -----------------------------------------------------------------------------
+
+    def serialize(self, mapping, objects, *, include_nulls=False, pretty=False, root=True):
+        """JSON text for one Object, or for a list of Objects (a JSON array)."""
+        flags = ((_ffi.SERIALIZE_NULLS if include_nulls else 0) | (_ffi.SERIALIZE_PRETTY if pretty else 0)
+                 | (0 if root else _ffi.SERIALIZE_NO_ROOT))
+        out = ctypes.c_void_p()
+        if isinstance(objects, Object):
+            self._own(objects)
+            self._check(_ffi.serialize(self._ptr, _encode(mapping), objects._handle, flags, ctypes.byref(out)))
+        else:
+            objects = list(objects)
+            for item in objects:
+                self._own(item)
+            handles = (_ffi.Object * len(objects))(*(item._handle for item in objects))
+            self._check(self._serialize_handles(mapping, handles, flags, out))
+        return _ffi.take_string(out.value)
+
+    def _serialize_handles(self, mapping, handles, flags, out):
+        selection = _ffi.ListP()
+        check(_ffi.list_new(handles, len(handles), ctypes.byref(selection)))
+        try:
+            return _ffi.serialize_list(self._ptr, _encode(mapping), selection, flags, ctypes.byref(out))
+        finally:
+            _ffi.list_free(selection)
+
+    def _own(self, item):
+        if not isinstance(item, Object) or item._context is not self:
+            raise MisuseError("serialize takes Objects of this context")
+
+    # -- model -----------------------------------------------------------------------------------
+
+    def attribute_type(self, entity, attribute):
+        key = (entity, attribute)
+        with self._types_lock:
+            cached = self._types.get(key)
+        if cached is None:
+            value = ctypes.c_int()
+            self._check(_ffi.attribute_type(self._ptr, _encode(entity), _encode(attribute), ctypes.byref(value)))
+            cached = value.value
+            with self._types_lock:
+                self._types[key] = cached
+        return cached
+
+    def attributes(self, entity):
+        """The attribute names of an entity, inherited ones first."""
+        return self._names(entity, _ffi.entity_attribute_count, _ffi.entity_attribute_name)
+
+    def relationships(self, entity):
+        """The relationship names of an entity, inherited ones first."""
+        return self._names(entity, _ffi.entity_relationship_count, _ffi.entity_relationship_name)
+
+    def _names(self, entity, count_function, name_function):
+        total = ctypes.c_size_t()
+        self._check(count_function(self._ptr, _encode(entity), ctypes.byref(total)))
+        names = []
+        name = ctypes.c_char_p()
+        for index in range(total.value):
+            self._check(name_function(self._ptr, _encode(entity), index, ctypes.byref(name)))
+            names.append(name.value.decode("utf-8"))
+        return names
+
+    def is_to_many(self, entity, relationship):
+        flag = ctypes.c_bool()
+        self._check(_ffi.relationship_is_to_many(self._ptr, _encode(entity), _encode(relationship),
+                                                 ctypes.byref(flag)))
+        return flag.value
+
+
+class Object:
+    """One object of a context's graph. Two Objects for the same graph object are equal and hash
+    alike. Reading a deleted object raises StaleObjectError."""
+
+    __slots__ = ("_context", "_handle")
+
+    def __init__(self, context, handle):
+        self._context = context
+        self._handle = handle
+
+    def __eq__(self, other):
+        return isinstance(other, Object) and other._context is self._context and other._handle == self._handle
+
+    def __hash__(self):
+        return hash((id(self._context), self._handle))
+
+    def __repr__(self):
+        try:
+            return f"<mapping.Object {self.entity} #{self._handle & 0xFFFFFFFF}>"
+        except Exception:  # a closed context or a stale handle still gets a repr
+            return f"<mapping.Object #{self._handle & 0xFFFFFFFF} (unreadable)>"
+
+    @property
+    def context(self):
+        return self._context
+
+    @property
+    def entity(self):
+        name = ctypes.c_char_p()
+        self._context._check(_ffi.entity_name(self._context._ptr, self._handle, ctypes.byref(name)))
+        return name.value.decode("utf-8")
+
+    def __getitem__(self, attribute):
+        """The attribute's value as a Python value: str, int, float, decimal.Decimal, bool,
+        datetime (UTC), the parsed JSON for json attributes, or None for null."""
+        context = self._context
+        kind = context.attribute_type(self.entity, attribute)
+        name = _encode(attribute)
+        pointer = context._ptr
+        if kind == _ffi.TYPE_JSON:
+            out = ctypes.c_void_p()
+            context._check(_ffi.get_json(pointer, self._handle, name, ctypes.byref(out)))
+            return json.loads(_ffi.take_string(out.value))
+        getter, holder, convert = _GETTERS[kind]
+        value = holder()
+        args = (pointer, self._handle, name, ctypes.byref(value))
+        if kind == _ffi.TYPE_STRING:
+            length = ctypes.c_size_t()
+            args += (ctypes.byref(length),)
+        code = getter(*args)
+        if code == _ffi.ENULL:
+            return None
+        context._check(code)
+        if kind == _ffi.TYPE_STRING:
+            return ctypes.string_at(value.value, length.value).decode("utf-8")
+        return convert(value.value)
+
+    def get(self, attribute, default=None):
+        value = self[attribute]
+        return default if value is None else value
+
+    def related(self, relationship):
+        """The target of a to-one relationship (an Object or None), or the targets of a to-many
+        relationship (a list of Objects, in order)."""
+        context = self._context
+        if context.is_to_many(self.entity, relationship):
+            result = _ffi.ListP()
+            context._check(_ffi.get_related_list(context._ptr, self._handle, _encode(relationship),
+                                                 ctypes.byref(result)))
+            return [Object(context, handle) for handle in _take_list(result)]
+        target = _ffi.Object()
+        context._check(_ffi.get_related(context._ptr, self._handle, _encode(relationship), ctypes.byref(target)))
+        return Object(context, target.value) if target.value else None
+
+    def to_dict(self):
+        """Every attribute's value, keyed by name."""
+        return {name: self[name] for name in self._context.attributes(self.entity)}
+
+    def is_live(self):
+        return _ffi.object_check(self._context._ptr, self._handle) == _ffi.OK
+
+
+def _date(seconds):
+    return _EPOCH + datetime.timedelta(seconds=seconds)
+
+
+_GETTERS = {
+    _ffi.TYPE_STRING: (_ffi.get_string, ctypes.c_void_p, None),
+    _ffi.TYPE_INTEGER: (_ffi.get_int64, ctypes.c_int64, int),
+    _ffi.TYPE_DOUBLE: (_ffi.get_double, ctypes.c_double, float),
+    _ffi.TYPE_DECIMAL: (_ffi.get_decimal, ctypes.c_char_p, lambda raw: decimal.Decimal(raw.decode("ascii"))),
+    _ffi.TYPE_BOOLEAN: (_ffi.get_bool, ctypes.c_bool, bool),
+    _ffi.TYPE_DATE: (_ffi.get_date, ctypes.c_double, _date),
+}

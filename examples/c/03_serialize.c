@@ -1,0 +1,29 @@
+/* 03 — Write objects back out as JSON through a mapping.
+ * Introduces: mapping_serialize, mapping_serialize_list, MAPPING_SERIALIZE_PRETTY. */
+#include "common.h"
+#include <string.h>
+
+int main(int argc, char **argv) {
+    const char *dir = data_dir(argc, argv);
+    mapping_context *ctx = open_context(dir, "github.spec.json");
+    size_t length;
+    char *payload = read_file(dir, "github_events.json", &length);
+    mapping_list *events = NULL;
+    CHECK_MAPPING(ctx, mapping_import(ctx, "event", payload, length, &events));
+    free(payload);
+
+    mapping_object user;
+    char *json = NULL;
+    CHECK_MAPPING(ctx, mapping_get(ctx, "User", "138052", &user));
+    CHECK_MAPPING(ctx, mapping_serialize(ctx, "user", user, MAPPING_SERIALIZE_PRETTY, &json));
+    printf("%s\n", json);
+    mapping_free(json);
+
+    CHECK_MAPPING(ctx, mapping_serialize_list(ctx, "event", events, 0, &json));
+    printf("all events written back: %zu bytes (input %zu)\n", strlen(json), length);
+    mapping_free(json);
+
+    mapping_list_free(events);
+    mapping_context_free(ctx);
+    return 0;
+}
