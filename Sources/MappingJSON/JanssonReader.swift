@@ -1,5 +1,5 @@
 internal import CJansson
-public import MappingCore
+internal import MappingCore
 
 /// The importer's view of a jansson tree. Nodes are borrowed `json_t` pointers, valid while the
 /// `JanssonDocument` that owns the tree is alive. Keys are looked up with the plan's pre-encoded

@@ -41,7 +41,7 @@ struct Importer<Reader: JSONReader> {
             for step in rootPath.steps { path.push(.key(step.key.name)) }
         }
         switch reader.kind(of: node) {
-        case .object:
+        case .object, .string, .integer, .real, .true, .false:
             return [try mapObject(node, mapping)]
         case .array:
             var objects: [ObjectID] = []
@@ -64,7 +64,9 @@ struct Importer<Reader: JSONReader> {
     // MARK: Objects
 
     private mutating func mapObject(_ node: Reader.Node, _ mapping: MappingPlan) throws(MappingError) -> ObjectID {
-        guard reader.kind(of: node) == .object else {
+        // A bare value (`"418"` in an array of ids) is a representation only for a mapping that
+        // maps the representation itself (`@self`).
+        guard reader.kind(of: node) == .object || mapping.mapsSelf else {
             throw MappingError(.type, "expected an object for mapping \"\(mapping.name)\"", path: path.text())
         }
         depth += 1
@@ -179,7 +181,7 @@ struct Importer<Reader: JSONReader> {
             } else {
                 store.setToOne(object, relationship: index, to: nil, model: model)
             }
-        case .object:
+        case .object, .string, .integer, .real, .true, .false:
             let child = try mapObject(target, childMapping)
             if relationship.toMany {
                 store.setToMany(object, relationship: index, to: [child], model: model)

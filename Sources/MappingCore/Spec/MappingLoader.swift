@@ -94,7 +94,8 @@ enum MappingLoader {
             attributes.firstIndex(where: { $0.attribute == attribute })
         }
         return MappingPlan(name: name, index: index, entity: entity.index, rootPath: rootPath, attributes: attributes,
-                           relationships: relationships, identitySources: identitySources)
+                           relationships: relationships, identitySources: identitySources,
+                           mapsSelf: attributes.contains { $0.alternatives.contains(where: \.isSelf) })
     }
 
     /// An attribute's source: a key path string, `null` (the representation itself), a list of

@@ -11,6 +11,10 @@ public struct MappingPlan: Sendable {
     /// For each identification attribute of the entity, the attribute mapping that feeds it
     /// (an index into `attributes`), or `nil` when this mapping does not map it.
     public let identitySources: [Int?]
+
+    /// True when an attribute maps the representation itself (`@self` / `null` key path), so a
+    /// bare scalar is a valid representation.
+    public let mapsSelf: Bool
 }
 
 public struct AttributeMappingPlan: Sendable {

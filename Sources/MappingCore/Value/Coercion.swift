@@ -68,7 +68,11 @@ enum Coercion {
         case .integer(let i): return i
         case .boolean(let b): return b ? 1 : 0
         case .real(let d):
-            if let value = ExactDecimal(d)?.int64Value { return value }
+            let exact = ExactDecimal(d)
+            if let value = exact?.int64Value { return value }
+            if exact?.isIntegral == true {
+                throw MappingError(.range, "\(d.description) is out of the 64-bit integer range")
+            }
             throw MappingError(.type, "\(d.description) is not an integer")
         case .string(let s):
             if let b = booleanWord(s) { return b ? 1 : 0 }
