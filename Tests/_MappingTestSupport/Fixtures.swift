@@ -59,3 +59,23 @@ public enum TestFixtures {
     ]}}
     """
 }
+
+import Foundation
+import MappingCore
+import MappingJSON
+
+extension TestFixtures {
+    /// The repository's `Tests/fixtures` folder.
+    public static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures")
+
+    /// The text of a file below `Tests/fixtures` (e.g. `reference/user.json`).
+    public static func text(_ name: String) throws -> String {
+        try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    /// A context for a spec written inline in a test.
+    public static func context(_ spec: String) throws -> MappingContext {
+        try MappingContext(specJSON: spec)
+    }
+}

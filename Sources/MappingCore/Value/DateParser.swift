@@ -110,7 +110,8 @@ struct ByteScanner {
         return nil
     }
 
-    /// Up to `max` digits (at least one): their value and how many there were.
+    /// Up to `max` digits (at least one): their value and how many there were. Digits beyond `max`
+    /// are left for the next step, which then fails where the format expects something else.
     mutating func digitRun(max: Int) -> (Int, Int)? {
         var value = 0
         var count = 0
@@ -119,7 +120,6 @@ struct ByteScanner {
             count += 1
             index += 1
         }
-        if let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { return nil }
         return count > 0 ? (value, count) : nil
     }
 
