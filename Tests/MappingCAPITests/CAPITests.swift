@@ -1,0 +1,97 @@
+import CMappingHeader
+import Dispatch
+import Synchronization
+import XCTest
+@testable import Mapping
+
+/// The exported functions driven from Swift through the same handles a C caller uses.
+final class CAPITests: XCTestCase {
+    static let spec = """
+        {"entities": {"Person": {"attributes": {"id": "integer", "name": "string"},
+                                 "relationships": {"company": {"entity": "Company", "inverse": "employees"}}},
+                      "Company": {"attributes": {"id": "integer"},
+                                  "relationships": {"employees": {"entity": "Person", "toMany": true, "inverse": "company"}}}},
+         "mappings": {"person": {"entity": "Person", "attributes": {"id": "id", "name": "name"},
+                                 "relationships": {"company": {"mapping": "company"}}},
+                      "company": {"entity": "Company", "attributes": {"id": "id"}}}}
+        """
+
+    static func newContext() -> OpaquePointer? {
+        var context: OpaquePointer?
+        let status = spec.withCString { mapping_context_new(&context, $0, Int(bitPattern: UInt.max)) }
+        return status == 0 ? context : nil
+    }
+
+    static func importJSON(_ context: OpaquePointer?, _ json: String) -> CInt {
+        json.withCString { mapping_import(context, "person", $0, Int(bitPattern: UInt.max), nil) }
+    }
+
+    func testVersionMatchesTheHeader() {
+        XCTAssertEqual(Mapping.mapping_version_number(), MAPPING_VERSION_MAJOR * 10_000 + MAPPING_VERSION_MINOR * 100 + MAPPING_VERSION_PATCH)
+        XCTAssertEqual(Mapping.mapping_version().map { String(cString: $0) }, MAPPING_VERSION_STRING)
+    }
+
+    func testImportReadAndErrorRecord() throws {
+        let context = try XCTUnwrap(Self.newContext())
+        defer { mapping_context_free(context) }
+        XCTAssertEqual(Self.importJSON(context, #"[{"id": 1, "name": "Ada", "company": {"id": 3}}]"#), 0)
+        var person: UInt64 = 0
+        XCTAssertEqual(mapping_get(context, "Person", "1", &person), 0)
+        var name: UnsafePointer<CChar>?
+        var length = 0
+        XCTAssertEqual(mapping_get_string(context, person, "name", &name, &length), 0)
+        XCTAssertEqual(name.map { String(cString: $0) }, "Ada")
+        XCTAssertEqual(length, 3)
+        XCTAssertEqual(Self.importJSON(context, #"[{"id": "one"}]"#), MAPPING_ETYPE)
+        let record = try XCTUnwrap(mapping_error_last(context)).pointee
+        XCTAssertEqual(record.code, MAPPING_ETYPE)
+        XCTAssertEqual(String(cString: record.path), "$[0].id")
+        XCTAssertEqual(String(cString: record.attribute), "Person.id")
+        var count = 0
+        XCTAssertEqual(mapping_count(context, "Person", &count), 0)
+        XCTAssertEqual(count, 1)
+        XCTAssertEqual(String(cString: try XCTUnwrap(mapping_errmsg(context))), "", "cleared by the success")
+    }
+}
+
+/// Four threads importing into and reading from one context at once. `make test` also runs this
+/// under ThreadSanitizer.
+final class ConcurrencyTests: XCTestCase {
+    func testFourThreadsOnOneContext() throws {
+        let context = try XCTUnwrap(CAPITests.newContext())
+        defer { mapping_context_free(context) }
+        let failures = Mutex([0, 0, 0, 0])
+        let handle = UInt(bitPattern: context)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            let context = OpaquePointer(bitPattern: handle)
+            for round in 0..<30 {
+                let people = (0..<20).map { i in
+                    #"{"id": \#((i + round + thread) % 20), "name": "t\#(thread)", "company": {"id": \#((i + round) % 3)}}"#
+                }
+                if CAPITests.importJSON(context, "[" + people.joined(separator: ",") + "]") != 0 { failures.withLock { $0[thread] += 1 } }
+                var person: UInt64 = 0
+                var name: UnsafePointer<CChar>?
+                if mapping_get(context, "Person", "\(round % 20)", &person) != 0 { failures.withLock { $0[thread] += 1 } }
+                if mapping_get_string(context, person, "name", &name, nil) != 0 || name?.pointee != CChar(UInt8(ascii: "t")) {
+                    failures.withLock { $0[thread] += 1 }
+                }
+                var count = 0
+                if mapping_count(context, "Person", &count) != 0 || count != 20 { failures.withLock { $0[thread] += 1 } }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [0, 0, 0, 0])
+        var companies: OpaquePointer?
+        XCTAssertEqual(mapping_all(context, "Company", &companies), 0)
+        defer { mapping_list_free(companies) }
+        var employees = 0
+        for index in 0..<mapping_list_count(companies) {
+            var company: UInt64 = 0
+            var list: OpaquePointer?
+            XCTAssertEqual(mapping_list_get(companies, index, &company), 0)
+            XCTAssertEqual(mapping_get_related_list(context, company, "employees", &list), 0)
+            employees += mapping_list_count(list)
+            mapping_list_free(list)
+        }
+        XCTAssertEqual(employees, 20, "every person in exactly one company's employees")
+    }
+}
