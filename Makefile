@@ -59,7 +59,7 @@ test-python: examples
 
 # The threaded test once more under ThreadSanitizer (a separate build folder).
 test-tsan: deps
-	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter ConcurrencyTests
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter ConcurrencyTests
 
 clean:
 	rm -rf .build .build-tsan examples/c/bin Tests/c/bin

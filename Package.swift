@@ -2,6 +2,7 @@
 // libmapping: JSON from web APIs mapped into a live, identity-mapped object graph.
 //
 // Targets, from the inside out:
+//   MappingLock   the one lock (a pthread mutex ThreadSanitizer understands)
 //   MappingCore   safe Swift only: spec model, values, store, importer, serializer
 //   CJansson      system library wrapping jansson (shim.h turns its macros into functions)
 //   MappingJSON   the only target that touches json_t: parsing and the reader the importer walks
@@ -26,14 +27,15 @@ let package = Package(
             providers: [.apt(["libjansson-dev"])]
         ),
         .systemLibrary(name: "CMappingHeader"),
-        .target(name: "MappingCore", swiftSettings: optimize),
+        .target(name: "MappingLock"),
+        .target(name: "MappingCore", dependencies: ["MappingLock"], swiftSettings: optimize),
         .target(name: "MappingJSON", dependencies: ["MappingCore", "CJansson"], swiftSettings: optimize),
-        .target(name: "Mapping", dependencies: ["MappingCore", "MappingJSON", "CMappingHeader"],
+        .target(name: "Mapping", dependencies: ["MappingCore", "MappingJSON", "MappingLock", "CMappingHeader"],
                 swiftSettings: optimize),
         .target(name: "_MappingTestSupport", dependencies: ["MappingCore", "MappingJSON"],
                 path: "Tests/_MappingTestSupport"),
         .testTarget(name: "MappingCoreTests", dependencies: ["MappingCore", "_MappingTestSupport"]),
         .testTarget(name: "MappingJSONTests", dependencies: ["MappingJSON", "_MappingTestSupport"]),
-        .testTarget(name: "MappingCAPITests", dependencies: ["Mapping", "CMappingHeader"]),
+        .testTarget(name: "MappingCAPITests", dependencies: ["Mapping", "MappingLock", "CMappingHeader"]),
     ]
 )

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import MappingLock
 import MappingCore
 
 /// What a `mapping_context *` stands for: the engine's context, the entity names as C strings
@@ -10,7 +10,7 @@ final class ContextHandle: @unchecked Sendable {
     /// Per entity, the names of its attributes and relationships in declaration order (inherited first).
     let attributeNames: [String: [UnsafeMutablePointer<CChar>]]
     let relationshipNames: [String: [UnsafeMutablePointer<CChar>]]
-    private let slots = Mutex<[UInt: ThreadSlot]>([:])
+    private let slots = Locked<[UInt: ThreadSlot]>([:])
 
     init(core: MappingContext) {
         self.core = core
@@ -67,8 +67,8 @@ final class ListHandle: Sendable {
 /// pointer is an error instead of a crash; the strong reference taken keeps the object alive for
 /// the whole call even if another thread frees the handle meanwhile.
 enum Registry {
-    private static let contexts = Mutex<[UInt: ContextHandle]>([:])
-    private static let lists = Mutex<[UInt: ListHandle]>([:])
+    private static let contexts = Locked<[UInt: ContextHandle]>([:])
+    private static let lists = Locked<[UInt: ListHandle]>([:])
 
     static func add(_ context: ContextHandle) -> OpaquePointer {
         let pointer = OpaquePointer(Unmanaged.passUnretained(context).toOpaque())

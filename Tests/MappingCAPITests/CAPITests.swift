@@ -1,6 +1,6 @@
 import CMappingHeader
 import Dispatch
-import Synchronization
+import MappingLock
 import XCTest
 @testable import Mapping
 
@@ -60,7 +60,7 @@ final class ConcurrencyTests: XCTestCase {
     func testFourThreadsOnOneContext() throws {
         let context = try XCTUnwrap(CAPITests.newContext())
         defer { mapping_context_free(context) }
-        let failures = Mutex([0, 0, 0, 0])
+        let failures = Locked([0, 0, 0, 0])
         let handle = UInt(bitPattern: context)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             let context = OpaquePointer(bitPattern: handle)

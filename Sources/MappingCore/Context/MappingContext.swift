@@ -1,3 +1,4 @@
+import MappingLock
 import Synchronization
 
 /// A spec and the graph it describes. Several threads may use one context at once: every call
@@ -5,7 +6,7 @@ import Synchronization
 /// halfway through an import. Several contexts are fully independent.
 public final class MappingContext: Sendable {
     public let spec: CompiledSpec
-    private let graph: Mutex<ObjectStore>
+    private let graph: Locked<ObjectStore>
 
     /// Gives each context its own handle tag (never 0), so handles from another context are rejected.
     private static let tags = Atomic<UInt32>(0)
@@ -14,7 +15,7 @@ public final class MappingContext: Sendable {
         self.spec = spec
         let next = MappingContext.tags.add(1, ordering: .relaxed).newValue
         let tag = UInt16(truncatingIfNeeded: next % 0xFFFF) + 1
-        graph = Mutex(ObjectStore(model: spec.model, tag: tag))
+        graph = Locked(ObjectStore(model: spec.model, tag: tag))
     }
 
     public var model: Model { spec.model }
