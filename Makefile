@@ -43,7 +43,7 @@ demo: examples
 test: release test-swift test-abi test-c test-python test-tsan
 
 test-swift: deps
-	$(SWIFT) test
+	$(SWIFT) test --disable-swift-testing
 
 test-abi: examples
 	bash Tests/abi/check_exports.sh $(LIB) include/mapping.h
@@ -59,7 +59,7 @@ test-python: examples
 
 # The threaded test once more under ThreadSanitizer (a separate build folder).
 test-tsan: deps
-	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter ConcurrencyTests
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --disable-swift-testing --scratch-path .build-tsan --sanitize=thread --filter ConcurrencyTests
 
 clean:
 	rm -rf .build .build-tsan examples/c/bin Tests/c/bin
