@@ -102,16 +102,24 @@ public func mapping_get_string(_ context: OpaquePointer?, _ object: UInt64, _ at
     }
 }
 
+/// The frame of the getters that copy a value out: `extract` picks the value from the types it
+/// accepts, and any other type is MAPPING_ETYPE naming the right getter.
+private func getValue<T>(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+                         _ out: UnsafeMutablePointer<T>?, zero: T, getter: String,
+                         _ extract: (AttributeValue) -> T?) -> CInt {
+    out?.pointee = zero
+    return withAttribute(context, object, attribute) { (value, declared, _) throws(MappingError) in
+        guard let extracted = extract(try present(value, declared)) else { throw wrongType(declared, getter) }
+        try store(extracted, into: out)
+    }
+}
+
 /// Exported to C as `mapping_get_int64`.
 @_cdecl("mapping_get_int64")
 public func mapping_get_int64(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
                               _ out: UnsafeMutablePointer<Int64>?) -> CInt {
-    out?.pointee = 0
-    return withAttribute(context, object, attribute) { (value, declared, _) throws(MappingError) in
-        guard case .integer(let number) = try present(value, declared) else {
-            throw wrongType(declared, "mapping_get_int64")
-        }
-        try store(number, into: out)
+    getValue(context, object, attribute, out, zero: 0, getter: "mapping_get_int64") { value in
+        if case .integer(let number) = value { number } else { nil }
     }
 }
 
@@ -119,13 +127,12 @@ public func mapping_get_int64(_ context: OpaquePointer?, _ object: UInt64, _ att
 @_cdecl("mapping_get_double")
 public func mapping_get_double(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
                                _ out: UnsafeMutablePointer<Double>?) -> CInt {
-    out?.pointee = 0
-    return withAttribute(context, object, attribute) { (value, declared, _) throws(MappingError) in
-        switch try present(value, declared) {
-        case .double(let number): try store(number, into: out)
-        case .integer(let number): try store(Double(number), into: out)
-        case .decimal(let number): try store(number.doubleValue, into: out)
-        default: throw wrongType(declared, "mapping_get_double")
+    getValue(context, object, attribute, out, zero: 0, getter: "mapping_get_double") { value in
+        switch value {
+        case .double(let number): number
+        case .integer(let number): Double(number)
+        case .decimal(let number): number.doubleValue
+        default: nil
         }
     }
 }
@@ -134,12 +141,8 @@ public func mapping_get_double(_ context: OpaquePointer?, _ object: UInt64, _ at
 @_cdecl("mapping_get_bool")
 public func mapping_get_bool(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
                              _ out: UnsafeMutablePointer<Bool>?) -> CInt {
-    out?.pointee = false
-    return withAttribute(context, object, attribute) { (value, declared, _) throws(MappingError) in
-        guard case .boolean(let flag) = try present(value, declared) else {
-            throw wrongType(declared, "mapping_get_bool")
-        }
-        try store(flag, into: out)
+    getValue(context, object, attribute, out, zero: false, getter: "mapping_get_bool") { value in
+        if case .boolean(let flag) = value { flag } else { nil }
     }
 }
 
@@ -147,12 +150,8 @@ public func mapping_get_bool(_ context: OpaquePointer?, _ object: UInt64, _ attr
 @_cdecl("mapping_get_date")
 public func mapping_get_date(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
                              _ out: UnsafeMutablePointer<Double>?) -> CInt {
-    out?.pointee = 0
-    return withAttribute(context, object, attribute) { (value, declared, _) throws(MappingError) in
-        guard case .date(let instant) = try present(value, declared) else {
-            throw wrongType(declared, "mapping_get_date")
-        }
-        try store(instant.secondsSince1970, into: out)
+    getValue(context, object, attribute, out, zero: 0, getter: "mapping_get_date") { value in
+        if case .date(let instant) = value { instant.secondsSince1970 } else { nil }
     }
 }
 

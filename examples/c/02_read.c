@@ -6,11 +6,7 @@
 int main(int argc, char **argv) {
     const char *dir = data_dir(argc, argv);
     mapping_context *ctx = open_context(dir, "github.spec.json");
-    size_t length;
-    char *payload = read_file(dir, "github_events.json", &length);
-    mapping_list *events = NULL;
-    CHECK_MAPPING(ctx, mapping_import(ctx, "event", payload, length, &events));
-    free(payload);
+    mapping_list *events = import_events(ctx, dir, NULL);
 
     /* Borrowed strings last until this thread's next call on the context: use each one first. */
     for (size_t i = 0; i < 3 && i < mapping_list_count(events); i++) {

@@ -7,10 +7,7 @@ int main(int argc, char **argv) {
     const char *dir = data_dir(argc, argv);
     mapping_context *ctx = open_context(dir, "github.spec.json");
     size_t length;
-    char *payload = read_file(dir, "github_events.json", &length);
-    mapping_list *events = NULL;
-    CHECK_MAPPING(ctx, mapping_import(ctx, "event", payload, length, &events));
-    free(payload);
+    mapping_list *events = import_events(ctx, dir, &length);
 
     mapping_object user;
     char *json = NULL;

@@ -54,4 +54,16 @@ static inline mapping_context *open_context(const char *dir, const char *spec_na
     return ctx;
 }
 
+/* Imports the bundled GitHub events (as 01_import shows step by step); returns the top-level events,
+ * which the caller frees with mapping_list_free. `length`, if not NULL, receives the payload's size. */
+static inline mapping_list *import_events(mapping_context *ctx, const char *dir, size_t *length) {
+    size_t size;
+    char *payload = read_file(dir, "github_events.json", &size);
+    mapping_list *events = NULL;
+    CHECK_MAPPING(ctx, mapping_import(ctx, "event", payload, size, &events));
+    free(payload);
+    if (length) *length = size;
+    return events;
+}
+
 #endif
