@@ -49,7 +49,7 @@ test-abi: examples
 	bash Tests/abi/check_exports.sh $(LIB) include/mapping.h
 
 test-c: release
-	$(MAKE) -s -C Tests/c LIBDIR=$(RELEASE_DIR) run
+	$(MAKE) -s -C Tests/c LIBDIR=$(RELEASE_DIR) run memcheck
 
 test-python: examples
 	cd bindings/python && $(PYTHON) -m pytest -q tests
