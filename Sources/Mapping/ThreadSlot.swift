@@ -24,15 +24,13 @@ final class ThreadSlot: @unchecked Sendable {
         free(borrowed)
     }
 
-    /// Stores `failure` (or "no error" for nil) as the thread's last error.
+    /// Stores `failure` as the thread's last error, or "no error" (code 0, empty strings) for nil.
     func record(_ failure: MappingError?) {
         releaseStrings()
-        let failure = failure ?? MappingError(.failed, "")
-        let code = failure.message.isEmpty && failure.code == .failed ? 0 : failure.code.rawValue
         error.pointee = mapping_error(
-            code: code, message: keep(failure.message), path: keep(failure.path),
-            attribute: keep(failure.attribute), line: CInt(clamping: failure.line),
-            column: CInt(clamping: failure.column), position: CLongLong(clamping: failure.position))
+            code: failure?.code.rawValue ?? 0, message: keep(failure?.message ?? ""), path: keep(failure?.path ?? ""),
+            attribute: keep(failure?.attribute ?? ""), line: CInt(clamping: failure?.line ?? 0),
+            column: CInt(clamping: failure?.column ?? 0), position: CLongLong(clamping: failure?.position ?? 0))
     }
 
     var message: UnsafePointer<CChar>? { error.pointee.message }
