@@ -70,33 +70,45 @@ struct Serializer {
         if let whole { return whole }
         for relationshipMapping in mapping.relationships {
             let index = relationshipMapping.relationship
-            guard record.links.indices.contains(index), spec.mappings.indices.contains(relationshipMapping.mapping)
-            else { continue }
-            let childMapping = spec.mappings[relationshipMapping.mapping]
+            guard record.links.indices.contains(index) else { continue }
             var value: JSONValue?
             switch record.links[index] {
             case .one(let target):
-                if let target, !visiting.contains(target) {
-                    value = try representation(of: target, childMapping)
-                } else if target == nil, options.contains(.includeNulls) {
+                if let target {
+                    value = try element(target, relationshipMapping)
+                } else if options.contains(.includeNulls) {
                     value = .null
                 }
             case .many(let list):
                 var elements: [JSONValue] = []
-                for target in list.ids where !visiting.contains(target) {
-                    elements.append(try representation(of: target, childMapping))
+                for target in list.ids {
+                    if let written = try element(target, relationshipMapping) { elements.append(written) }
                 }
                 value = .array(elements)
             }
-            if let value {
-                if relationshipMapping.keyPath.isSelf, case .object(let nested) = value {
-                    for member in nested { Self.insert(member.value, at: [KeyPath.Step(key: PlanKey(member.key), index: nil)][...], into: &members) }
-                } else {
-                    Self.insert(value, at: relationshipMapping.keyPath.steps[...], into: &members)
+            guard let value else { continue }
+            if relationshipMapping.keyPath.isSelf, case .object(let nested) = value {
+                for member in nested {
+                    Self.insert(member.value, at: [KeyPath.Step(key: PlanKey(member.key), index: nil)][...], into: &members)
                 }
+            } else {
+                Self.insert(value, at: relationshipMapping.keyPath.steps[...], into: &members)
             }
         }
         return .object(members)
+    }
+
+    /// One target of a relationship as written: its representation through the relationship's
+    /// mapping (`nil` if it is already being written on this branch), or its identity value when the
+    /// relationship refers to objects by identity.
+    private mutating func element(_ target: ObjectID, _ relationshipMapping: RelationshipMappingPlan) throws(MappingError) -> JSONValue? {
+        if let mapping = relationshipMapping.mapping, spec.mappings.indices.contains(mapping) {
+            return visiting.contains(target) ? nil : try representation(of: target, spec.mappings[mapping])
+        }
+        guard let record = store.record(target), spec.model.entities.indices.contains(record.entity) else { return nil }
+        let entity = spec.model.entities[record.entity]
+        guard let attribute = entity.identification.first, record.values.indices.contains(attribute) else { return nil }
+        return record.values[attribute]?.jsonValue ?? .null
     }
 
     /// Puts `value` at the key path `steps` inside `members`, creating intermediate objects and

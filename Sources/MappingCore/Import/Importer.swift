@@ -42,7 +42,7 @@ struct Importer<Reader: JSONReader> {
         }
         switch reader.kind(of: node) {
         case .object, .string, .integer, .real, .true, .false:
-            return [try mapObject(node, mapping)]
+            return try mapObject(node, mapping).map { [$0] } ?? []
         case .array:
             var objects: [ObjectID] = []
             objects.reserveCapacity(reader.count(of: node))
@@ -51,7 +51,7 @@ struct Importer<Reader: JSONReader> {
                     continue
                 }
                 path.push(.index(index))
-                objects.append(try mapObject(element, mapping))
+                if let object = try mapObject(element, mapping) { objects.append(object) }
                 path.pop()
             }
             return objects
@@ -63,7 +63,9 @@ struct Importer<Reader: JSONReader> {
 
     // MARK: Objects
 
-    private mutating func mapObject(_ node: Reader.Node, _ mapping: MappingPlan) throws(MappingError) -> ObjectID {
+    /// Maps one representation; `nil` only when `create` is false and no object has its identity.
+    private mutating func mapObject(_ node: Reader.Node, _ mapping: MappingPlan,
+                                    create: Bool = true) throws(MappingError) -> ObjectID? {
         // A bare value (`"418"` in an array of ids) is a representation only for a mapping that
         // maps the representation itself (`@self`).
         guard reader.kind(of: node) == .object || mapping.mapsSelf else {
@@ -78,25 +80,44 @@ struct Importer<Reader: JSONReader> {
             throw MappingError(.failed, "mapping \"\(mapping.name)\" names no entity")
         }
         let entity = model.entities[mapping.entity]
-        let object = try findOrCreate(node, mapping, entity)
+        guard let (object, isNew) = try findOrCreate(node, mapping, entity, create: create) else { return nil }
+        var present = 0
         for attributeMapping in mapping.attributes {
-            try applyAttribute(attributeMapping, from: node, to: object, entity: entity)
+            if try applyAttribute(attributeMapping, from: node, to: object, entity: entity, isNew: isNew,
+                                  defaults: mapping.defaultsForMissingAttributes) {
+                present += 1
+            }
         }
         for relationshipMapping in mapping.relationships {
-            try applyRelationship(relationshipMapping, from: node, to: object, entity: entity)
+            if try applyRelationship(relationshipMapping, from: node, to: object, entity: entity,
+                                     nullifyMissing: mapping.nullifiesMissingRelationships) {
+                present += 1
+            }
+        }
+        // RestKit's rule: a representation with none of the mapping's keys is not a representation
+        // of this mapping (while `{"name": null}` is). Failing undoes the object just created.
+        if present == 0 && !(mapping.attributes.isEmpty && mapping.relationships.isEmpty) {
+            throw MappingError(.mapping, "no mappable values found for mapping \"\(mapping.name)\": the representation has none of its keys",
+                               path: path.text())
         }
         return object
     }
 
     /// The object the representation identifies: found in the identity map, or created with its
     /// identification values set and registered. Without complete identification values (no
-    /// identification, an id missing or null) a new object is created and not registered.
-    private mutating func findOrCreate(_ node: Reader.Node, _ mapping: MappingPlan,
-                                       _ entity: Entity) throws(MappingError) -> ObjectID {
+    /// identification, an id missing or null) a new object is created and not registered. With
+    /// `create` false, a representation that finds no object gives `nil`.
+    private mutating func findOrCreate(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity,
+                                       create: Bool) throws(MappingError) -> (ObjectID, isNew: Bool)? {
         guard let map = entity.identityMap,
               let values = try identificationValues(node, mapping, entity) else {
-            return store.create(entity)
+            return create ? (store.create(entity), true) : nil
         }
+        return try findOrCreate(entity, map: map, values: values, create: create)
+    }
+
+    private mutating func findOrCreate(_ entity: Entity, map: Int, values: [AttributeValue],
+                                       create: Bool) throws(MappingError) -> (ObjectID, isNew: Bool)? {
         let key = IdentityKey(values)
         if let existing = store.lookup(map: map, key: key), let record = store.record(existing) {
             guard model.isKind(record.entity, of: entity.index) else {
@@ -104,14 +125,15 @@ struct Importer<Reader: JSONReader> {
                 throw MappingError(.mapping, "the object with this identity is a \(found), not a \(entity.name)",
                                    path: path.text(), attribute: entity.name)
             }
-            return existing
+            return (existing, false)
         }
+        guard create else { return nil }
         let object = store.create(entity)
         for (attribute, value) in zip(entity.identification, values) {
             store.setValue(value, of: object, attribute: attribute)
         }
         store.register(object, map: map, key: key)
-        return object
+        return (object, true)
     }
 
     private mutating func identificationValues(_ node: Reader.Node, _ mapping: MappingPlan,
@@ -132,14 +154,24 @@ struct Importer<Reader: JSONReader> {
 
     // MARK: Attributes
 
+    /// Sets one attribute from the representation; returns whether its key was present.
     private mutating func applyAttribute(_ attributeMapping: AttributeMappingPlan, from node: Reader.Node,
-                                         to object: ObjectID, entity: Entity) throws(MappingError) {
-        guard let (valueNode, keyPath) = firstPresent(attributeMapping.alternatives, in: node) else { return }
-        switch try coerce(valueNode, attributeMapping.attribute, entity, keyPath) {
-        case .value(let value): store.setValue(value, of: object, attribute: attributeMapping.attribute)
-        case .null: store.setValue(nil, of: object, attribute: attributeMapping.attribute)
+                                         to object: ObjectID, entity: Entity, isNew: Bool,
+                                         defaults: Bool) throws(MappingError) -> Bool {
+        let attribute = attributeMapping.attribute
+        guard let (valueNode, keyPath) = firstPresent(attributeMapping.alternatives, in: node) else {
+            if defaults, isNew, entity.attributes.indices.contains(attribute),
+               let value = entity.attributes[attribute].defaultValue {
+                store.setValue(value, of: object, attribute: attribute)
+            }
+            return false
+        }
+        switch try coerce(valueNode, attribute, entity, keyPath) {
+        case .value(let value): store.setValue(value, of: object, attribute: attribute)
+        case .null: store.setValue(nil, of: object, attribute: attribute)
         case .skip: break
         }
+        return true
     }
 
     private func coerce(_ node: Reader.Node, _ attribute: Int, _ entity: Entity,
@@ -150,59 +182,82 @@ struct Importer<Reader: JSONReader> {
             return try Coercion.coerce(node, reader: reader, to: declared.type, depthLimit: Self.maxValueDepth)
         } catch {
             let where_ = path.text(adding: keyPath)
-            return try Self.rethrow(error, at: where_, attribute: entity.name + "." + declared.name,
-                                    type: declared.type)
+            throw MappingError(error.code, "cannot map \(where_) into \(entity.name).\(declared.name) (\(declared.type.rawValue)): \(error.message)",
+                               path: where_, attribute: entity.name + "." + declared.name)
         }
-    }
-
-    private static func rethrow(_ error: MappingError, at path: String, attribute: String,
-                                type: AttributeType) throws(MappingError) -> Coerced {
-        throw MappingError(error.code, "cannot map \(path) into \(attribute) (\(type.rawValue)): \(error.message)",
-                           path: path, attribute: attribute)
     }
 
     // MARK: Relationships
 
+    /// Maps and assigns one relationship; returns whether its key was present.
     private mutating func applyRelationship(_ relationshipMapping: RelationshipMappingPlan, from node: Reader.Node,
-                                            to object: ObjectID, entity: Entity) throws(MappingError) {
-        guard entity.relationships.indices.contains(relationshipMapping.relationship),
-              spec.mappings.indices.contains(relationshipMapping.mapping),
-              let target = resolve(relationshipMapping.keyPath, in: node) else { return }
-        let relationship = entity.relationships[relationshipMapping.relationship]
-        let childMapping = spec.mappings[relationshipMapping.mapping]
+                                            to object: ObjectID, entity: Entity,
+                                            nullifyMissing: Bool) throws(MappingError) -> Bool {
         let index = relationshipMapping.relationship
+        guard entity.relationships.indices.contains(index) else { return false }
+        let relationship = entity.relationships[index]
+        guard let target = resolve(relationshipMapping.keyPath, in: node) else {
+            if nullifyMissing { assign(relationship.toMany ? .many(LinkList()) : .one(nil), to: object, index) }
+            return false
+        }
         for step in relationshipMapping.keyPath.steps { path.push(.key(step.key.name)) }
         defer { for _ in relationshipMapping.keyPath.steps { path.pop() } }
 
+        var targets: [ObjectID] = []
         switch reader.kind(of: target) {
         case .null:
-            if relationship.toMany {
-                store.setToMany(object, relationship: index, to: [], model: model)
-            } else {
-                store.setToOne(object, relationship: index, to: nil, model: model)
+            break
+        case .array:
+            guard relationship.toMany else {
+                throw MappingError(.type, "expected one object for the to-one relationship \(entity.name).\(relationship.name), found an array",
+                                   path: path.text(), attribute: entity.name + "." + relationship.name)
             }
-        case .object, .string, .integer, .real, .true, .false:
-            let child = try mapObject(target, childMapping)
-            if relationship.toMany {
-                store.setToMany(object, relationship: index, to: [child], model: model)
-            } else {
-                store.setToOne(object, relationship: index, to: child, model: model)
-            }
-        case .array where relationship.toMany:
-            var children: [ObjectID] = []
-            children.reserveCapacity(reader.count(of: target))
+            targets.reserveCapacity(reader.count(of: target))
             for position in 0..<reader.count(of: target) {
                 guard let element = reader.element(of: target, at: position),
                       reader.kind(of: element) != .null else { continue }
                 path.push(.index(position))
-                children.append(try mapObject(element, childMapping))
+                if let child = try child(element, relationshipMapping, relationship) { targets.append(child) }
                 path.pop()
             }
-            store.setToMany(object, relationship: index, to: children, model: model)
         default:
-            let expected = relationship.toMany ? "an object or an array of objects" : "an object"
-            throw MappingError(.type, "expected \(expected) for relationship \(entity.name).\(relationship.name)",
-                               path: path.text(), attribute: entity.name + "." + relationship.name)
+            if let child = try child(target, relationshipMapping, relationship) { targets.append(child) }
+        }
+        assign(relationship.toMany ? .many(LinkList(targets)) : .one(targets.first), to: object, index)
+        return true
+    }
+
+    /// The object one element of a relationship's value stands for: a nested representation mapped
+    /// through the relationship's mapping, or an identity (a bare value) found or created. `nil` for
+    /// a weak relationship whose object does not exist.
+    private mutating func child(_ node: Reader.Node, _ relationshipMapping: RelationshipMappingPlan,
+                                _ relationship: Relationship) throws(MappingError) -> ObjectID? {
+        if let mapping = relationshipMapping.mapping, spec.mappings.indices.contains(mapping) {
+            return try mapObject(node, spec.mappings[mapping], create: !relationshipMapping.weak)
+        }
+        guard model.entities.indices.contains(relationship.destination) else { return nil }
+        let destination = model.entities[relationship.destination]
+        guard let map = destination.identityMap, let attribute = destination.identification.first,
+              destination.attributes.indices.contains(attribute) else { return nil }
+        let declared = destination.attributes[attribute]
+        let coerced: Coerced
+        do throws(MappingError) {
+            guard reader.kind(of: node) != .object, reader.kind(of: node) != .array else {
+                throw MappingError(.type, "expected an identity of \(destination.name), found \(reader.kind(of: node) == .object ? "an object" : "an array")")
+            }
+            coerced = try Coercion.coerce(node, reader: reader, to: declared.type, depthLimit: 1)
+        } catch {
+            throw MappingError(error.code, "cannot use the value at \(path.text()) as the identity \(destination.name).\(declared.name): \(error.message)",
+                               path: path.text(), attribute: destination.name + "." + declared.name)
+        }
+        guard case .value(let value) = coerced else { return nil }
+        return try findOrCreate(destination, map: map, values: [value], create: !relationshipMapping.weak)?.0
+    }
+
+    private mutating func assign(_ links: Links, to object: ObjectID, _ index: Int) {
+        switch links {
+        case .one(let target): store.setToOne(object, relationship: index, to: target, model: model)
+        case .many(let list): store.setToMany(object, relationship: index, to: list.ids, model: model)
         }
     }
 

@@ -3,8 +3,7 @@ enum MappingLoader {
     /// Mapping keys that later versions implement; named so the error says so instead of "unknown".
     private static let laterMappingKeys: Set<String> = [
         "identification", "identificationPredicate", "connections", "dynamic", "forceCollectionMapping",
-        "keyOfRepresentation", "missingAttributes", "missingRelationships", "deletionPredicate",
-        "modificationAttribute",
+        "keyOfRepresentation", "deletionPredicate", "modificationAttribute",
     ]
 
     static func load(_ value: JSONValue, model: Model) throws(MappingError) -> [MappingPlan] {
@@ -18,7 +17,8 @@ enum MappingLoader {
         var objects: [SpecObject] = []
         for member in section.members {
             let object = try SpecObject(member.value, path: section.path(member.key))
-            try object.allowKeys(["entity", "rootPath", "attributes", "relationships"], later: laterMappingKeys)
+            try object.allowKeys(["entity", "rootPath", "attributes", "relationships", "missingAttributes",
+                                  "missingRelationships"], later: laterMappingKeys)
             guard let entityName = try object.string("entity") else {
                 throw MappingError(.spec, "missing required key \"entity\"", path: object.path)
             }
@@ -62,17 +62,20 @@ enum MappingLoader {
                 }
                 let relationship = entity.relationships[relationshipIndex]
                 let spec = try SpecObject(member.value, path: path)
-                try spec.allowKeys(["keyPath", "mapping", "assignment"], later: ["weak"])
-                guard let mappingName = try spec.string("mapping") else {
-                    throw MappingError(.spec, "missing required key \"mapping\" (references by identity without a nested mapping are not supported by this version)",
+                try spec.allowKeys(["keyPath", "mapping", "assignment", "weak"])
+                var target: Int?
+                if let mappingName = try spec.string("mapping") {
+                    guard let index = mappingIndex[mappingName] else {
+                        throw MappingError(.spec, "unknown mapping \"\(mappingName)\"", path: spec.path("mapping"))
+                    }
+                    guard model.isKind(entityOfMapping[index], of: relationship.destination) else {
+                        throw MappingError(.spec, "mapping \"\(mappingName)\" maps \"\(model.entities[entityOfMapping[index]].name)\", but \"\(member.key)\" holds \"\(model.entities[relationship.destination].name)\"",
+                                           path: spec.path("mapping"))
+                    }
+                    target = index
+                } else if model.entities[relationship.destination].identification.count != 1 {
+                    throw MappingError(.spec, "without a \"mapping\", \"\(member.key)\" refers to objects by identity, so \"\(model.entities[relationship.destination].name)\" needs an identification of exactly one attribute",
                                        path: path)
-                }
-                guard let target = mappingIndex[mappingName] else {
-                    throw MappingError(.spec, "unknown mapping \"\(mappingName)\"", path: spec.path("mapping"))
-                }
-                guard model.isKind(entityOfMapping[target], of: relationship.destination) else {
-                    throw MappingError(.spec, "mapping \"\(mappingName)\" maps \"\(model.entities[entityOfMapping[target]].name)\", but \"\(member.key)\" holds \"\(model.entities[relationship.destination].name)\"",
-                                       path: spec.path("mapping"))
                 }
                 var assignment = AssignmentPolicy.assign
                 if let policyName = try spec.string("assignment") {
@@ -87,7 +90,8 @@ enum MappingLoader {
                 }
                 let keyPathText = try spec.string("keyPath") ?? member.key
                 relationships.append(RelationshipMappingPlan(relationship: relationshipIndex, keyPath: KeyPath(keyPathText),
-                                                             mapping: target, assignment: assignment))
+                                                             mapping: target, assignment: assignment,
+                                                             weak: try spec.bool("weak") ?? false))
             }
         }
         let identitySources = entity.identification.map { attribute in
@@ -95,7 +99,18 @@ enum MappingLoader {
         }
         return MappingPlan(name: name, index: index, entity: entity.index, rootPath: rootPath, attributes: attributes,
                            relationships: relationships, identitySources: identitySources,
-                           mapsSelf: attributes.contains { $0.alternatives.contains(where: \.isSelf) })
+                           mapsSelf: attributes.contains { $0.alternatives.contains(where: \.isSelf) },
+                           defaultsForMissingAttributes: try choice(object, "missingAttributes", ["keep", "default"]) == "default",
+                           nullifiesMissingRelationships: try choice(object, "missingRelationships", ["keep", "nullify"]) == "nullify")
+    }
+
+    /// The value of an optional key that must be one of `choices` (the first is the default).
+    private static func choice(_ object: SpecObject, _ key: String, _ choices: [String]) throws(MappingError) -> String {
+        guard let value = try object.string(key) else { return choices.first ?? "" }
+        guard choices.contains(value) else {
+            throw MappingError(.spec, "\"\(key)\" must be one of: \(choices.joined(separator: ", "))", path: object.path(key))
+        }
+        return value
     }
 
     /// An attribute's source: a key path string, `null` (the representation itself), a list of

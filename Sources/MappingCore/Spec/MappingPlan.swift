@@ -15,6 +15,10 @@ public struct MappingPlan: Sendable {
     /// True when an attribute maps the representation itself (`@self` / `null` key path), so a
     /// bare scalar is a valid representation.
     public let mapsSelf: Bool
+    /// `"missingAttributes": "default"`: a new object gets the attribute's default for a missing key.
+    public let defaultsForMissingAttributes: Bool
+    /// `"missingRelationships": "nullify"`: a missing relationship key counts as `null`.
+    public let nullifiesMissingRelationships: Bool
 }
 
 public struct AttributeMappingPlan: Sendable {
@@ -31,8 +35,12 @@ public enum AssignmentPolicy: String, Sendable {
 public struct RelationshipMappingPlan: Sendable {
     public let relationship: Int
     public let keyPath: KeyPath
-    public let mapping: Int
+    /// The mapping for nested representations; `nil` when the payload refers to objects by identity
+    /// (a bare value, or an array of them for a to-many).
+    public let mapping: Int?
     public let assignment: AssignmentPolicy
+    /// Find existing objects only: never create one for this relationship.
+    public let weak: Bool
 }
 
 /// A dotted key path such as `company.address.city` or `tags.0`. A numeric step reads an array

@@ -1,0 +1,134 @@
+"""Mapping semantics beyond the spine (issue 3), through the Python binding. Case ids from
+REFERENCE.md §2 are named in the test names or comments."""
+import json
+
+import pytest
+
+import mapping
+
+SPEC = {
+    "entities": {
+        "Human": {
+            "attributes": {"railsID": "integer", "name": "string",
+                           "age": {"type": "integer", "default": 18},
+                           "nick": {"type": "string", "default": "Kitty"}},
+            "identification": "railsID",
+            "relationships": {
+                "cats": {"entity": "Cat", "toMany": True, "inverse": "owner"},
+                "favoriteCat": {"entity": "Cat", "inverse": "favoriteOf"},
+            },
+        },
+        "Cat": {
+            "attributes": {"railsID": "integer", "name": "string"},
+            "identification": "railsID",
+            "relationships": {"owner": {"entity": "Human", "inverse": "cats"},
+                              "favoriteOf": {"entity": "Human", "inverse": "favoriteCat"}},
+        },
+    },
+    "mappings": {
+        "human": {"entity": "Human", "attributes": {"railsID": "id", "name": "name", "age": "age", "nick": "nick"},
+                  "relationships": {"cats": {"mapping": "cat"}, "favoriteCat": {"keyPath": "favorite_cat", "mapping": "cat"}}},
+        "humanWithDefaults": {"entity": "Human", "missingAttributes": "default",
+                              "attributes": {"railsID": "id", "name": "name", "age": "age", "nick": "nick"}},
+        "humanNullifying": {"entity": "Human", "missingRelationships": "nullify",
+                            "attributes": {"railsID": "id", "name": "name"},
+                            "relationships": {"cats": {"mapping": "cat"},
+                                              "favoriteCat": {"keyPath": "favorite_cat", "mapping": "cat"}}},
+        "humanByIDs": {"entity": "Human", "attributes": {"railsID": "id", "name": "name"},
+                       "relationships": {"cats": {"keyPath": "catIDs"},
+                                         "favoriteCat": {"keyPath": "favoriteCatID"}}},
+        "humanWeak": {"entity": "Human", "attributes": {"railsID": "id"},
+                      "relationships": {"cats": {"keyPath": "catIDs", "weak": True},
+                                        "favoriteCat": {"keyPath": "favorite_cat", "mapping": "cat", "weak": True}}},
+        "cat": {"entity": "Cat", "attributes": {"railsID": "id", "name": "name"}},
+    },
+}
+
+
+@pytest.fixture
+def ctx():
+    with mapping.Context(SPEC) as context:
+        yield context
+
+
+def snapshot(ctx):
+    return (ctx.serialize("human", ctx.all("Human"), include_nulls=True),
+            ctx.serialize("cat", ctx.all("Cat"), include_nulls=True))
+
+
+def test_missing_attributes_take_defaults_on_new_objects_only_J4(ctx):
+    ctx.import_json("human", {"id": 1, "name": "Blake", "age": 30, "nick": "B"})
+    old, new = ctx.import_json("humanWithDefaults", [{"id": 1, "name": "Blake"}, {"id": 2, "name": "New"}])
+    assert (old["age"], old["nick"]) == (30, "B")  # existing objects keep their values
+    assert (new["age"], new["nick"]) == (18, "Kitty")
+    plain = ctx.import_json("human", {"id": 3, "name": "Plain"})[0]
+    assert plain["age"] is None  # J5: without the option a missing key stays unset
+
+
+def test_missing_relationships_nullify_J8(ctx):
+    blake = ctx.import_json("human", {"id": 1, "cats": [{"id": 10}], "favorite_cat": {"id": 11}})[0]
+    ctx.import_json("human", {"id": 1, "name": "kept"})
+    assert len(blake.related("cats")) == 1 and blake.related("favoriteCat") is not None
+    ctx.import_json("humanNullifying", {"id": 1, "name": "Blake"})
+    assert blake.related("cats") == [] and blake.related("favoriteCat") is None
+    assert ctx.count("Cat") == 2  # nullified, not deleted
+
+
+def test_representation_without_mappable_keys_is_an_error_J6_J7(ctx):
+    ctx.import_json("human", {"id": 1, "name": "Blake"})
+    before = snapshot(ctx)
+    with pytest.raises(mapping.UnmappableError) as caught:
+        ctx.import_json("human", [{"id": 2, "name": "ok"}, {"favorite_color": "blue", "preferred_beverage": "coffee"}])
+    assert caught.value.path == "$[1]"
+    assert "no mappable values" in caught.value.message
+    assert snapshot(ctx) == before and ctx.count("Human") == 1
+    human = ctx.import_json("human", {"id": 1, "name": None})[0]  # J7: only nulls is mappable
+    assert human["name"] is None
+
+
+def test_references_by_identity_F11_style(ctx):
+    blake = ctx.import_json("humanByIDs", {"id": 1, "catIDs": ["418", 419, "419"], "favoriteCatID": "420"})[0]
+    assert [cat["railsID"] for cat in blake.related("cats")] == [418, 419]
+    assert blake.related("favoriteCat")["railsID"] == 420
+    assert ctx.count("Cat") == 3  # created as stubs with their identity set
+    assert ctx.get("Cat", 418).related("owner") == blake
+    ctx.import_json("cat", [{"id": 418, "name": "Asia"}])
+    assert blake.related("cats")[0]["name"] == "Asia"  # the stub is the real object later
+    assert json.loads(ctx.serialize("humanByIDs", blake)) == {"id": 1, "catIDs": [418, 419], "favoriteCatID": 420}
+    ctx.import_json("humanByIDs", {"id": 1, "catIDs": 418, "favoriteCatID": None})  # one value into a to-many
+    assert [cat["railsID"] for cat in blake.related("cats")] == [418] and blake.related("favoriteCat") is None
+
+
+def test_reference_by_identity_errors_keep_the_graph(ctx):
+    ctx.import_json("humanByIDs", {"id": 1, "catIDs": [418]})
+    before = snapshot(ctx)
+    with pytest.raises(mapping.WrongTypeError) as caught:
+        ctx.import_json("humanByIDs", {"id": 1, "catIDs": [419, {"id": 5}]})
+    assert caught.value.path == "$.catIDs[1]"
+    with pytest.raises(mapping.WrongTypeError) as caught:
+        ctx.import_json("humanByIDs", {"id": 1, "catIDs": [420, "x"]})
+    assert caught.value.path == "$.catIDs[1]" and caught.value.attribute == "Cat.railsID"
+    assert snapshot(ctx) == before
+
+
+def test_weak_relationships_find_only(ctx):
+    ctx.import_json("cat", [{"id": 1, "name": "Asia"}])
+    human = ctx.import_json("humanWeak", {"id": 7, "catIDs": [1, 2, 3], "favorite_cat": {"id": 9, "name": "ghost"}})[0]
+    assert [cat["railsID"] for cat in human.related("cats")] == [1]  # misses skipped, never created
+    assert human.related("favoriteCat") is None
+    assert ctx.count("Cat") == 1
+    ctx.import_json("humanWeak", {"id": 7, "favorite_cat": {"id": 1, "name": "Asia II"}})
+    assert human.related("favoriteCat")["name"] == "Asia II"  # an existing object is mapped into
+
+
+def test_spec_errors_for_references():
+    bad = json.loads(json.dumps(SPEC))
+    bad["entities"]["Cat"]["identification"] = ["railsID", "name"]
+    with pytest.raises(mapping.SpecError) as caught:
+        mapping.Context(bad)
+    assert caught.value.path == "$.mappings.humanByIDs.relationships.cats"
+    bad = json.loads(json.dumps(SPEC))
+    bad["mappings"]["human"]["missingAttributes"] = "sometimes"
+    with pytest.raises(mapping.SpecError) as caught:
+        mapping.Context(bad)
+    assert caught.value.path == "$.mappings.human.missingAttributes"
