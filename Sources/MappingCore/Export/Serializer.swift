@@ -20,10 +20,9 @@ struct Serializer {
     mutating func document(_ objects: [ObjectID], mapping: MappingPlan, asList: Bool) throws(MappingError) -> JSONValue {
         var body: JSONValue
         if asList {
-            var elements: [JSONValue] = []
-            elements.reserveCapacity(objects.count)
-            for object in objects { elements.append(try representation(of: object, mapping)) }
-            body = .array(elements)
+            body = try collection(objects, mapping) ?? .null
+        } else if let object = objects.first, mapping.keyAttribute != nil {
+            body = try collection([object], mapping) ?? .null
         } else if let object = objects.first {
             body = try representation(of: object, mapping)
         } else {
@@ -58,7 +57,7 @@ struct Serializer {
         for attributeMapping in mapping.attributes {
             let attribute = attributeMapping.attribute
             guard written.insert(attribute).inserted, record.values.indices.contains(attribute),
-                  let keyPath = attributeMapping.alternatives.first else { continue }
+                  let keyPath = attributeMapping.alternatives.first, keyPath.isWritable else { continue }
             let value = record.values[attribute]?.jsonValue
             if keyPath.isSelf {
                 whole = value ?? .null
@@ -80,11 +79,15 @@ struct Serializer {
                     value = .null
                 }
             case .many(let list):
-                var elements: [JSONValue] = []
-                for target in list.ids {
-                    if let written = try element(target, relationshipMapping) { elements.append(written) }
+                if let mapping = relationshipMapping.mapping, spec.mappings.indices.contains(mapping) {
+                    value = try collection(list.ids.filter { !visiting.contains($0) }, spec.mappings[mapping])
+                } else {
+                    var elements: [JSONValue] = []
+                    for target in list.ids {
+                        if let written = try element(target, relationshipMapping) { elements.append(written) }
+                    }
+                    value = .array(elements)
                 }
-                value = .array(elements)
             }
             guard let value else { continue }
             if relationshipMapping.keyPath.isSelf, case .object(let nested) = value {
@@ -94,6 +97,29 @@ struct Serializer {
             } else {
                 Self.insert(value, at: relationshipMapping.keyPath.steps[...], into: &members)
             }
+        }
+        return .object(members)
+    }
+
+    /// Several objects through one mapping: an array, or for a mapping with dynamic keys an object
+    /// whose member names are the objects' key attribute (`{"blake": {…}, "rachit": {…}}`).
+    private mutating func collection(_ objects: [ObjectID], _ mapping: MappingPlan) throws(MappingError) -> JSONValue? {
+        guard let keyAttribute = mapping.keyAttribute else {
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(objects.count)
+            for object in objects { elements.append(try representation(of: object, mapping)) }
+            return .array(elements)
+        }
+        var members: [JSONMember] = []
+        for object in objects {
+            guard let record = store.record(object), record.values.indices.contains(keyAttribute) else { continue }
+            let key: String
+            switch record.values[keyAttribute] {
+            case .string(let text)?: key = text
+            case let value?: key = value.jsonValue.text()
+            case nil: key = ""
+            }
+            members.append(JSONMember(key, try representation(of: object, mapping)))
         }
         return .object(members)
     }

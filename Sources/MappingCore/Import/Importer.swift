@@ -12,6 +12,10 @@ struct Importer<Reader: JSONReader> {
     var store: ObjectStore
     private var path = PayloadPath()
     private var depth = 0
+    /// The representations being mapped, outermost first: `@parent.` key paths read from here.
+    private var representations: [Reader.Node] = []
+    /// The payload's root, for `@root.` key paths.
+    private var documentRoot: Reader.Node?
 
     /// How deep mapped objects may nest (each nested relationship is one level). Bounds the
     /// recursion so hostile input gets an error instead of exhausting the stack.
@@ -31,6 +35,7 @@ struct Importer<Reader: JSONReader> {
     /// Maps the representations at the mapping's `rootPath` (or the root): an object or an array of
     /// objects (`null` elements are skipped). Returns the top-level objects in payload order.
     mutating func run(mapping: MappingPlan, root: Reader.Node) throws(MappingError) -> [ObjectID] {
+        documentRoot = root
         var node = root
         if let rootPath = mapping.rootPath {
             guard let found = resolve(rootPath, in: root) else {
@@ -40,32 +45,48 @@ struct Importer<Reader: JSONReader> {
             node = found
             for step in rootPath.steps { path.push(.key(step.key.name)) }
         }
+        guard reader.kind(of: node) != .null else {
+            throw MappingError(.type, "expected an object or an array of objects for mapping \"\(mapping.name)\", found null",
+                               path: path.text())
+        }
+        return try mapEach(node, mapping, create: true)
+    }
+
+    /// Maps every representation in `node`: the elements of an array, the members of an object
+    /// when the mapping forces a collection, else `node` itself. `null` elements are skipped.
+    private mutating func mapEach(_ node: Reader.Node, _ mapping: MappingPlan,
+                                  create: Bool) throws(MappingError) -> [ObjectID] {
+        var objects: [ObjectID] = []
         switch reader.kind(of: node) {
-        case .object, .string, .integer, .real, .true, .false:
-            return try mapObject(node, mapping).map { [$0] } ?? []
         case .array:
-            var objects: [ObjectID] = []
             objects.reserveCapacity(reader.count(of: node))
             for index in 0..<reader.count(of: node) {
                 guard let element = reader.element(of: node, at: index), reader.kind(of: element) != .null else {
                     continue
                 }
                 path.push(.index(index))
-                if let object = try mapObject(element, mapping) { objects.append(object) }
+                if let object = try mapObject(element, mapping, create: create) { objects.append(object) }
                 path.pop()
             }
-            return objects
+        case .object where mapping.forcesCollection:
+            var members: [(String, Reader.Node)] = []
+            try reader.forEachMember(of: node) { (key, value) throws(MappingError) in members.append((key, value)) }
+            for (key, value) in members where reader.kind(of: value) != .null {
+                path.push(.key(key))
+                if let object = try mapObject(value, mapping, create: create, key: key) { objects.append(object) }
+                path.pop()
+            }
         default:
-            throw MappingError(.type, "expected an object or an array of objects for mapping \"\(mapping.name)\"",
-                               path: path.text())
+            if let object = try mapObject(node, mapping, create: create) { objects.append(object) }
         }
+        return objects
     }
 
     // MARK: Objects
 
     /// Maps one representation; `nil` only when `create` is false and no object has its identity.
-    private mutating func mapObject(_ node: Reader.Node, _ mapping: MappingPlan,
-                                    create: Bool = true) throws(MappingError) -> ObjectID? {
+    private mutating func mapObject(_ node: Reader.Node, _ mapping: MappingPlan, create: Bool = true,
+                                    key: String? = nil) throws(MappingError) -> ObjectID? {
         // A bare value (`"418"` in an array of ids) is a representation only for a mapping that
         // maps the representation itself (`@self`).
         guard reader.kind(of: node) == .object || mapping.mapsSelf else {
@@ -80,8 +101,17 @@ struct Importer<Reader: JSONReader> {
             throw MappingError(.failed, "mapping \"\(mapping.name)\" names no entity")
         }
         let entity = model.entities[mapping.entity]
-        guard let (object, isNew) = try findOrCreate(node, mapping, entity, create: create) else { return nil }
+        representations.append(node)
+        defer { representations.removeLast() }
+        let keyValue = try representationKey(key, mapping, entity)
+        guard let (object, isNew) = try findOrCreate(node, mapping, entity, keyValue: keyValue, create: create) else {
+            return nil
+        }
         var present = 0
+        if let keyValue, let attribute = mapping.keyAttribute {
+            store.setValue(keyValue, of: object, attribute: attribute)
+            present += 1
+        }
         for attributeMapping in mapping.attributes {
             if try applyAttribute(attributeMapping, from: node, to: object, entity: entity, isNew: isNew,
                                   defaults: mapping.defaultsForMissingAttributes) {
@@ -108,9 +138,9 @@ struct Importer<Reader: JSONReader> {
     /// identification, an id missing or null) a new object is created and not registered. With
     /// `create` false, a representation that finds no object gives `nil`.
     private mutating func findOrCreate(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity,
-                                       create: Bool) throws(MappingError) -> (ObjectID, isNew: Bool)? {
+                                       keyValue: AttributeValue?, create: Bool) throws(MappingError) -> (ObjectID, isNew: Bool)? {
         guard let map = entity.identityMap,
-              let values = try identificationValues(node, mapping, entity) else {
+              let values = try identificationValues(node, mapping, entity, keyValue: keyValue) else {
             return create ? (store.create(entity), true) : nil
         }
         return try findOrCreate(entity, map: map, values: values, create: create)
@@ -136,11 +166,15 @@ struct Importer<Reader: JSONReader> {
         return (object, true)
     }
 
-    private mutating func identificationValues(_ node: Reader.Node, _ mapping: MappingPlan,
-                                               _ entity: Entity) throws(MappingError) -> [AttributeValue]? {
+    private mutating func identificationValues(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity,
+                                               keyValue: AttributeValue?) throws(MappingError) -> [AttributeValue]? {
         var values: [AttributeValue] = []
         values.reserveCapacity(entity.identification.count)
-        for source in mapping.identitySources {
+        for (attribute, source) in zip(entity.identification, mapping.identitySources) {
+            if attribute == mapping.keyAttribute, let keyValue {
+                values.append(keyValue)
+                continue
+            }
             guard let source, mapping.attributes.indices.contains(source) else { return nil }
             let attributeMapping = mapping.attributes[source]
             guard let (valueNode, keyPath) = firstPresent(attributeMapping.alternatives, in: node),
@@ -150,6 +184,22 @@ struct Importer<Reader: JSONReader> {
             values.append(value)
         }
         return values
+    }
+
+    /// The member key of a representation (dynamic keys), coerced to the key attribute's type.
+    private func representationKey(_ key: String?, _ mapping: MappingPlan,
+                                   _ entity: Entity) throws(MappingError) -> AttributeValue? {
+        guard let key, let attribute = mapping.keyAttribute, entity.attributes.indices.contains(attribute) else {
+            return nil
+        }
+        let declared = entity.attributes[attribute]
+        do throws(MappingError) {
+            if case .value(let value) = try Coercion.coerce(.string(key), to: declared.type) { return value }
+            return nil
+        } catch {
+            throw MappingError(error.code, "cannot map the key at \(path.text()) into \(entity.name).\(declared.name): \(error.message)",
+                               path: path.text(), attribute: entity.name + "." + declared.name)
+        }
     }
 
     // MARK: Attributes
@@ -202,23 +252,31 @@ struct Importer<Reader: JSONReader> {
         }
         for step in relationshipMapping.keyPath.steps { path.push(.key(step.key.name)) }
         defer { for _ in relationshipMapping.keyPath.steps { path.pop() } }
+        // As in RestKit, the objects a dotted path passes through (`people` in `people.friends`)
+        // count as representation levels for `@parent.` paths of the children.
+        let intermediates = self.intermediates(of: relationshipMapping.keyPath, in: node)
+        representations.append(contentsOf: intermediates)
+        defer { representations.removeLast(intermediates.count) }
 
         var targets: [ObjectID] = []
+        let nested = relationshipMapping.mapping.flatMap { spec.mappings.indices.contains($0) ? spec.mappings[$0] : nil }
         switch reader.kind(of: target) {
         case .null:
             break
-        case .array:
-            guard relationship.toMany else {
-                throw MappingError(.type, "expected one object for the to-one relationship \(entity.name).\(relationship.name), found an array",
-                                   path: path.text(), attribute: entity.name + "." + relationship.name)
-            }
-            targets.reserveCapacity(reader.count(of: target))
-            for position in 0..<reader.count(of: target) {
-                guard let element = reader.element(of: target, at: position),
-                      reader.kind(of: element) != .null else { continue }
-                path.push(.index(position))
-                if let child = try child(element, relationshipMapping, relationship) { targets.append(child) }
-                path.pop()
+        case .array where !relationship.toMany:
+            throw MappingError(.type, "expected one object for the to-one relationship \(entity.name).\(relationship.name), found an array",
+                               path: path.text(), attribute: entity.name + "." + relationship.name)
+        case .array, .object where nested?.forcesCollection == true:
+            if let nested {
+                targets = try mapEach(target, nested, create: !relationshipMapping.weak)
+            } else {
+                for position in 0..<reader.count(of: target) {
+                    guard let element = reader.element(of: target, at: position),
+                          reader.kind(of: element) != .null else { continue }
+                    path.push(.index(position))
+                    if let child = try child(element, relationshipMapping, relationship) { targets.append(child) }
+                    path.pop()
+                }
             }
         default:
             if let child = try child(target, relationshipMapping, relationship) { targets.append(child) }
@@ -263,9 +321,21 @@ struct Importer<Reader: JSONReader> {
 
     // MARK: Key paths
 
-    /// The node at `keyPath` below `node`; `nil` when a step is missing or lands on `null` midway.
+    /// The node at `keyPath` below `node` (or below a parent representation or the payload's root,
+    /// for `@parent.`/`@root.` paths); `nil` when a step is missing or lands on `null` midway.
     private func resolve(_ keyPath: KeyPath, in node: Reader.Node) -> Reader.Node? {
         var current = node
+        switch keyPath.anchor {
+        case .current:
+            break
+        case .root:
+            guard let documentRoot else { return nil }
+            current = documentRoot
+        case .parent(let levels):
+            let position = representations.count - 1 - levels
+            guard representations.indices.contains(position) else { return nil }
+            current = representations[position]
+        }
         for step in keyPath.steps {
             switch reader.kind(of: current) {
             case .object:
@@ -279,6 +349,19 @@ struct Importer<Reader: JSONReader> {
             }
         }
         return current
+    }
+
+    /// The nodes a relationship's key path passes through before its last step.
+    private func intermediates(of keyPath: KeyPath, in node: Reader.Node) -> [Reader.Node] {
+        guard keyPath.anchor == .current, keyPath.steps.count > 1 else { return [] }
+        var nodes: [Reader.Node] = []
+        var current = node
+        for step in keyPath.steps.dropLast() {
+            guard reader.kind(of: current) == .object, let next = reader.member(of: current, key: step.key) else { break }
+            nodes.append(next)
+            current = next
+        }
+        return nodes
     }
 
     private func firstPresent(_ alternatives: [KeyPath], in node: Reader.Node) -> (Reader.Node, KeyPath)? {

@@ -14,7 +14,9 @@ struct PayloadPath {
     func text(adding keyPath: KeyPath? = nil) -> String {
         var text = "$"
         for step in steps { text = Self.append(step, to: text) }
-        for step in keyPath?.steps ?? [] { text = JSONPathText.appending(text, key: step.key.name) }
+        guard let keyPath else { return text }
+        guard keyPath.anchor == .current else { return text + " (" + keyPath.description + ")" }
+        for step in keyPath.steps { text = JSONPathText.appending(text, key: step.key.name) }
         return text
     }
 

@@ -2,8 +2,8 @@
 enum MappingLoader {
     /// Mapping keys that later versions implement; named so the error says so instead of "unknown".
     private static let laterMappingKeys: Set<String> = [
-        "identification", "identificationPredicate", "connections", "dynamic", "forceCollectionMapping",
-        "keyOfRepresentation", "deletionPredicate", "modificationAttribute",
+        "identification", "identificationPredicate", "connections", "dynamic", "deletionPredicate",
+        "modificationAttribute",
     ]
 
     static func load(_ value: JSONValue, model: Model) throws(MappingError) -> [MappingPlan] {
@@ -18,7 +18,8 @@ enum MappingLoader {
         for member in section.members {
             let object = try SpecObject(member.value, path: section.path(member.key))
             try object.allowKeys(["entity", "rootPath", "attributes", "relationships", "missingAttributes",
-                                  "missingRelationships"], later: laterMappingKeys)
+                                  "missingRelationships", "forceCollectionMapping", "keyOfRepresentation"],
+                                 later: laterMappingKeys)
             guard let entityName = try object.string("entity") else {
                 throw MappingError(.spec, "missing required key \"entity\"", path: object.path)
             }
@@ -94,6 +95,14 @@ enum MappingLoader {
                                                              weak: try spec.bool("weak") ?? false))
             }
         }
+        var keyAttribute: Int?
+        if let keyName = try object.string("keyOfRepresentation") {
+            guard let attribute = entity.attributeIndex(named: keyName) else {
+                throw MappingError(.spec, "entity \"\(entity.name)\" has no attribute \"\(keyName)\"",
+                                   path: object.path("keyOfRepresentation"))
+            }
+            keyAttribute = attribute
+        }
         let identitySources = entity.identification.map { attribute in
             attributes.firstIndex(where: { $0.attribute == attribute })
         }
@@ -101,7 +110,9 @@ enum MappingLoader {
                            relationships: relationships, identitySources: identitySources,
                            mapsSelf: attributes.contains { $0.alternatives.contains(where: \.isSelf) },
                            defaultsForMissingAttributes: try choice(object, "missingAttributes", ["keep", "default"]) == "default",
-                           nullifiesMissingRelationships: try choice(object, "missingRelationships", ["keep", "nullify"]) == "nullify")
+                           nullifiesMissingRelationships: try choice(object, "missingRelationships", ["keep", "nullify"]) == "nullify",
+                           forcesCollection: try object.bool("forceCollectionMapping") ?? (keyAttribute != nil),
+                           keyAttribute: keyAttribute)
     }
 
     /// The value of an optional key that must be one of `choices` (the first is the default).

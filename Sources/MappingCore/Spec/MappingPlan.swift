@@ -19,6 +19,11 @@ public struct MappingPlan: Sendable {
     public let defaultsForMissingAttributes: Bool
     /// `"missingRelationships": "nullify"`: a missing relationship key counts as `null`.
     public let nullifiesMissingRelationships: Bool
+    /// `"forceCollectionMapping": true`: an object is a collection whose members are the
+    /// representations (`{"blake": {…}, "rachit": {…}}`), RestKit's dynamic keys.
+    public let forcesCollection: Bool
+    /// `"keyOfRepresentation": "name"`: the member key of each representation goes to this attribute.
+    public let keyAttribute: Int?
 }
 
 public struct AttributeMappingPlan: Sendable {
@@ -45,21 +50,44 @@ public struct RelationshipMappingPlan: Sendable {
 
 /// A dotted key path such as `company.address.city` or `tags.0`. A numeric step reads an array
 /// element, or an object member of that name. No steps means the representation itself (`@self`).
+/// A path may start from another representation than the one being mapped: `@parent.` (the
+/// representation that holds this one; repeat it to go further up) or `@root.` (the payload's root).
 public struct KeyPath: Sendable, CustomStringConvertible {
     public struct Step: Sendable {
         public let key: PlanKey
         public let index: Int?
     }
 
+    public enum Anchor: Sendable, Equatable {
+        case current
+        case parent(levels: Int)
+        case root
+    }
+
+    public let anchor: Anchor
     public let steps: [Step]
     public let description: String
 
     public init(_ text: String) {
         description = text
-        if text == "@self" || text.isEmpty {
+        var rest = Substring(text)
+        var anchor = Anchor.current
+        if rest == "@root" || rest.hasPrefix("@root.") {
+            anchor = .root
+            rest = rest.dropFirst("@root".count).drop(while: { $0 == "." })
+        } else {
+            var levels = 0
+            while rest == "@parent" || rest.hasPrefix("@parent.") {
+                levels += 1
+                rest = rest.dropFirst("@parent".count).drop(while: { $0 == "." })
+            }
+            if levels > 0 { anchor = .parent(levels: levels) }
+        }
+        self.anchor = anchor
+        if rest == "@self" || rest.isEmpty {
             steps = []
         } else {
-            steps = text.split(separator: ".", omittingEmptySubsequences: false).map { part in
+            steps = rest.split(separator: ".", omittingEmptySubsequences: false).map { part in
                 let name = String(part)
                 let allDigits = !part.isEmpty && part.utf8.count <= 9
                     && part.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
@@ -68,5 +96,9 @@ public struct KeyPath: Sendable, CustomStringConvertible {
         }
     }
 
-    public var isSelf: Bool { steps.isEmpty }
+    /// The representation itself.
+    public var isSelf: Bool { steps.isEmpty && anchor == .current }
+
+    /// Reads from this representation (not from a parent or the root), so it can be written back.
+    public var isWritable: Bool { anchor == .current }
 }

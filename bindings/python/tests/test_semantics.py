@@ -132,3 +132,36 @@ def test_spec_errors_for_references():
     with pytest.raises(mapping.SpecError) as caught:
         mapping.Context(bad)
     assert caught.value.path == "$.mappings.human.missingAttributes"
+
+
+KEYS_SPEC = {
+    "entities": {
+        "User": {"attributes": {"name": "string", "userID": "integer"}, "identification": "name",
+                 "relationships": {"friends": {"entity": "User", "toMany": True}}},
+    },
+    "mappings": {
+        "user": {"entity": "User", "rootPath": "users", "keyOfRepresentation": "name",
+                 "attributes": {"userID": "id"}},
+        "person": {"entity": "User", "attributes": {"name": "name", "userID": "@root.team"},
+                   "relationships": {"friends": {"keyPath": "circle.friends", "mapping": "friend"}}},
+        "friend": {"entity": "User", "attributes": {"name": "name", "userID": "@parent.@parent.team"}},
+    },
+}
+
+
+def test_dynamic_keys_K4_and_their_errors():
+    with mapping.Context(KEYS_SPEC) as ctx:
+        users = ctx.import_json("user", {"users": {"blake": {"id": 31337}, "rachit": {"id": 7}}})
+        assert [user["name"] for user in users] == ["blake", "rachit"]
+        assert json.loads(ctx.serialize("user", users)) == {"users": {"blake": {"id": 31337}, "rachit": {"id": 7}}}
+        with pytest.raises(mapping.WrongTypeError) as caught:
+            ctx.import_json("user", {"users": {"ada": {"id": 1}, "bob": {"id": "x"}}})
+        assert caught.value.path == "$.users.bob.id"
+        assert ctx.count("User") == 2
+
+
+def test_parent_and_root_key_paths_M9_M10():
+    with mapping.Context(KEYS_SPEC) as ctx:
+        ada = ctx.import_json("person", {"name": "Ada", "team": 5, "circle": {"team": 9, "friends": [{"name": "Bo"}]}})[0]
+        assert ada["userID"] == 5  # @root.team
+        assert ada.related("friends")[0]["userID"] == 5  # @parent.@parent: circle, then Ada's representation
