@@ -90,8 +90,12 @@ final class SpecTests: XCTestCase {
                         path: "$.entities.A.parent", contains: "its own ancestor")
         expectSpecError(#"{"entities": {"A": {"colour": "red"}}, "mappings": {"m": {"entity": "A"}}}"#,
                         path: "$.entities.A.colour", contains: "unknown key \"colour\"")
-        expectSpecError(#"{"entities": {"A": {}}, "mappings": {"m": {"entity": "A", "dynamic": {}}}}"#,
-                        path: "$.mappings.m.dynamic", contains: "not supported by this version")
+        expectSpecError(#"{"entities": {"A": {}}, "mappings": {"m": {"entity": "A", "connections": {}}}}"#,
+                        path: "$.mappings.m.connections", contains: "not supported by this version")
+        expectSpecError(#"{"entities": {"A": {}}, "mappings": {"m": {"entity": "A"}, "d": {"dynamic": {"cases": {"x": "m"}}}}}"#,
+                        path: "$.mappings.d.dynamic", contains: "need a \"keyPath\"")
+        expectSpecError(#"{"entities": {"A": {}}, "mappings": {"m": {"entity": "A"}, "d": {"dynamic": {"keyPath": "t", "cases": {"x": "n"}}}}}"#,
+                        path: "$.mappings.d.dynamic.cases.x", contains: "unknown mapping \"n\"")
         expectSpecError(#"{"entities": {"A": {"attributes": {"x": "string"}}}, "mappings": {"m": {"entity": "A", "attributes": {"y": "y"}}}}"#,
                         path: "$.mappings.m.attributes.y", contains: "no attribute \"y\"")
         expectSpecError(#"{"entities": {"A": {"relationships": {"b": {"entity": "B"}}}, "B": {}, "C": {}}, "mappings": {"m": {"entity": "A", "relationships": {"b": {"mapping": "c"}}}, "c": {"entity": "C"}}}"#,

@@ -20,11 +20,11 @@ public final class MappingContext: Sendable {
 
     public var model: Model { spec.model }
 
-    private func mappingPlan(_ name: String) throws(MappingError) -> MappingPlan {
-        guard let plan = spec.mapping(named: name) else {
+    private func mappingReference(_ name: String) throws(MappingError) -> MappingRef {
+        guard let reference = spec.reference(named: name) else {
             throw MappingError(.name, "unknown mapping \"\(name)\"")
         }
-        return plan
+        return reference
     }
 
     // MARK: Import
@@ -33,7 +33,7 @@ public final class MappingContext: Sendable {
     /// is exactly as it was before the call. Returns the top-level objects in payload order.
     public func importDocument<Reader: JSONReader>(mapping name: String, root: Reader.Node,
                                                    reader: Reader) throws(MappingError) -> [ObjectID] {
-        let plan = try mappingPlan(name)
+        let plan = try mappingReference(name)
         let spec = self.spec
         return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
             try store.transaction { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
@@ -118,7 +118,7 @@ public final class MappingContext: Sendable {
     /// JSON text for one object (`asList == false`) or a list, through the named mapping.
     public func serialize(mapping name: String, objects: [ObjectID], asList: Bool,
                           options: SerializeOptions = []) throws(MappingError) -> String {
-        let plan = try mappingPlan(name)
+        let plan = try mappingReference(name)
         let spec = self.spec
         let document = try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> JSONValue in
             var serializer = Serializer(spec: spec, store: store, options: options)

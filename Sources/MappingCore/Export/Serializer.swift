@@ -17,21 +17,44 @@ struct Serializer {
     }
 
     /// One object (`asList == false`) or a list, wrapped in the mapping's `rootPath` unless asked not to.
-    mutating func document(_ objects: [ObjectID], mapping: MappingPlan, asList: Bool) throws(MappingError) -> JSONValue {
+    mutating func document(_ objects: [ObjectID], mapping reference: MappingRef, asList: Bool) throws(MappingError) -> JSONValue {
         var body: JSONValue
         if asList {
-            body = try collection(objects, mapping) ?? .null
-        } else if let object = objects.first, mapping.keyAttribute != nil {
-            body = try collection([object], mapping) ?? .null
+            body = try collection(objects, reference)
         } else if let object = objects.first {
-            body = try representation(of: object, mapping)
+            let mapping = try plan(for: object, reference)
+            body = mapping.keyAttribute != nil ? try collection([object], reference) : try representation(of: object, mapping)
         } else {
             body = .null
         }
-        if let rootPath = mapping.rootPath, !options.contains(.omitRootPath) {
+        let rootPath: KeyPath? = switch reference {
+        case .plain(let index): spec.plan(index)?.rootPath
+        case .dynamic(let index): spec.dynamicPlan(index)?.rootPath
+        }
+        if let rootPath, !options.contains(.omitRootPath) {
             for step in rootPath.steps.reversed() { body = .object([JSONMember(step.key.name, body)]) }
         }
         return body
+    }
+
+    /// The plain mapping that writes `object`: the mapping itself, or for a dynamic mapping the first
+    /// of its mappings for the object's own entity (else for an ancestor of it).
+    private func plan(for object: ObjectID, _ reference: MappingRef) throws(MappingError) -> MappingPlan {
+        guard let record = store.record(object) else {
+            throw MappingError(.stale, "object \(object) was deleted or belongs to another context")
+        }
+        switch reference {
+        case .plain(let index):
+            if let plan = spec.plan(index) { return plan }
+        case .dynamic(let index):
+            let candidates = (spec.dynamicPlan(index)?.candidates ?? []).compactMap(spec.plan)
+            if let exact = candidates.first(where: { $0.entity == record.entity }) { return exact }
+            if let inherited = candidates.first(where: { spec.model.isKind(record.entity, of: $0.entity) }) {
+                return inherited
+            }
+        }
+        let entity = spec.model.entities.indices.contains(record.entity) ? spec.model.entities[record.entity].name : "?"
+        throw MappingError(.type, "mapping \"\(spec.name(of: reference))\" has no mapping that writes a \(entity)")
     }
 
     private mutating func representation(of object: ObjectID, _ mapping: MappingPlan) throws(MappingError) -> JSONValue {
@@ -79,8 +102,8 @@ struct Serializer {
                     value = .null
                 }
             case .many(let list):
-                if let mapping = relationshipMapping.mapping, spec.mappings.indices.contains(mapping) {
-                    value = try collection(list.ids.filter { !visiting.contains($0) }, spec.mappings[mapping])
+                if let nested = relationshipMapping.mapping {
+                    value = try collection(list.ids.filter { !visiting.contains($0) }, nested)
                 } else {
                     var elements: [JSONValue] = []
                     for target in list.ids {
@@ -103,11 +126,11 @@ struct Serializer {
 
     /// Several objects through one mapping: an array, or for a mapping with dynamic keys an object
     /// whose member names are the objects' key attribute (`{"blake": {…}, "rachit": {…}}`).
-    private mutating func collection(_ objects: [ObjectID], _ mapping: MappingPlan) throws(MappingError) -> JSONValue? {
-        guard let keyAttribute = mapping.keyAttribute else {
+    private mutating func collection(_ objects: [ObjectID], _ reference: MappingRef) throws(MappingError) -> JSONValue {
+        guard case .plain(let index) = reference, let mapping = spec.plan(index), let keyAttribute = mapping.keyAttribute else {
             var elements: [JSONValue] = []
             elements.reserveCapacity(objects.count)
-            for object in objects { elements.append(try representation(of: object, mapping)) }
+            for object in objects { elements.append(try representation(of: object, try plan(for: object, reference))) }
             return .array(elements)
         }
         var members: [JSONMember] = []
@@ -128,8 +151,8 @@ struct Serializer {
     /// mapping (`nil` if it is already being written on this branch), or its identity value when the
     /// relationship refers to objects by identity.
     private mutating func element(_ target: ObjectID, _ relationshipMapping: RelationshipMappingPlan) throws(MappingError) -> JSONValue? {
-        if let mapping = relationshipMapping.mapping, spec.mappings.indices.contains(mapping) {
-            return visiting.contains(target) ? nil : try representation(of: target, spec.mappings[mapping])
+        if let nested = relationshipMapping.mapping {
+            return visiting.contains(target) ? nil : try representation(of: target, try plan(for: target, nested))
         }
         guard let record = store.record(target), spec.model.entities.indices.contains(record.entity) else { return nil }
         let entity = spec.model.entities[record.entity]

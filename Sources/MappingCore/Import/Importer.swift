@@ -34,41 +34,102 @@ struct Importer<Reader: JSONReader> {
 
     /// Maps the representations at the mapping's `rootPath` (or the root): an object or an array of
     /// objects (`null` elements are skipped). Returns the top-level objects in payload order.
-    mutating func run(mapping: MappingPlan, root: Reader.Node) throws(MappingError) -> [ObjectID] {
+    mutating func run(mapping reference: MappingRef, root: Reader.Node) throws(MappingError) -> [ObjectID] {
         documentRoot = root
         var node = root
-        if let rootPath = mapping.rootPath {
+        let name = spec.name(of: reference)
+        if let rootPath = rootPath(of: reference) {
             guard let found = resolve(rootPath, in: root) else {
-                throw MappingError(.mapping, "the payload has nothing at rootPath \"\(rootPath)\" of mapping \"\(mapping.name)\"",
+                throw MappingError(.mapping, "the payload has nothing at rootPath \"\(rootPath)\" of mapping \"\(name)\"",
                                    path: path.text(adding: rootPath))
             }
             node = found
             for step in rootPath.steps { path.push(.key(step.key.name)) }
         }
-        guard reader.kind(of: node) != .null else {
-            throw MappingError(.type, "expected an object or an array of objects for mapping \"\(mapping.name)\", found null",
+        switch reader.kind(of: node) {
+        case .null:
+            throw MappingError(.type, "expected an object or an array of objects for mapping \"\(name)\", found null",
                                path: path.text())
+        case .array:
+            return try mapEach(node, reference, create: true)
+        default:
+            // One representation at the top must be mapped: a dynamic mapping may not decline it.
+            guard try choose(reference, for: node) != nil else {
+                throw MappingError(.mapping, "dynamic mapping \"\(name)\" has no case for this representation",
+                                   path: path.text())
+            }
+            return try mapEach(node, reference, create: true)
         }
-        return try mapEach(node, mapping, create: true)
+    }
+
+    private func rootPath(of reference: MappingRef) -> KeyPath? {
+        switch reference {
+        case .plain(let index): spec.plan(index)?.rootPath
+        case .dynamic(let index): spec.dynamicPlan(index)?.rootPath
+        }
+    }
+
+    /// The plain mapping for one representation; `nil` when a dynamic mapping declines it.
+    private func choose(_ reference: MappingRef, for node: Reader.Node) throws(MappingError) -> MappingPlan? {
+        switch reference {
+        case .plain(let index):
+            return spec.plan(index)
+        case .dynamic(let index):
+            guard let dynamic = spec.dynamicPlan(index) else { return nil }
+            let probe = dynamic.keyPath.map { resolve($0, in: node) } ?? node
+            if let probe, let text = caseText(probe), let chosen = dynamic.cases[text] {
+                return chosen.flatMap(spec.plan)
+            }
+            if !dynamic.byType.isEmpty, let chosen = dynamic.byType[probe.map(typeName) ?? "null"] {
+                return chosen.flatMap(spec.plan)
+            }
+            return dynamic.defaultMapping.flatMap(spec.plan)
+        }
+    }
+
+    /// A scalar as the text dynamic cases are written in; `nil` for objects and arrays.
+    private func caseText(_ node: Reader.Node) -> String? {
+        switch reader.kind(of: node) {
+        case .string: reader.string(of: node)
+        case .integer: String(reader.integer(of: node))
+        case .real: JSONValue.real(reader.real(of: node)).text()
+        case .true: "true"
+        case .false: "false"
+        case .null: "null"
+        case .object, .array: nil
+        }
+    }
+
+    private func typeName(_ node: Reader.Node) -> String {
+        switch reader.kind(of: node) {
+        case .object: "object"
+        case .array: "array"
+        case .string: "string"
+        case .integer, .real: "number"
+        case .true, .false: "boolean"
+        case .null: "null"
+        }
     }
 
     /// Maps every representation in `node`: the elements of an array, the members of an object
-    /// when the mapping forces a collection, else `node` itself. `null` elements are skipped.
-    private mutating func mapEach(_ node: Reader.Node, _ mapping: MappingPlan,
+    /// when the mapping forces a collection, else `node` itself. `null` elements and representations
+    /// a dynamic mapping declines are skipped.
+    private mutating func mapEach(_ node: Reader.Node, _ reference: MappingRef,
                                   create: Bool) throws(MappingError) -> [ObjectID] {
         var objects: [ObjectID] = []
-        switch reader.kind(of: node) {
-        case .array:
+        if reader.kind(of: node) == .array {
             objects.reserveCapacity(reader.count(of: node))
             for index in 0..<reader.count(of: node) {
-                guard let element = reader.element(of: node, at: index), reader.kind(of: element) != .null else {
-                    continue
-                }
+                guard let element = reader.element(of: node, at: index), reader.kind(of: element) != .null,
+                      let mapping = try choose(reference, for: element) else { continue }
                 path.push(.index(index))
                 if let object = try mapObject(element, mapping, create: create) { objects.append(object) }
                 path.pop()
             }
-        case .object where mapping.forcesCollection:
+            return objects
+        }
+        guard let mapping = try choose(reference, for: node) else { return [] }
+        if reader.kind(of: node) == .object && mapping.forcesCollection {
             var members: [(String, Reader.Node)] = []
             try reader.forEachMember(of: node) { (key, value) throws(MappingError) in members.append((key, value)) }
             for (key, value) in members where reader.kind(of: value) != .null {
@@ -76,8 +137,8 @@ struct Importer<Reader: JSONReader> {
                 if let object = try mapObject(value, mapping, create: create, key: key) { objects.append(object) }
                 path.pop()
             }
-        default:
-            if let object = try mapObject(node, mapping, create: create) { objects.append(object) }
+        } else if let object = try mapObject(node, mapping, create: create) {
+            objects.append(object)
         }
         return objects
     }
@@ -259,40 +320,36 @@ struct Importer<Reader: JSONReader> {
         defer { representations.removeLast(intermediates.count) }
 
         var targets: [ObjectID] = []
-        let nested = relationshipMapping.mapping.flatMap { spec.mappings.indices.contains($0) ? spec.mappings[$0] : nil }
+        let create = !relationshipMapping.weak
         switch reader.kind(of: target) {
         case .null:
             break
         case .array where !relationship.toMany:
             throw MappingError(.type, "expected one object for the to-one relationship \(entity.name).\(relationship.name), found an array",
                                path: path.text(), attribute: entity.name + "." + relationship.name)
-        case .array, .object where nested?.forcesCollection == true:
-            if let nested {
-                targets = try mapEach(target, nested, create: !relationshipMapping.weak)
-            } else {
+        default:
+            if let nested = relationshipMapping.mapping {
+                targets = try mapEach(target, nested, create: create)
+            } else if reader.kind(of: target) == .array {
                 for position in 0..<reader.count(of: target) {
                     guard let element = reader.element(of: target, at: position),
                           reader.kind(of: element) != .null else { continue }
                     path.push(.index(position))
-                    if let child = try child(element, relationshipMapping, relationship) { targets.append(child) }
+                    if let found = try reference(element, relationship, create: create) { targets.append(found) }
                     path.pop()
                 }
+            } else if let found = try reference(target, relationship, create: create) {
+                targets.append(found)
             }
-        default:
-            if let child = try child(target, relationshipMapping, relationship) { targets.append(child) }
         }
         assign(relationship.toMany ? .many(LinkList(targets)) : .one(targets.first), to: object, index)
         return true
     }
 
-    /// The object one element of a relationship's value stands for: a nested representation mapped
-    /// through the relationship's mapping, or an identity (a bare value) found or created. `nil` for
-    /// a weak relationship whose object does not exist.
-    private mutating func child(_ node: Reader.Node, _ relationshipMapping: RelationshipMappingPlan,
-                                _ relationship: Relationship) throws(MappingError) -> ObjectID? {
-        if let mapping = relationshipMapping.mapping, spec.mappings.indices.contains(mapping) {
-            return try mapObject(node, spec.mappings[mapping], create: !relationshipMapping.weak)
-        }
+    /// The object a bare identity value stands for: found, or created with only its identity set
+    /// (`nil` when `create` is false and there is none).
+    private mutating func reference(_ node: Reader.Node, _ relationship: Relationship,
+                                    create: Bool) throws(MappingError) -> ObjectID? {
         guard model.entities.indices.contains(relationship.destination) else { return nil }
         let destination = model.entities[relationship.destination]
         guard let map = destination.identityMap, let attribute = destination.identification.first,
@@ -309,7 +366,7 @@ struct Importer<Reader: JSONReader> {
                                path: path.text(), attribute: destination.name + "." + declared.name)
         }
         guard case .value(let value) = coerced else { return nil }
-        return try findOrCreate(destination, map: map, values: [value], create: !relationshipMapping.weak)?.0
+        return try findOrCreate(destination, map: map, values: [value], create: create)?.0
     }
 
     private mutating func assign(_ links: Links, to object: ObjectID, _ index: Int) {

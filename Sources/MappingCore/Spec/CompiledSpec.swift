@@ -2,18 +2,40 @@
 public struct CompiledSpec: Sendable {
     public let model: Model
     public let mappings: [MappingPlan]
-    private let mappingIndexByName: [String: Int]
+    public let dynamicMappings: [DynamicMappingPlan]
+    private let referenceByName: [String: MappingRef]
 
-    init(model: Model, mappings: [MappingPlan]) {
+    init(model: Model, mappings: [MappingPlan], dynamicMappings: [DynamicMappingPlan]) {
         self.model = model
         self.mappings = mappings
-        var byName: [String: Int] = [:]
-        for mapping in mappings { byName[mapping.name] = mapping.index }
-        self.mappingIndexByName = byName
+        self.dynamicMappings = dynamicMappings
+        var byName: [String: MappingRef] = [:]
+        for mapping in mappings { byName[mapping.name] = .plain(mapping.index) }
+        for (index, mapping) in dynamicMappings.enumerated() { byName[mapping.name] = .dynamic(index) }
+        self.referenceByName = byName
     }
 
+    /// The mapping or dynamic mapping with this name.
+    public func reference(named name: String) -> MappingRef? { referenceByName[name] }
+
+    /// The plain mapping with this name.
     public func mapping(named name: String) -> MappingPlan? {
-        mappingIndexByName[name].flatMap { mappings.indices.contains($0) ? mappings[$0] : nil }
+        guard case .plain(let index)? = referenceByName[name], mappings.indices.contains(index) else { return nil }
+        return mappings[index]
+    }
+
+    func plan(_ index: Int) -> MappingPlan? { mappings.indices.contains(index) ? mappings[index] : nil }
+
+    func dynamicPlan(_ index: Int) -> DynamicMappingPlan? {
+        dynamicMappings.indices.contains(index) ? dynamicMappings[index] : nil
+    }
+
+    /// The name of a mapping reference, for messages.
+    func name(of reference: MappingRef) -> String {
+        switch reference {
+        case .plain(let index): plan(index)?.name ?? "?"
+        case .dynamic(let index): dynamicPlan(index)?.name ?? "?"
+        }
     }
 
     /// Loads and validates a spec document. Every error names the JSON path inside the spec.
@@ -22,8 +44,8 @@ public struct CompiledSpec: Sendable {
         try root.allowKeys(["entities", "mappings"], later: ["routes", "responseDescriptors",
                                                              "requestDescriptors", "pagination"])
         let model = try EntityLoader.load(try root.required("entities"))
-        let mappings = try MappingLoader.load(try root.required("mappings"), model: model)
-        return CompiledSpec(model: model, mappings: mappings)
+        let (mappings, dynamicMappings) = try MappingLoader.load(try root.required("mappings"), model: model)
+        return CompiledSpec(model: model, mappings: mappings, dynamicMappings: dynamicMappings)
     }
 }
 

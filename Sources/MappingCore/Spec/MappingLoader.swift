@@ -2,21 +2,34 @@
 enum MappingLoader {
     /// Mapping keys that later versions implement; named so the error says so instead of "unknown".
     private static let laterMappingKeys: Set<String> = [
-        "identification", "identificationPredicate", "connections", "dynamic", "deletionPredicate",
+        "identification", "identificationPredicate", "connections", "deletionPredicate",
         "modificationAttribute",
     ]
 
-    static func load(_ value: JSONValue, model: Model) throws(MappingError) -> [MappingPlan] {
+    /// The names a mapping can refer to, resolved before any plan is built (mappings may refer to
+    /// each other in any order, and to themselves).
+    private struct Names {
+        var plain: [String: Int] = [:]
+        var dynamic: [String: Int] = [:]
+        var entityOfPlain: [Int] = []
+        var dynamicPlans: [DynamicMappingPlan] = []
+    }
+
+    static func load(_ value: JSONValue, model: Model) throws(MappingError) -> ([MappingPlan], [DynamicMappingPlan]) {
         let section = try SpecObject(value, path: "$.mappings")
         guard !section.members.isEmpty else {
             throw MappingError(.spec, "the spec declares no mappings", path: section.path)
         }
-        var indexByName: [String: Int] = [:]
-        for (offset, member) in section.members.enumerated() { indexByName[member.key] = offset }
-        var entityOfMapping: [Int] = []
-        var objects: [SpecObject] = []
+        var names = Names()
+        var plainObjects: [(String, SpecObject)] = []
+        var dynamicObjects: [(String, SpecObject)] = []
         for member in section.members {
             let object = try SpecObject(member.value, path: section.path(member.key))
+            if object["dynamic"] != nil {
+                names.dynamic[member.key] = dynamicObjects.count
+                dynamicObjects.append((member.key, object))
+                continue
+            }
             try object.allowKeys(["entity", "rootPath", "attributes", "relationships", "missingAttributes",
                                   "missingRelationships", "forceCollectionMapping", "keyOfRepresentation"],
                                  later: laterMappingKeys)
@@ -26,20 +39,70 @@ enum MappingLoader {
             guard let entity = model.entityIndex(named: entityName) else {
                 throw MappingError(.spec, "unknown entity \"\(entityName)\"", path: object.path("entity"))
             }
-            entityOfMapping.append(entity)
-            objects.append(object)
+            names.plain[member.key] = plainObjects.count
+            names.entityOfPlain.append(entity)
+            plainObjects.append((member.key, object))
+        }
+        for (name, object) in dynamicObjects {
+            names.dynamicPlans.append(try dynamicPlan(object, name: name, names: names))
         }
         var plans: [MappingPlan] = []
-        for (index, object) in objects.enumerated() {
-            plans.append(try plan(object, name: section.members[index].key, index: index,
-                                  entity: model.entities[entityOfMapping[index]], model: model,
-                                  mappingIndex: indexByName, entityOfMapping: entityOfMapping))
+        for (index, (name, object)) in plainObjects.enumerated() {
+            plans.append(try plan(object, name: name, index: index, entity: model.entities[names.entityOfPlain[index]],
+                                  model: model, names: names))
         }
-        return plans
+        return (plans, names.dynamicPlans)
+    }
+
+    private static func dynamicPlan(_ object: SpecObject, name: String, names: Names) throws(MappingError) -> DynamicMappingPlan {
+        try object.allowKeys(["dynamic", "rootPath"])
+        let spec = try SpecObject(try object.required("dynamic"), path: object.path("dynamic"))
+        try spec.allowKeys(["keyPath", "cases", "byType", "default"])
+        var candidates: [Int] = []
+        func target(_ value: JSONValue, _ path: String) throws(MappingError) -> Int? {
+            if case .null = value { return nil }
+            guard case .string(let mappingName) = value else {
+                throw MappingError(.spec, "expected a mapping name or null", path: path)
+            }
+            guard let index = names.plain[mappingName] else {
+                throw MappingError(.spec, names.dynamic[mappingName] != nil
+                                   ? "a dynamic mapping chooses among plain mappings, not \"\(mappingName)\""
+                                   : "unknown mapping \"\(mappingName)\"", path: path)
+            }
+            if !candidates.contains(index) { candidates.append(index) }
+            return index
+        }
+        var cases: [String: Int?] = [:]
+        if let value = spec["cases"] {
+            let section = try SpecObject(value, path: spec.path("cases"))
+            for member in section.members { cases[member.key] = try target(member.value, section.path(member.key)) }
+        }
+        var byType: [String: Int?] = [:]
+        if let value = spec["byType"] {
+            let section = try SpecObject(value, path: spec.path("byType"))
+            let kinds: Set = ["object", "array", "string", "number", "boolean", "null"]
+            for member in section.members {
+                guard kinds.contains(member.key) else {
+                    throw MappingError(.spec, "unknown JSON type \"\(member.key)\" (expected one of: \(kinds.sorted().joined(separator: ", ")))",
+                                       path: section.path(member.key))
+                }
+                byType[member.key] = try target(member.value, section.path(member.key))
+            }
+        }
+        let keyPath = try spec.string("keyPath").map(KeyPath.init)
+        if !cases.isEmpty && keyPath == nil {
+            throw MappingError(.spec, "\"cases\" need a \"keyPath\" whose value chooses the case", path: spec.path)
+        }
+        let fallback = try spec["default"].flatMap { (value) throws(MappingError) in try target(value, spec.path("default")) }
+        if cases.isEmpty && byType.isEmpty && fallback == nil {
+            throw MappingError(.spec, "a dynamic mapping needs \"cases\", \"byType\" or \"default\"", path: spec.path)
+        }
+        return DynamicMappingPlan(name: name, rootPath: try object.string("rootPath").map(KeyPath.init), keyPath: keyPath,
+                                  cases: cases, byType: byType, defaultMapping: fallback, candidates: candidates)
     }
 
     private static func plan(_ object: SpecObject, name: String, index: Int, entity: Entity, model: Model,
-                             mappingIndex: [String: Int], entityOfMapping: [Int]) throws(MappingError) -> MappingPlan {
+                             names: Names) throws(MappingError) -> MappingPlan {
         let rootPath = try object.string("rootPath").map(KeyPath.init)
         var attributes: [AttributeMappingPlan] = []
         if let section = object["attributes"] {
@@ -64,16 +127,22 @@ enum MappingLoader {
                 let relationship = entity.relationships[relationshipIndex]
                 let spec = try SpecObject(member.value, path: path)
                 try spec.allowKeys(["keyPath", "mapping", "assignment", "weak"])
-                var target: Int?
+                var target: MappingRef?
                 if let mappingName = try spec.string("mapping") {
-                    guard let index = mappingIndex[mappingName] else {
+                    let chosen: [Int]
+                    if let index = names.plain[mappingName] {
+                        target = .plain(index)
+                        chosen = [index]
+                    } else if let index = names.dynamic[mappingName], names.dynamicPlans.indices.contains(index) {
+                        target = .dynamic(index)
+                        chosen = names.dynamicPlans[index].candidates
+                    } else {
                         throw MappingError(.spec, "unknown mapping \"\(mappingName)\"", path: spec.path("mapping"))
                     }
-                    guard model.isKind(entityOfMapping[index], of: relationship.destination) else {
-                        throw MappingError(.spec, "mapping \"\(mappingName)\" maps \"\(model.entities[entityOfMapping[index]].name)\", but \"\(member.key)\" holds \"\(model.entities[relationship.destination].name)\"",
+                    for candidate in chosen where !model.isKind(names.entityOfPlain[candidate], of: relationship.destination) {
+                        throw MappingError(.spec, "mapping \"\(mappingName)\" maps \"\(model.entities[names.entityOfPlain[candidate]].name)\", but \"\(member.key)\" holds \"\(model.entities[relationship.destination].name)\"",
                                            path: spec.path("mapping"))
                     }
-                    target = index
                 } else if model.entities[relationship.destination].identification.count != 1 {
                     throw MappingError(.spec, "without a \"mapping\", \"\(member.key)\" refers to objects by identity, so \"\(model.entities[relationship.destination].name)\" needs an identification of exactly one attribute",
                                        path: path)

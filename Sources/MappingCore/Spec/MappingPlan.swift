@@ -42,7 +42,7 @@ public struct RelationshipMappingPlan: Sendable {
     public let keyPath: KeyPath
     /// The mapping for nested representations; `nil` when the payload refers to objects by identity
     /// (a bare value, or an array of them for a to-many).
-    public let mapping: Int?
+    public let mapping: MappingRef?
     public let assignment: AssignmentPolicy
     /// Find existing objects only: never create one for this relationship.
     public let weak: Bool

@@ -165,3 +165,36 @@ def test_parent_and_root_key_paths_M9_M10():
         ada = ctx.import_json("person", {"name": "Ada", "team": 5, "circle": {"team": 9, "friends": [{"name": "Bo"}]}})[0]
         assert ada["userID"] == 5  # @root.team
         assert ada.related("friends")[0]["userID"] == 5  # @parent.@parent: circle, then Ada's representation
+
+
+DYNAMIC_SPEC = {
+    "entities": {
+        "Pet": {"attributes": {"id": "integer", "name": "string"}},
+        "Cat": {"parent": "Pet", "attributes": {"lives": "integer"}},
+        "Dog": {"parent": "Pet"},
+        "Owner": {"attributes": {"id": "integer"}, "relationships": {"pets": {"entity": "Pet", "toMany": True}}},
+    },
+    "mappings": {
+        "cat": {"entity": "Cat", "attributes": {"id": "id", "name": "name", "lives": "lives"}},
+        "dog": {"entity": "Dog", "attributes": {"id": "id", "name": "name"}},
+        "petByID": {"entity": "Pet", "attributes": {"id": None}},
+        "pet": {"dynamic": {"keyPath": "type", "cases": {"cat": "cat", "dog": "dog", "rock": None}}},
+        "anyPet": {"dynamic": {"byType": {"object": "cat", "number": "petByID"}}},
+        "owner": {"entity": "Owner", "attributes": {"id": "id"}, "relationships": {"pets": {"mapping": "pet"}}},
+    },
+}
+
+
+def test_dynamic_mappings_choose_per_object_and_decline_L8():
+    with mapping.Context(DYNAMIC_SPEC) as ctx:
+        owner = ctx.import_json("owner", {"id": 1, "pets": [{"type": "cat", "id": 1, "lives": 9},
+                                                           {"type": "rock", "id": 2}, {"type": "dog", "id": 3}]})[0]
+        assert [pet.entity for pet in owner.related("pets")] == ["Cat", "Dog"]  # the rock is declined
+        assert ctx.count("Pet") == 2
+        assert json.loads(ctx.serialize("owner", owner)) == {"id": 1, "pets": [{"id": 1, "lives": 9}, {"id": 3}]}
+        pets = ctx.import_json("anyPet", [{"id": 4, "name": "Tom"}, 5])  # by the JSON type of each element
+        assert [pet.entity for pet in pets] == ["Cat", "Pet"]
+        with pytest.raises(mapping.UnmappableError) as caught:
+            ctx.import_json("pet", {"type": "rock", "id": 6})
+        assert caught.value.path == "$"
+        assert ctx.count("Pet") == 4
