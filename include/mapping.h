@@ -287,6 +287,39 @@ MAPPING_EXTERN int mapping_all(mapping_context *ctx, const char *entity, mapping
 /** How many objects `entity` and its sub-entities have. */
 MAPPING_EXTERN int mapping_count(mapping_context *ctx, const char *entity, size_t *out);
 
+/* ---- Host transformers ----------------------------------------------------------------------- */
+
+/** Where a transformer writes its result. Opaque; valid only during the transformer call. */
+typedef struct mapping_value mapping_value;
+
+/**
+ * A host transformer. `input` is the incoming value as JSON text of `input_len` bytes (never
+ * `null`: nulls are not transformed, they clear). On success it writes its result with
+ * mapping_value_set_json() and returns 0; any other return rejects the value, and the import fails
+ * with MAPPING_ETYPE naming the JSON path and the attribute (the message given with
+ * mapping_value_set_error(), if any). It runs on the thread that called mapping_import() or
+ * mapping_serialize(), with the context's lock held: it must not call functions on the same context
+ * (they return MAPPING_EMISUSE). `payload` is the pointer given at registration.
+ */
+typedef int (*mapping_transformer_fn)(const char *input, size_t input_len, mapping_value *output, void *payload);
+
+/**
+ * METHOD. Registers (or replaces) a transformer that the spec names in an attribute mapping:
+ * `{"keyPath": "status", "transformer": "status-code"}`. `forward` maps incoming values; `reverse`
+ * (may be NULL) maps stored values back when serializing, and without it the attribute is left out
+ * of the output. Built-in names (`iso8601`, `epoch`, `epochMillis`, `url`, `date:…`) cannot be taken.
+ * An import that uses a name nobody registered fails with MAPPING_ENAME.
+ */
+MAPPING_EXTERN int mapping_register_transformer(mapping_context *ctx, const char *name, mapping_transformer_fn forward,
+                                                mapping_transformer_fn reverse, void *payload);
+
+/** Sets a transformer's result: JSON text of `len` bytes (or MAPPING_NUL_TERMINATED). MAPPING_EPARSE if
+ *  it is not valid JSON (the transformer call then fails). */
+MAPPING_EXTERN int mapping_value_set_json(mapping_value *output, const char *json, size_t len);
+
+/** Sets the message a failing transformer reports (copied). */
+MAPPING_EXTERN int mapping_value_set_error(mapping_value *output, const char *message);
+
 /* ---- Writing out ----------------------------------------------------------------------------- */
 
 /** Serialization flags, combined with |. */

@@ -69,6 +69,7 @@ final class ListHandle: Sendable {
 enum Registry {
     private static let contexts = Locked<[UInt: ContextHandle]>([:])
     private static let lists = Locked<[UInt: ListHandle]>([:])
+    private static let outputs = Locked<[UInt: TransformOutput]>([:])
 
     static func add(_ context: ContextHandle) -> OpaquePointer {
         let pointer = OpaquePointer(Unmanaged.passUnretained(context).toOpaque())
@@ -102,5 +103,20 @@ enum Registry {
     static func removeList(_ pointer: OpaquePointer?) -> ListHandle? {
         guard let pointer else { return nil }
         return lists.withLock { $0.removeValue(forKey: UInt(bitPattern: pointer)) }
+    }
+
+    static func add(_ output: TransformOutput) -> OpaquePointer {
+        let pointer = OpaquePointer(Unmanaged.passUnretained(output).toOpaque())
+        outputs.withLock { $0[UInt(bitPattern: pointer)] = output }
+        return pointer
+    }
+
+    static func output(_ pointer: OpaquePointer?) -> TransformOutput? {
+        guard let pointer else { return nil }
+        return outputs.withLock { $0[UInt(bitPattern: pointer)] }
+    }
+
+    static func removeOutput(_ pointer: OpaquePointer) {
+        _ = outputs.withLock { $0.removeValue(forKey: UInt(bitPattern: pointer)) }
     }
 }

@@ -7,6 +7,7 @@ import Synchronization
 public final class MappingContext: Sendable {
     public let spec: CompiledSpec
     private let graph: Locked<ObjectStore>
+    private let transformers = Locked<[String: HostTransformer]>([:])
 
     /// Gives each context its own handle tag (never 0), so handles from another context are rejected.
     private static let tags = Atomic<UInt32>(0)
@@ -27,6 +28,19 @@ public final class MappingContext: Sendable {
         return reference
     }
 
+    // MARK: Host transformers
+
+    /// Registers (or replaces) a transformer the spec can name in an attribute's `"transformer"`.
+    /// Built-in names (`iso8601`, `epoch`, `epochMillis`, `url`, `date:…`) cannot be taken.
+    public func register(transformer name: String, _ transformer: HostTransformer) throws(MappingError) {
+        guard !name.isEmpty, !name.contains(":"), !Transformer.builtInNames.contains(name) else {
+            throw MappingError(.misuse, "\"\(name)\" cannot name a host transformer (empty, built in, or containing \":\")")
+        }
+        transformers.withLock { $0[name] = transformer }
+    }
+
+    private var hostTransformers: [String: HostTransformer] { transformers.withLock { $0 } }
+
     // MARK: Import
 
     /// Maps a parsed payload with the named mapping, all or nothing: if anything fails, the graph
@@ -35,11 +49,13 @@ public final class MappingContext: Sendable {
                                                    reader: Reader) throws(MappingError) -> [ObjectID] {
         let plan = try mappingReference(name)
         let spec = self.spec
+        let hosts = hostTransformers
         return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
             try store.transaction { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
                 // Move the store into the importer and back, so it stays uniquely referenced and
                 // is changed in place rather than copied.
                 var importer = Importer(spec: spec, reader: reader, store: ObjectStore(model: spec.model, tag: 0))
+                importer.hosts = hosts
                 swap(&importer.store, &store)
                 defer { swap(&importer.store, &store) }
                 return try importer.run(mapping: plan, root: root)
@@ -120,8 +136,10 @@ public final class MappingContext: Sendable {
                           options: SerializeOptions = []) throws(MappingError) -> String {
         let plan = try mappingReference(name)
         let spec = self.spec
+        let hosts = hostTransformers
         let document = try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> JSONValue in
             var serializer = Serializer(spec: spec, store: store, options: options)
+            serializer.hosts = hosts
             return try serializer.document(objects, mapping: plan, asList: asList)
         }
         return JSONWriter.text(document, pretty: options.contains(.pretty))

@@ -7,6 +7,7 @@ struct Serializer {
     let spec: CompiledSpec
     let store: ObjectStore
     let options: SerializeOptions
+    var hosts: [String: HostTransformer] = [:]
     private var visiting: Set<ObjectID> = []
     private var depth = 0
 
@@ -81,7 +82,11 @@ struct Serializer {
             let attribute = attributeMapping.attribute
             guard written.insert(attribute).inserted, record.values.indices.contains(attribute),
                   let keyPath = attributeMapping.alternatives.first, keyPath.isWritable else { continue }
-            let value = record.values[attribute]?.jsonValue
+            var value = record.values[attribute]?.jsonValue
+            if let transformer = attributeMapping.transformer, let stored = record.values[attribute] {
+                guard let reversed = try transformer.reverse(stored, hosts: hosts) else { continue }
+                value = reversed
+            }
             if keyPath.isSelf {
                 whole = value ?? .null
                 continue

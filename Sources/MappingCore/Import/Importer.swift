@@ -10,6 +10,8 @@ struct Importer<Reader: JSONReader> {
     let spec: CompiledSpec
     let reader: Reader
     var store: ObjectStore
+    /// The host's transformers, as registered when the import started.
+    var hosts: [String: HostTransformer] = [:]
     private var path = PayloadPath()
     private var depth = 0
     /// The representations being mapped, outermost first: `@parent.` key paths read from here.
@@ -239,7 +241,7 @@ struct Importer<Reader: JSONReader> {
             guard let source, mapping.attributes.indices.contains(source) else { return nil }
             let attributeMapping = mapping.attributes[source]
             guard let (valueNode, keyPath) = firstPresent(attributeMapping.alternatives, in: node),
-                  case .value(let value) = try coerce(valueNode, attributeMapping.attribute, entity, keyPath) else {
+                  case .value(let value) = try coerce(valueNode, attributeMapping, entity, keyPath) else {
                 return nil
             }
             values.append(value)
@@ -277,7 +279,7 @@ struct Importer<Reader: JSONReader> {
             }
             return false
         }
-        switch try coerce(valueNode, attribute, entity, keyPath) {
+        switch try coerce(valueNode, attributeMapping, entity, keyPath) {
         case .value(let value): store.setValue(value, of: object, attribute: attribute)
         case .null: store.setValue(nil, of: object, attribute: attribute)
         case .skip: break
@@ -285,12 +287,27 @@ struct Importer<Reader: JSONReader> {
         return true
     }
 
-    private func coerce(_ node: Reader.Node, _ attribute: Int, _ entity: Entity,
+    /// The incoming value as the attribute's type: transformed first if the mapping names a
+    /// transformer, then coerced. Errors name the JSON path and the attribute.
+    private func coerce(_ node: Reader.Node, _ attributeMapping: AttributeMappingPlan, _ entity: Entity,
                         _ keyPath: KeyPath) throws(MappingError) -> Coerced {
-        guard entity.attributes.indices.contains(attribute) else { return .skip }
-        let declared = entity.attributes[attribute]
-        do {
-            return try Coercion.coerce(node, reader: reader, to: declared.type, depthLimit: Self.maxValueDepth)
+        guard entity.attributes.indices.contains(attributeMapping.attribute) else { return .skip }
+        let declared = entity.attributes[attributeMapping.attribute]
+        do throws(MappingError) {
+            guard let transformer = attributeMapping.transformer else {
+                return try Coercion.coerce(node, reader: reader, to: declared.type, depthLimit: Self.maxValueDepth)
+            }
+            let input = try reader.copyValue(of: node, depthLimit: Self.maxValueDepth)
+            switch try transformer.forward(input, hosts: hosts) {
+            case .json(let value):
+                return try Coercion.coerce(value, reader: JSONValueReader(), to: declared.type, depthLimit: Self.maxValueDepth)
+            case .date(let date):
+                switch declared.type {
+                case .date: return .value(.date(date))
+                case .string, .json: return .value(declared.type == .string ? .string(date.iso8601) : .json(.string(date.iso8601)))
+                default: throw MappingError(.type, "the transformer makes a date, which a \(declared.type.rawValue) attribute cannot hold")
+                }
+            }
         } catch {
             let where_ = path.text(adding: keyPath)
             throw MappingError(error.code, "cannot map \(where_) into \(entity.name).\(declared.name) (\(declared.type.rawValue)): \(error.message)",

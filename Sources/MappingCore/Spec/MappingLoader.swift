@@ -113,7 +113,8 @@ enum MappingLoader {
                     throw MappingError(.spec, "entity \"\(entity.name)\" has no attribute \"\(member.key)\"", path: path)
                 }
                 attributes.append(AttributeMappingPlan(attribute: attribute,
-                                                       alternatives: try keyPaths(member.value, path: path)))
+                                                       alternatives: try keyPaths(member.value, path: path),
+                                                       transformer: try transformer(member.value, path: path)))
             }
         }
         var relationships: [RelationshipMappingPlan] = []
@@ -193,6 +194,12 @@ enum MappingLoader {
         return value
     }
 
+    /// The `"transformer"` of an attribute given in the long form, if any.
+    private static func transformer(_ value: JSONValue, path: String) throws(MappingError) -> Transformer? {
+        guard case .object = value, let spec = value["transformer"] else { return nil }
+        return try Transformer.load(spec, path: JSONPathText.appending(path, key: "transformer"))
+    }
+
     /// An attribute's source: a key path string, `null` (the representation itself), a list of
     /// alternatives (first present wins), or `{"keyPath": …}`.
     private static func keyPaths(_ value: JSONValue, path: String) throws(MappingError) -> [KeyPath] {
@@ -212,7 +219,7 @@ enum MappingLoader {
             return alternatives
         case .object:
             let object = try SpecObject(value, path: path)
-            try object.allowKeys(["keyPath"], later: ["transformer"])
+            try object.allowKeys(["keyPath", "transformer"])
             guard let keyPath = object["keyPath"] else {
                 throw MappingError(.spec, "missing required key \"keyPath\"", path: path)
             }

@@ -30,6 +30,8 @@ public struct AttributeMappingPlan: Sendable {
     public let attribute: Int
     /// Where the value is read from: the first key path present in the representation wins.
     public let alternatives: [KeyPath]
+    /// Applied to the incoming value before coercion, and in reverse when writing out.
+    let transformer: Transformer?
 }
 
 /// How a relationship's new value combines with the old one (FastEasyMapping's policies).

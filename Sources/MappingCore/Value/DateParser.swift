@@ -18,6 +18,12 @@ enum DateParser {
         return nil
     }
 
+    /// ISO 8601 only: a date-time (zone-less = UTC) or a date.
+    static func iso8601(_ text: String) -> Timestamp? {
+        var scanner = ByteScanner(text)
+        return iso8601(&scanner)
+    }
+
     private static func iso8601(_ s: inout ByteScanner) -> Timestamp? {
         guard let year = s.digits(exactly: 4), s.take("-"), let month = s.digits(exactly: 2), s.take("-"),
               let day = s.digits(exactly: 2) else { return nil }
