@@ -198,3 +198,41 @@ def test_dynamic_mappings_choose_per_object_and_decline_L8():
             ctx.import_json("pet", {"type": "rock", "id": 6})
         assert caught.value.path == "$"
         assert ctx.count("Pet") == 4
+
+
+TRANSFORM_SPEC = {
+    "entities": {"User": {"attributes": {"id": "integer", "name": "string", "score": "integer",
+                                         "born": "date", "gender": "integer", "seen": "date"}}},
+    "mappings": {"user": {"entity": "User", "attributes": {
+        "id": "id",
+        "name": {"keyPath": "name", "transformer": "upper"},
+        "score": {"keyPath": "score", "transformer": "opposite"},
+        "born": {"keyPath": "born", "transformer": "date:EEE, d MMM yyyy h:mm a"},
+        "gender": {"keyPath": "gender", "transformer": {"map": {"male": 0, "female": 1}}},
+        "seen": {"keyPath": "seen", "transformer": "epoch"}}}},
+}
+
+
+def test_python_transformers_and_built_ins_Q9_N19_I27():
+    import datetime
+    with mapping.Context(TRANSFORM_SPEC) as ctx:
+        ctx.register_transformer("upper", str.upper)  # Q9: uppercase; no reverse
+        ctx.register_transformer("opposite", lambda value: -value, lambda value: -value)  # N19
+        user = ctx.import_json("user", {"id": 1, "name": "Lucas", "score": 123, "gender": "male",
+                                        "born": "Thu, 5 Jan 2017 3:04 PM", "seen": "1.5"})[0]
+        assert user["name"] == "LUCAS" and user["score"] == -123 and user["gender"] == 0  # I27 enum table
+        assert user["born"] == datetime.datetime(2017, 1, 5, 15, 4, tzinfo=datetime.timezone.utc)
+        assert user["seen"] == datetime.datetime(1970, 1, 1, 0, 0, 1, 500000, tzinfo=datetime.timezone.utc)
+        assert json.loads(ctx.serialize("user", user)) == {"id": 1, "score": 123, "born": "Thu, 5 Jan 2017 3:04 PM",
+                                                          "gender": "male", "seen": 1.5}
+        before = ctx.serialize("user", user)
+        with pytest.raises(mapping.WrongTypeError) as caught:
+            ctx.import_json("user", [{"id": 1, "name": "changed"}, {"id": 2, "name": 7}])
+        assert caught.value.path == "$[1].name" and "TypeError" in caught.value.message
+        assert ctx.serialize("user", user) == before and ctx.count("User") == 1
+
+
+def test_unregistered_transformer_is_an_unknown_name():
+    with mapping.Context(TRANSFORM_SPEC) as ctx:
+        with pytest.raises(mapping.UnknownNameError):
+            ctx.import_json("user", {"id": 1, "name": "x"})

@@ -18,8 +18,13 @@ class _List(ctypes.Structure):
     pass
 
 
+class _Value(ctypes.Structure):
+    pass
+
+
 ContextP = POINTER(_Context)
 ListP = POINTER(_List)
+ValueP = POINTER(_Value)
 Object = c_uint64
 
 
@@ -82,6 +87,11 @@ get_related_list = ffi("mapping_get_related_list", [ContextP, Object, c_char_p, 
 get = ffi("mapping_get", [ContextP, c_char_p, c_char_p, POINTER(Object)])
 all_ = ffi("mapping_all", [ContextP, c_char_p, POINTER(ListP)])
 count = ffi("mapping_count", [ContextP, c_char_p, POINTER(c_size_t)])
+
+TRANSFORMER = ctypes.CFUNCTYPE(c_int, ctypes.POINTER(ctypes.c_char), c_size_t, ValueP, c_void_p)
+register_transformer = ffi("mapping_register_transformer", [ContextP, c_char_p, TRANSFORMER, TRANSFORMER, c_void_p])
+value_set_json = ffi("mapping_value_set_json", [ValueP, c_char_p, c_size_t])
+value_set_error = ffi("mapping_value_set_error", [ValueP, c_char_p])
 
 serialize = ffi("mapping_serialize", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
 serialize_list = ffi("mapping_serialize_list", [ContextP, c_char_p, ListP, c_uint, POINTER(c_void_p)])

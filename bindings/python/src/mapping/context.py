@@ -57,6 +57,7 @@ class Context:
         self._finalizer = weakref.finalize(self, _ffi.context_free, pointer)
         self._types = {}
         self._types_lock = threading.Lock()
+        self._callbacks = {}  # keeps the ctypes callbacks alive as long as the context
 
     # -- lifetime --------------------------------------------------------------------------------
 
@@ -93,6 +94,19 @@ class Context:
         result = _ffi.ListP()
         self._check(_ffi.import_(self._ptr, _encode(mapping), data, len(data), ctypes.byref(result)))
         return [Object(self, handle) for handle in _take_list(result)]
+
+    # -- host transformers -----------------------------------------------------------------------
+
+    def register_transformer(self, name, forward, reverse=None):
+        """Registers a transformer the spec can name (`"transformer": name`). `forward` takes the
+        incoming value (already parsed from JSON; never None) and returns the value to store;
+        `reverse`, if given, does the opposite when serializing (without it the attribute is left
+        out). An exception rejects the value: the import fails with WrongTypeError naming the path
+        and the attribute, and the exception's text. The callables run during import_json and
+        serialize, on the calling thread, and must not use this context."""
+        callbacks = (_wrap_transformer(forward), _wrap_transformer(reverse) if reverse else _ffi.TRANSFORMER())
+        self._check(_ffi.register_transformer(self._ptr, _encode(name), callbacks[0], callbacks[1], None))
+        self._callbacks[name] = callbacks
 
     # -- finding ---------------------------------------------------------------------------------
 
@@ -266,6 +280,19 @@ class Object:
 
     def is_live(self):
         return _ffi.object_check(self._context._ptr, self._handle) == _ffi.OK
+
+
+def _wrap_transformer(function):
+    """A C transformer calling a Python callable with parsed JSON and writing back its result."""
+    def call(data, length, output, _payload):
+        try:
+            result = function(json.loads(ctypes.string_at(data, length)))
+            text = json.dumps(result).encode("utf-8")
+            return _ffi.value_set_json(output, text, len(text))
+        except Exception as error:  # reported by the import as a rejected value
+            _ffi.value_set_error(output, f"{type(error).__name__}: {error}".encode("utf-8", "replace"))
+            return 1
+    return _ffi.TRANSFORMER(call)
 
 
 def _date(seconds):
