@@ -75,6 +75,7 @@ MAPPING_EXTERN int mapping_version_number(void);
 #define MAPPING_EDEPTH    -10  /* the input is nested too deeply */
 #define MAPPING_ERANGE    -11  /* an index or a number out of range */
 #define MAPPING_EMAPPING  -12  /* the payload does not fit the mapping (e.g. nothing at its rootPath) */
+#define MAPPING_EDENIED   -13  /* a deletion refused by a relationship whose delete rule is deny */
 
 /** The name of a status code ("MAPPING_ETYPE"), or "MAPPING_E?" for an unknown one. Borrowed, static. */
 MAPPING_EXTERN const char *mapping_strerror(int code);

@@ -14,6 +14,7 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
         case depth = -10        // MAPPING_EDEPTH: input nested too deeply
         case range = -11        // MAPPING_ERANGE: index or number out of range
         case mapping = -12      // MAPPING_EMAPPING: the payload does not fit the mapping
+        case denied = -13       // MAPPING_EDENIED: a deny delete rule refused a deletion
     }
 
     public var code: Code

@@ -101,17 +101,18 @@ struct Serializer {
             var value: JSONValue?
             switch record.links[index] {
             case .one(let target):
-                if let target {
+                if let target, store.contains(target) {
                     value = try element(target, relationshipMapping)
                 } else if options.contains(.includeNulls) {
                     value = .null
                 }
             case .many(let list):
+                let live = list.ids.filter(store.contains)
                 if let nested = relationshipMapping.mapping {
-                    value = try collection(list.ids.filter { !visiting.contains($0) }, nested)
+                    value = try collection(live.filter { !visiting.contains($0) }, nested)
                 } else {
                     var elements: [JSONValue] = []
-                    for target in list.ids {
+                    for target in live {
                         if let written = try element(target, relationshipMapping) { elements.append(written) }
                     }
                     value = .array(elements)

@@ -325,7 +325,9 @@ struct Importer<Reader: JSONReader> {
         guard entity.relationships.indices.contains(index) else { return false }
         let relationship = entity.relationships[index]
         guard let target = resolve(relationshipMapping.keyPath, in: node) else {
-            if nullifyMissing { assign(relationship.toMany ? .many(LinkList()) : .one(nil), to: object, index) }
+            if nullifyMissing {
+                try assign([], isNull: true, to: object, index, relationship, policy: relationshipMapping.assignment)
+            }
             return false
         }
         for step in relationshipMapping.keyPath.steps { path.push(.key(step.key.name)) }
@@ -338,6 +340,7 @@ struct Importer<Reader: JSONReader> {
 
         var targets: [ObjectID] = []
         let create = !relationshipMapping.weak
+        let isNull = reader.kind(of: target) == .null
         switch reader.kind(of: target) {
         case .null:
             break
@@ -359,7 +362,7 @@ struct Importer<Reader: JSONReader> {
                 targets.append(found)
             }
         }
-        assign(relationship.toMany ? .many(LinkList(targets)) : .one(targets.first), to: object, index)
+        try assign(targets, isNull: isNull, to: object, index, relationship, policy: relationshipMapping.assignment)
         return true
     }
 
@@ -386,10 +389,33 @@ struct Importer<Reader: JSONReader> {
         return try findOrCreate(destination, map: map, values: [value], create: create)?.0
     }
 
-    private mutating func assign(_ links: Links, to object: ObjectID, _ index: Int) {
-        switch links {
-        case .one(let target): store.setToOne(object, relationship: index, to: target, model: model)
-        case .many(let list): store.setToMany(object, relationship: index, to: list.ids, model: model)
+    /// Combines the mapped targets with the relationship's current value by the assignment policy
+    /// (FastEasyMapping's semantics) and sets the result, inverses following. The replace policies
+    /// then delete the old objects that are not in the new value (`old − new`, so an object that
+    /// comes again is never deleted); their delete rules apply.
+    private mutating func assign(_ targets: [ObjectID], isNull: Bool, to object: ObjectID, _ index: Int,
+                                 _ relationship: Relationship, policy: AssignmentPolicy) throws(MappingError) {
+        let current = (store.record(object).flatMap { $0.links.indices.contains(index) ? $0.links[index].targets : nil } ?? [])
+            .filter(store.contains)
+        var result = targets
+        switch policy {
+        case .assign, .objectReplace, .collectionReplace:
+            break
+        case .objectMerge:
+            if targets.isEmpty { return }
+        case .collectionMerge:
+            if isNull { return }
+            result = current + targets
+        }
+        if relationship.toMany {
+            store.setToMany(object, relationship: index, to: result, model: model)
+        } else {
+            store.setToOne(object, relationship: index, to: result.first, model: model)
+        }
+        guard policy == .objectReplace || policy == .collectionReplace else { return }
+        let kept = Set(result)
+        for old in current where !kept.contains(old) {
+            try store.delete(old, model: model)
         }
     }
 

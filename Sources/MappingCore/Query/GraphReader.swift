@@ -43,7 +43,12 @@ struct GraphReader {
             throw MappingError(.name, "entity \"\(entity.name)\" has no relationship \"\(name)\"",
                                attribute: entity.name + "." + name)
         }
-        return (record.links[index], entity.relationships[index])
+        // A `noAction` delete rule can leave a handle to a deleted object behind: skip it.
+        let links: Links = switch record.links[index] {
+        case .one(let target): .one(target.flatMap { store.contains($0) ? $0 : nil })
+        case .many(let list): .many(LinkList(list.ids.filter(store.contains)))
+        }
+        return (links, entity.relationships[index])
     }
 
     /// Every object of the entity and of its sub-entities, each entity's objects in creation order.
@@ -60,7 +65,7 @@ struct GraphReader {
     func count(of entity: Entity) -> Int {
         var total = 0
         for candidate in model.entities where model.isKind(candidate.index, of: entity.index) {
-            if store.members.indices.contains(candidate.index) { total += store.members[candidate.index].count }
+            if store.liveCounts.indices.contains(candidate.index) { total += store.liveCounts[candidate.index] }
         }
         return total
     }

@@ -148,17 +148,7 @@ enum MappingLoader {
                     throw MappingError(.spec, "without a \"mapping\", \"\(member.key)\" refers to objects by identity, so \"\(model.entities[relationship.destination].name)\" needs an identification of exactly one attribute",
                                        path: path)
                 }
-                var assignment = AssignmentPolicy.assign
-                if let policyName = try spec.string("assignment") {
-                    guard let policy = AssignmentPolicy(rawValue: policyName) else {
-                        let later: Set = ["objectMerge", "collectionMerge", "objectReplace", "collectionReplace", "union"]
-                        throw MappingError(.spec, later.contains(policyName)
-                                           ? "assignment \"\(policyName)\" is not supported by this version of libmapping"
-                                           : "unknown assignment policy \"\(policyName)\"",
-                                           path: spec.path("assignment"))
-                    }
-                    assignment = policy
-                }
+                let assignment = try policy(try spec.string("assignment"), relationship, path: spec.path("assignment"))
                 let keyPathText = try spec.string("keyPath") ?? member.key
                 relationships.append(RelationshipMappingPlan(relationship: relationshipIndex, keyPath: KeyPath(keyPathText),
                                                              mapping: target, assignment: assignment,
@@ -183,6 +173,33 @@ enum MappingLoader {
                            nullifiesMissingRelationships: try choice(object, "missingRelationships", ["keep", "nullify"]) == "nullify",
                            forcesCollection: try object.bool("forceCollectionMapping") ?? (keyAttribute != nil),
                            keyAttribute: keyAttribute)
+    }
+
+    /// The assignment policy a relationship mapping names, checked against the relationship's
+    /// cardinality (RestKit: "cannot union a one-to-one relationship").
+    private static func policy(_ name: String?, _ relationship: Relationship,
+                               path: String) throws(MappingError) -> AssignmentPolicy {
+        guard let name else { return .assign }
+        let policy: AssignmentPolicy
+        switch name {
+        case "union": policy = .collectionMerge
+        case "replace": policy = relationship.toMany ? .collectionReplace : .objectReplace
+        default:
+            guard let named = AssignmentPolicy(rawValue: name) else {
+                throw MappingError(.spec, "unknown assignment policy \"\(name)\" (expected assign, objectMerge, collectionMerge, union, objectReplace, collectionReplace or replace)",
+                                   path: path)
+            }
+            policy = named
+        }
+        switch (policy, relationship.toMany) {
+        case (.collectionMerge, false), (.collectionReplace, false):
+            throw MappingError(.spec, "invalid assignment policy: cannot \(name == "union" ? "union" : "apply \(name) to") a to-one relationship", path: path)
+        case (.objectMerge, true), (.objectReplace, true):
+            throw MappingError(.spec, "invalid assignment policy: \(name) is for to-one relationships; use \(policy == .objectMerge ? "collectionMerge" : "collectionReplace")",
+                               path: path)
+        default:
+            return policy
+        }
     }
 
     /// The value of an optional key that must be one of `choices` (the first is the default).

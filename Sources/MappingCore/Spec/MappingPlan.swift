@@ -34,9 +34,16 @@ public struct AttributeMappingPlan: Sendable {
     let transformer: Transformer?
 }
 
-/// How a relationship's new value combines with the old one (FastEasyMapping's policies).
+/// How a relationship's new value combines with the old one (FastEasyMapping's policies, with
+/// A = the current value and B = the mapped one):
+/// - `assign`: B; A's objects stay in the graph, just disconnected.
+/// - `objectMerge` (to-one): B, or A when the payload gives `null` or nothing that maps.
+/// - `collectionMerge` (to-many; `union`): A ∪ B in order, old first; `null` keeps A.
+/// - `objectReplace` (to-one): B, and A is deleted unless it is B.
+/// - `collectionReplace` (to-many): B, and the objects of A − B are deleted.
+/// `replace` picks the replace policy that fits the relationship.
 public enum AssignmentPolicy: String, Sendable {
-    case assign
+    case assign, objectMerge, collectionMerge, objectReplace, collectionReplace
 }
 
 public struct RelationshipMappingPlan: Sendable {

@@ -65,7 +65,7 @@ extension ObjectStore {
     }
 
     /// Removes `owner` from the inverse of `relationship` on `target`.
-    private mutating func detachInverse(of owner: ObjectID, _ relationship: Relationship, from target: ObjectID,
+    mutating func detachInverse(of owner: ObjectID, _ relationship: Relationship, from target: ObjectID,
                                         model: Model) {
         guard let inverse = relationship.inverse else { return }
         switch inverseState(of: target, inverse: inverse, owner: owner) {

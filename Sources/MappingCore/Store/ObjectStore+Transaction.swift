@@ -12,6 +12,11 @@ struct Journal {
     private(set) var created: [ObjectID] = []
     private var createdSlots: Set<Int> = []
     var identityChanges: [IdentityChange] = []
+    /// Slots of objects deleted in the transaction, with the generation their handles carry.
+    private(set) var deleted: [(slot: Int, generation: UInt16)] = []
+    /// Member list lengths and live counts when the transaction began.
+    var memberCounts: [Int] = []
+    var liveCounts: [Int] = []
 
     func isNew(_ id: ObjectID) -> Bool { createdSlots.contains(id.slot) }
 
@@ -19,16 +24,24 @@ struct Journal {
         created.append(id)
         createdSlots.insert(id.slot)
     }
+
+    mutating func noteDeleted(slot: Int, generation: UInt16) { deleted.append((slot, generation)) }
 }
 
 extension ObjectStore {
     /// Runs `body` as one all-or-nothing change: if it throws, every change it made is undone before
     /// the error is rethrown.
     mutating func transaction<T>(_ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
-        journal = Journal()
+        var opened = Journal()
+        opened.memberCounts = members.map(\.count)
+        opened.liveCounts = liveCounts
+        journal = opened
         do {
             let result = try body(&self)
+            let committed = journal
             journal = nil
+            release(slots: committed?.deleted.map(\.slot) ?? [])
+            compactMembers()
             return result
         } catch {
             rollback()
@@ -42,11 +55,15 @@ extension ObjectStore {
         for change in journal.identityChanges.reversed() {
             restoreIdentity(map: change.map, key: change.key, to: change.previous)
         }
+        for (slot, generation) in journal.deleted.reversed() {
+            undelete(slot: slot, generation: generation)
+        }
         for (slot, record) in journal.beforeImages {
             restore(slot: slot, to: record)
         }
         for id in journal.created.reversed() {
             discardCreated(id)
         }
+        restoreMembers(counts: journal.memberCounts, liveCounts: journal.liveCounts)
     }
 }

@@ -6,14 +6,18 @@ struct ObjectStore {
     private(set) var records: [ObjectRecord?] = []
     private var generations: [UInt16] = []
     private var freeSlots: [UInt32] = []
-    /// The objects of each entity (exactly that entity, not sub-entities) in creation order.
+    /// The objects of each entity (exactly that entity, not sub-entities) in creation order. Deleted
+    /// objects stay until the list is compacted, so readers skip handles that are no longer live.
     private(set) var members: [[ObjectID]]
+    /// How many live objects each entity has (exactly that entity).
+    private(set) var liveCounts: [Int]
     private var identityMaps: [[IdentityKey: ObjectID]]
     var journal: Journal?
 
     init(model: Model, tag: UInt16) {
         self.tag = tag
         members = Array(repeating: [], count: model.entities.count)
+        liveCounts = Array(repeating: 0, count: model.entities.count)
         identityMaps = Array(repeating: [:], count: model.identityMapCount)
     }
 
@@ -49,10 +53,38 @@ struct ObjectStore {
             generations.append(1)
         }
         let id = ObjectID(tag: tag, generation: generations[Int(slot)], slot: slot)
-        if members.indices.contains(entity.index) { members[entity.index].append(id) }
+        if members.indices.contains(entity.index) {
+            members[entity.index].append(id)
+            liveCounts[entity.index] += 1
+        }
         journal?.noteCreated(id)
         return id
     }
+
+    /// Removes one object: its record, its identity-map entry and its slot (reused only after the
+    /// transaction commits, so a rollback can put the object back under the same handle). Inverses
+    /// are the caller's business (`ObjectStore+Delete.swift`).
+    mutating func remove(_ id: ObjectID, identity: (map: Int, key: IdentityKey)?) {
+        guard let current = record(id) else { return }
+        let slot = id.slot
+        if let identity, lookup(map: identity.map, key: identity.key) == id {
+            identityMaps[identity.map][identity.key] = nil
+            journal?.identityChanges.append(.init(map: identity.map, key: identity.key, previous: id))
+        }
+        if journal?.isNew(id) == false, journal?.beforeImages[slot] == nil {
+            journal?.beforeImages[slot] = current
+        }
+        records[slot] = nil
+        generations[slot] = Self.next(generations[slot])
+        if liveCounts.indices.contains(current.entity) { liveCounts[current.entity] -= 1 }
+        if journal != nil {
+            journal?.noteDeleted(slot: slot, generation: id.generation)
+        } else {
+            freeSlots.append(UInt32(truncatingIfNeeded: slot))
+        }
+    }
+
+    private static func next(_ generation: UInt16) -> UInt16 { generation &+ 1 == 0 ? 1 : generation &+ 1 }
 
     mutating func register(_ id: ObjectID, map: Int, key: IdentityKey) {
         guard identityMaps.indices.contains(map) else { return }
@@ -84,15 +116,25 @@ struct ObjectStore {
 
     // MARK: Transaction support
 
-    /// Removes an object created in the transaction being rolled back.
+    /// Undoes the creation of an object in the transaction being rolled back.
     mutating func discardCreated(_ id: ObjectID) {
         let slot = id.slot
-        guard records.indices.contains(slot), generations[slot] == id.generation,
-              let entity = records[slot]?.entity else { return }
+        guard records.indices.contains(slot), generations[slot] == id.generation else { return }
         records[slot] = nil
-        generations[slot] = generations[slot] &+ 1 == 0 ? 1 : generations[slot] &+ 1
+        generations[slot] = Self.next(generations[slot])
         freeSlots.append(UInt32(truncatingIfNeeded: slot))
-        if members.indices.contains(entity), members[entity].last == id { members[entity].removeLast() }
+    }
+
+    /// Undoes a deletion in the transaction being rolled back (the record itself comes back from
+    /// the journal's before-images).
+    mutating func undelete(slot: Int, generation: UInt16) {
+        guard generations.indices.contains(slot) else { return }
+        generations[slot] = generation
+    }
+
+    /// Makes the slots of objects deleted in a committed transaction reusable.
+    mutating func release(slots: [Int]) {
+        for slot in slots { freeSlots.append(UInt32(truncatingIfNeeded: slot)) }
     }
 
     mutating func restore(slot: Int, to record: ObjectRecord?) {
@@ -103,5 +145,22 @@ struct ObjectStore {
     mutating func restoreIdentity(map: Int, key: IdentityKey, to previous: ObjectID?) {
         guard identityMaps.indices.contains(map) else { return }
         identityMaps[map][key] = previous
+    }
+
+    /// Puts the member lists and counts back as they were when a transaction began.
+    mutating func restoreMembers(counts: [Int], liveCounts: [Int]) {
+        for entity in members.indices where counts.indices.contains(entity) && members[entity].count > counts[entity] {
+            members[entity].removeLast(members[entity].count - counts[entity])
+        }
+        self.liveCounts = liveCounts
+    }
+
+    /// Drops deleted objects from the member lists once they outnumber the live ones.
+    mutating func compactMembers() {
+        for entity in members.indices where liveCounts.indices.contains(entity) {
+            if members[entity].count > 32 && members[entity].count > 2 * liveCounts[entity] {
+                members[entity] = members[entity].filter { contains($0) }
+            }
+        }
     }
 }

@@ -236,3 +236,58 @@ def test_unregistered_transformer_is_an_unknown_name():
     with mapping.Context(TRANSFORM_SPEC) as ctx:
         with pytest.raises(mapping.UnknownNameError):
             ctx.import_json("user", {"id": 1, "name": "x"})
+
+
+def policy_spec(cats, rule="nullify"):
+    return {
+        "entities": {
+            "Human": {"attributes": {"id": "integer"},
+                      "relationships": {"cats": {"entity": "Cat", "toMany": True, "inverse": "owner"}}},
+            "Cat": {"attributes": {"name": "string"}, "identification": "name",
+                    "relationships": {"owner": {"entity": "Human", "inverse": "cats"},
+                                      "toys": {"entity": "Toy", "toMany": True, "deleteRule": rule}}},
+            "Toy": {"attributes": {"name": "string"}, "identification": "name"},
+        },
+        "mappings": {
+            "human": {"entity": "Human", "attributes": {"id": "id"},
+                      "relationships": {"cats": {"mapping": "cat", "assignment": cats}}},
+            "cat": {"entity": "Cat", "attributes": {"name": "name"}, "relationships": {"toys": {"keyPath": "toys"}}},
+        },
+    }
+
+
+@pytest.mark.parametrize("policy, expected, cats_left", [
+    ("assign", ["Roy"], 2),
+    ("union", ["Lola", "Roy"], 2),
+    ("collectionMerge", ["Lola", "Roy"], 2),
+    ("replace", ["Roy"], 1),
+    ("collectionReplace", ["Roy"], 1),
+])
+def test_assignment_policies(policy, expected, cats_left):
+    with mapping.Context(policy_spec(policy)) as ctx:
+        blake = ctx.import_json("human", {"id": 1, "cats": [{"name": "Lola"}]})[0]
+        ctx.import_json("human", {"id": 1, "cats": [{"name": "Roy"}]})
+        assert [cat["name"] for cat in blake.related("cats")] == expected
+        assert ctx.count("Cat") == cats_left
+
+
+def test_replace_with_deny_fails_and_changes_nothing():
+    with mapping.Context(policy_spec("replace", rule="deny")) as ctx:
+        ctx.import_json("human", {"id": 1, "cats": [{"name": "Lola", "toys": ["ball"]}]})
+        with pytest.raises(mapping.DeniedError) as caught:
+            ctx.import_json("human", {"id": 1, "cats": [{"name": "Roy"}]})
+        assert caught.value.attribute == "Cat.toys"
+        assert ctx.count("Cat") == 1 and ctx.get("Cat", "Lola") is not None
+    with mapping.Context(policy_spec("replace", rule="cascade")) as ctx:
+        ctx.import_json("human", {"id": 1, "cats": [{"name": "Lola", "toys": ["ball", "yarn"]}]})
+        ctx.import_json("human", {"id": 1, "cats": []})
+        assert ctx.count("Toy") == 0
+
+
+def test_union_on_to_one_is_a_spec_error_H1():
+    spec = policy_spec("assign")
+    spec["entities"]["Human"]["relationships"]["best"] = {"entity": "Cat"}
+    spec["mappings"]["human"]["relationships"]["best"] = {"mapping": "cat", "assignment": "union"}
+    with pytest.raises(mapping.SpecError) as caught:
+        mapping.Context(spec)
+    assert "cannot union a to-one" in caught.value.message

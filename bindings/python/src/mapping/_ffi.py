@@ -98,8 +98,8 @@ serialize_list = ffi("mapping_serialize_list", [ContextP, c_char_p, ListP, c_uin
 free = ffi("mapping_free", [c_void_p], None)
 
 # Status codes and flags, as in mapping.h.
-OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING = (
-    0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12)
+OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING, EDENIED = (
+    0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13)
 TYPE_STRING, TYPE_INTEGER, TYPE_DOUBLE, TYPE_DECIMAL, TYPE_BOOLEAN, TYPE_DATE, TYPE_JSON = range(1, 8)
 SERIALIZE_NULLS, SERIALIZE_PRETTY, SERIALIZE_NO_ROOT = 1, 2, 4
 

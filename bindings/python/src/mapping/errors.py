@@ -64,9 +64,13 @@ class UnmappableError(MappingError):
     code = _ffi.EMAPPING
 
 
+class DeniedError(MappingError):
+    code = _ffi.EDENIED
+
+
 _BY_CODE = {cls.code: cls for cls in (MisuseError, SpecError, ParseError, WrongTypeError, UnknownNameError,
                                       NotFoundError, StaleObjectError, NullValueError, DepthError,
-                                      OutOfRangeError, UnmappableError)}
+                                      OutOfRangeError, UnmappableError, DeniedError)}
 
 
 def _text(raw):
