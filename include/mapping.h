@@ -168,6 +168,55 @@ MAPPING_EXTERN void mapping_context_free(mapping_context *ctx);
 MAPPING_EXTERN int mapping_import(mapping_context *ctx, const char *mapping, const char *json, size_t len,
                                   mapping_list **out);
 
+/** Events reported to mapping_import_options.on_event, in FastEasyMapping's order: will-map collection,
+ *  then for each element will-map object … did-map object, then did-map collection. */
+#define MAPPING_EVENT_WILL_MAP_COLLECTION 1  /* count: the number of elements */
+#define MAPPING_EVENT_WILL_MAP_OBJECT     2  /* object: MAPPING_NO_OBJECT (not known yet) */
+#define MAPPING_EVENT_DID_MAP_OBJECT      3  /* object: the object mapped */
+#define MAPPING_EVENT_DID_MAP_COLLECTION  4  /* count: the number of objects mapped */
+
+/** An import event: which (MAPPING_EVENT_*), the mapping's name (borrowed, valid during the call),
+ *  the object or MAPPING_NO_OBJECT, and a count where the event has one. */
+typedef void (*mapping_event_fn)(int event, const char *mapping, mapping_object object, size_t count, void *payload);
+
+/** Import progress: objects mapped so far, and representations known so far (it grows as nested
+ *  arrays are reached). Called every `progress_interval` objects and once at the end. */
+typedef void (*mapping_progress_fn)(size_t done, size_t known, void *payload);
+
+/**
+ * Options for mapping_import_with(). Initialize with MAPPING_IMPORT_OPTIONS_INIT and set what you
+ * need; the library reads only the fields of the version it is given. Callbacks run on the importing
+ * thread with the context's lock held: they must not call functions on the same context (those return
+ * MAPPING_EMISUSE). Handles they receive become stale if the import fails in the end.
+ */
+typedef struct mapping_import_options {
+    unsigned version;                /* MAPPING_IMPORT_OPTIONS_VERSION */
+    const char *metadata;            /* JSON object readable as "@metadata.<path>" key paths, or NULL */
+    size_t metadata_len;             /* its length, or MAPPING_NUL_TERMINATED */
+    mapping_event_fn on_event;       /* or NULL */
+    void *event_payload;
+    mapping_progress_fn on_progress; /* or NULL */
+    void *progress_payload;
+    size_t progress_interval;        /* objects between progress calls; 0 means 256 */
+} mapping_import_options;
+
+#define MAPPING_IMPORT_OPTIONS_VERSION 1
+#define MAPPING_IMPORT_OPTIONS_INIT { MAPPING_IMPORT_OPTIONS_VERSION, NULL, 0, NULL, NULL, NULL, NULL, 0 }
+
+/**
+ * METHOD. mapping_import() with more: several mappings applied to the same payload in turn, each at
+ * its own rootPath, as one all-or-nothing import (the result lists their objects in that order);
+ * metadata for "@metadata." key paths (besides the built-in "@metadata.mapping.collectionIndex" and
+ * "@metadata.mapping.parentObject.<attribute>"); event and progress callbacks.
+ * @param mappings       `mapping_count` mapping names (at least one)
+ * @param options        may be NULL for the defaults
+ * @return as mapping_import(); MAPPING_EMISUSE for an unknown options version; MAPPING_EPARSE for
+ *         metadata that is not JSON.
+ */
+MAPPING_EXTERN int mapping_import_with(mapping_context *ctx, const char *const *mappings, size_t mapping_count,
+                                       const char *json, size_t len, const mapping_import_options *options,
+                                       mapping_list **out);
+
 /* ---- Lists ----------------------------------------------------------------------------------- */
 
 /** CONSTRUCTOR. A list of the given `count` handles (copied), e.g. to serialize a selection.

@@ -46,8 +46,14 @@ public final class JanssonDocument {
 
     /// Maps the document into `context` with the named mapping (see `MappingContext.importDocument`).
     public func importInto(_ context: MappingContext, mapping: String) throws(MappingError) -> [ObjectID] {
+        try importInto(context, mappings: [mapping], options: ImportOptions())
+    }
+
+    /// Maps the document with several mappings and options, as one import.
+    public func importInto(_ context: MappingContext, mappings: [String],
+                           options: ImportOptions) throws(MappingError) -> [ObjectID] {
         try withExtendedLifetime(self) { () throws(MappingError) -> [ObjectID] in
-            try context.importDocument(mapping: mapping, root: root, reader: JanssonReader())
+            try context.importDocument(mappings: mappings, root: root, reader: JanssonReader(), options: options)
         }
     }
 }

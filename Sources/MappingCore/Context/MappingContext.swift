@@ -47,7 +47,16 @@ public final class MappingContext: Sendable {
     /// is exactly as it was before the call. Returns the top-level objects in payload order.
     public func importDocument<Reader: JSONReader>(mapping name: String, root: Reader.Node,
                                                    reader: Reader) throws(MappingError) -> [ObjectID] {
-        let plan = try mappingReference(name)
+        try importDocument(mappings: [name], root: root, reader: reader, options: ImportOptions())
+    }
+
+    /// Maps a parsed payload with several mappings in turn, each at its own `rootPath` (RestKit's
+    /// several root key paths in one response), as one all-or-nothing import.
+    public func importDocument<Reader: JSONReader>(mappings names: [String], root: Reader.Node, reader: Reader,
+                                                   options: ImportOptions) throws(MappingError) -> [ObjectID] {
+        guard !names.isEmpty else { throw MappingError(.misuse, "no mapping named for the import") }
+        var references: [MappingRef] = []
+        for name in names { references.append(try mappingReference(name)) }
         let spec = self.spec
         let hosts = hostTransformers
         return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
@@ -56,9 +65,10 @@ public final class MappingContext: Sendable {
                 // is changed in place rather than copied.
                 var importer = Importer(spec: spec, reader: reader, store: ObjectStore(model: spec.model, tag: 0))
                 importer.hosts = hosts
+                importer.options = options
                 swap(&importer.store, &store)
                 defer { swap(&importer.store, &store) }
-                return try importer.run(mapping: plan, root: root)
+                return try importer.run(mappings: references, root: root)
             }
         }
     }

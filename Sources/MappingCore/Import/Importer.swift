@@ -12,6 +12,14 @@ struct Importer<Reader: JSONReader> {
     var store: ObjectStore
     /// The host's transformers, as registered when the import started.
     var hosts: [String: HostTransformer] = [:]
+    var options = ImportOptions()
+    /// Per representation being mapped: its position in the enclosing array (for
+    /// `@metadata.mapping.collectionIndex`) and the object it maps into (for `parentObject`).
+    private var collectionIndexes: [Int?] = []
+    private var objectsBeingMapped: [ObjectID] = []
+    private var parentObjects: [ObjectID?] = []
+    private var mappedCount = 0
+    private var knownCount = 0
     private var path = PayloadPath()
     private var depth = 0
     /// The representations being mapped, outermost first: `@parent.` key paths read from here.
@@ -36,8 +44,17 @@ struct Importer<Reader: JSONReader> {
 
     /// Maps the representations at the mapping's `rootPath` (or the root): an object or an array of
     /// objects (`null` elements are skipped). Returns the top-level objects in payload order.
-    mutating func run(mapping reference: MappingRef, root: Reader.Node) throws(MappingError) -> [ObjectID] {
+    /// Maps the payload with each mapping in turn (each at its own `rootPath`), as one import.
+    mutating func run(mappings references: [MappingRef], root: Reader.Node) throws(MappingError) -> [ObjectID] {
+        var objects: [ObjectID] = []
+        for reference in references { objects += try run(mapping: reference, root: root) }
+        options.onProgress?(mappedCount, knownCount)
+        return objects
+    }
+
+    private mutating func run(mapping reference: MappingRef, root: Reader.Node) throws(MappingError) -> [ObjectID] {
         documentRoot = root
+        path = PayloadPath()
         var node = root
         let name = spec.name(of: reference)
         if let rootPath = rootPath(of: reference) {
@@ -120,27 +137,37 @@ struct Importer<Reader: JSONReader> {
                                   create: Bool) throws(MappingError) -> [ObjectID] {
         var objects: [ObjectID] = []
         if reader.kind(of: node) == .array {
-            objects.reserveCapacity(reader.count(of: node))
-            for index in 0..<reader.count(of: node) {
+            let count = reader.count(of: node)
+            knownCount += count
+            options.onEvent?(.willMapCollection(mapping: spec.name(of: reference), count: count))
+            objects.reserveCapacity(count)
+            for index in 0..<count {
                 guard let element = reader.element(of: node, at: index), reader.kind(of: element) != .null,
                       let mapping = try choose(reference, for: element) else { continue }
                 path.push(.index(index))
-                if let object = try mapObject(element, mapping, create: create) { objects.append(object) }
+                if let object = try mapObject(element, mapping, create: create, index: index) { objects.append(object) }
                 path.pop()
             }
+            options.onEvent?(.didMapCollection(mapping: spec.name(of: reference), count: objects.count))
             return objects
         }
         guard let mapping = try choose(reference, for: node) else { return [] }
         if reader.kind(of: node) == .object && mapping.forcesCollection {
             var members: [(String, Reader.Node)] = []
             try reader.forEachMember(of: node) { (key, value) throws(MappingError) in members.append((key, value)) }
-            for (key, value) in members where reader.kind(of: value) != .null {
+            knownCount += members.count
+            options.onEvent?(.willMapCollection(mapping: mapping.name, count: members.count))
+            for (index, (key, value)) in members.enumerated() where reader.kind(of: value) != .null {
                 path.push(.key(key))
-                if let object = try mapObject(value, mapping, create: create, key: key) { objects.append(object) }
+                if let object = try mapObject(value, mapping, create: create, key: key, index: index) {
+                    objects.append(object)
+                }
                 path.pop()
             }
-        } else if let object = try mapObject(node, mapping, create: create) {
-            objects.append(object)
+            options.onEvent?(.didMapCollection(mapping: mapping.name, count: objects.count))
+        } else {
+            knownCount += 1
+            if let object = try mapObject(node, mapping, create: create) { objects.append(object) }
         }
         return objects
     }
@@ -149,7 +176,7 @@ struct Importer<Reader: JSONReader> {
 
     /// Maps one representation; `nil` only when `create` is false and no object has its identity.
     private mutating func mapObject(_ node: Reader.Node, _ mapping: MappingPlan, create: Bool = true,
-                                    key: String? = nil) throws(MappingError) -> ObjectID? {
+                                    key: String? = nil, index: Int? = nil) throws(MappingError) -> ObjectID? {
         // A bare value (`"418"` in an array of ids) is a representation only for a mapping that
         // maps the representation itself (`@self`).
         guard reader.kind(of: node) == .object || mapping.mapsSelf else {
@@ -165,11 +192,20 @@ struct Importer<Reader: JSONReader> {
         }
         let entity = model.entities[mapping.entity]
         representations.append(node)
-        defer { representations.removeLast() }
+        collectionIndexes.append(index)
+        parentObjects.append(objectsBeingMapped.last)
+        defer {
+            representations.removeLast()
+            collectionIndexes.removeLast()
+            parentObjects.removeLast()
+        }
+        options.onEvent?(.willMapObject(mapping: mapping.name))
         let keyValue = try representationKey(key, mapping, entity)
         guard let (object, isNew) = try findOrCreate(node, mapping, entity, keyValue: keyValue, create: create) else {
             return nil
         }
+        objectsBeingMapped.append(object)
+        defer { objectsBeingMapped.removeLast() }
         var present = 0
         if let keyValue, let attribute = mapping.keyAttribute {
             store.setValue(keyValue, of: object, attribute: attribute)
@@ -192,6 +228,11 @@ struct Importer<Reader: JSONReader> {
         if present == 0 && !(mapping.attributes.isEmpty && mapping.relationships.isEmpty) {
             throw MappingError(.mapping, "no mappable values found for mapping \"\(mapping.name)\": the representation has none of its keys",
                                path: path.text())
+        }
+        options.onEvent?(.didMapObject(mapping: mapping.name, object: object))
+        mappedCount += 1
+        if let onProgress = options.onProgress, mappedCount % options.progressInterval == 0 {
+            onProgress(mappedCount, knownCount)
         }
         return object
     }
@@ -240,8 +281,8 @@ struct Importer<Reader: JSONReader> {
             }
             guard let source, mapping.attributes.indices.contains(source) else { return nil }
             let attributeMapping = mapping.attributes[source]
-            guard let (valueNode, keyPath) = firstPresent(attributeMapping.alternatives, in: node),
-                  case .value(let value) = try coerce(valueNode, attributeMapping, entity, keyPath) else {
+            guard let (found, keyPath) = firstPresent(attributeMapping.alternatives, in: node),
+                  case .value(let value) = try coerce(found, attributeMapping, entity, keyPath) else {
                 return nil
             }
             values.append(value)
@@ -272,14 +313,14 @@ struct Importer<Reader: JSONReader> {
                                          to object: ObjectID, entity: Entity, isNew: Bool,
                                          defaults: Bool) throws(MappingError) -> Bool {
         let attribute = attributeMapping.attribute
-        guard let (valueNode, keyPath) = firstPresent(attributeMapping.alternatives, in: node) else {
+        guard let (found, keyPath) = firstPresent(attributeMapping.alternatives, in: node) else {
             if defaults, isNew, entity.attributes.indices.contains(attribute),
                let value = entity.attributes[attribute].defaultValue {
                 store.setValue(value, of: object, attribute: attribute)
             }
             return false
         }
-        switch try coerce(valueNode, attributeMapping, entity, keyPath) {
+        switch try coerce(found, attributeMapping, entity, keyPath) {
         case .value(let value): store.setValue(value, of: object, attribute: attribute)
         case .null: store.setValue(nil, of: object, attribute: attribute)
         case .skip: break
@@ -289,15 +330,24 @@ struct Importer<Reader: JSONReader> {
 
     /// The incoming value as the attribute's type: transformed first if the mapping names a
     /// transformer, then coerced. Errors name the JSON path and the attribute.
-    private func coerce(_ node: Reader.Node, _ attributeMapping: AttributeMappingPlan, _ entity: Entity,
+    private func coerce(_ found: Found, _ attributeMapping: AttributeMappingPlan, _ entity: Entity,
                         _ keyPath: KeyPath) throws(MappingError) -> Coerced {
         guard entity.attributes.indices.contains(attributeMapping.attribute) else { return .skip }
         let declared = entity.attributes[attributeMapping.attribute]
         do throws(MappingError) {
-            guard let transformer = attributeMapping.transformer else {
-                return try Coercion.coerce(node, reader: reader, to: declared.type, depthLimit: Self.maxValueDepth)
+            let input: JSONValue
+            switch found {
+            case .node(let node):
+                guard attributeMapping.transformer != nil else {
+                    return try Coercion.coerce(node, reader: reader, to: declared.type, depthLimit: Self.maxValueDepth)
+                }
+                input = try reader.copyValue(of: node, depthLimit: Self.maxValueDepth)
+            case .value(let value):
+                input = value
             }
-            let input = try reader.copyValue(of: node, depthLimit: Self.maxValueDepth)
+            guard let transformer = attributeMapping.transformer else {
+                return try Coercion.coerce(input, reader: JSONValueReader(), to: declared.type, depthLimit: Self.maxValueDepth)
+            }
             switch try transformer.forward(input, hosts: hosts) {
             case .json(let value):
                 return try Coercion.coerce(value, reader: JSONValueReader(), to: declared.type, depthLimit: Self.maxValueDepth)
@@ -435,6 +485,8 @@ struct Importer<Reader: JSONReader> {
             let position = representations.count - 1 - levels
             guard representations.indices.contains(position) else { return nil }
             current = representations[position]
+        case .metadata:
+            return nil  // metadata is not part of the payload: see `metadataValue`
         }
         for step in keyPath.steps {
             switch reader.kind(of: current) {
@@ -464,10 +516,43 @@ struct Importer<Reader: JSONReader> {
         return nodes
     }
 
-    private func firstPresent(_ alternatives: [KeyPath], in node: Reader.Node) -> (Reader.Node, KeyPath)? {
+    /// A value found for an attribute: a node of the payload, or a value from the metadata.
+    private enum Found {
+        case node(Reader.Node)
+        case value(JSONValue)
+    }
+
+    private func firstPresent(_ alternatives: [KeyPath], in node: Reader.Node) -> (Found, KeyPath)? {
         for keyPath in alternatives {
-            if let found = resolve(keyPath, in: node) { return (found, keyPath) }
+            if keyPath.anchor == .metadata {
+                if let value = metadataValue(keyPath) { return (.value(value), keyPath) }
+            } else if let found = resolve(keyPath, in: node) {
+                return (.node(found), keyPath)
+            }
         }
         return nil
+    }
+
+    /// `@metadata.<path>`: the engine's own `mapping.collectionIndex` and `mapping.parentObject.<attribute>`,
+    /// else the caller's metadata.
+    private func metadataValue(_ keyPath: KeyPath) -> JSONValue? {
+        let names = keyPath.steps.map(\.key.name)
+        if names == ["mapping", "collectionIndex"] {
+            guard let index = collectionIndexes.last else { return nil }
+            return index.map { .integer(Int64($0)) } ?? .null
+        }
+        if names.count == 3, names[0] == "mapping", names[1] == "parentObject" {
+            guard let parent = parentObjects.last ?? nil, let record = store.record(parent),
+                  model.entities.indices.contains(record.entity),
+                  let attribute = model.entities[record.entity].attributeIndex(named: names[2]),
+                  record.values.indices.contains(attribute) else { return nil }
+            return record.values[attribute]?.jsonValue ?? .null
+        }
+        var current = options.metadata
+        for name in names {
+            guard let next = current[name] else { return nil }
+            current = next
+        }
+        return current
     }
 }

@@ -150,6 +150,9 @@ enum MappingLoader {
                 }
                 let assignment = try policy(try spec.string("assignment"), relationship, path: spec.path("assignment"))
                 let keyPathText = try spec.string("keyPath") ?? member.key
+                if KeyPath(keyPathText).anchor == .metadata {
+                    throw MappingError(.spec, "a relationship cannot be read from @metadata in this version", path: spec.path("keyPath"))
+                }
                 relationships.append(RelationshipMappingPlan(relationship: relationshipIndex, keyPath: KeyPath(keyPathText),
                                                              mapping: target, assignment: assignment,
                                                              weak: try spec.bool("weak") ?? false))

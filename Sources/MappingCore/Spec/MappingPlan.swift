@@ -71,6 +71,8 @@ public struct KeyPath: Sendable, CustomStringConvertible {
         case current
         case parent(levels: Int)
         case root
+        /// `@metadata.`: the import's metadata (see `ImportOptions.metadata`).
+        case metadata
     }
 
     public let anchor: Anchor
@@ -84,6 +86,9 @@ public struct KeyPath: Sendable, CustomStringConvertible {
         if rest == "@root" || rest.hasPrefix("@root.") {
             anchor = .root
             rest = rest.dropFirst("@root".count).drop(while: { $0 == "." })
+        } else if rest.hasPrefix("@metadata.") {
+            anchor = .metadata
+            rest = rest.dropFirst("@metadata.".count)
         } else {
             var levels = 0
             while rest == "@parent" || rest.hasPrefix("@parent.") {

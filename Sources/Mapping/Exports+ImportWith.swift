@@ -1,0 +1,68 @@
+import CMappingHeader
+import MappingCore
+import MappingJSON
+
+/// C callbacks and their payloads, called from the engine's import as Swift closures.
+private struct CImportCallbacks: @unchecked Sendable {
+    let onEvent: mapping_event_fn?
+    let eventPayload: UnsafeMutableRawPointer?
+    let onProgress: mapping_progress_fn?
+    let progressPayload: UnsafeMutableRawPointer?
+
+    func event(_ event: ImportEvent) {
+        guard let onEvent else { return }
+        let (code, mapping, object, count): (CInt, String, UInt64, Int) = switch event {
+        case .willMapCollection(let mapping, let count): (1, mapping, 0, count)
+        case .willMapObject(let mapping): (2, mapping, 0, 0)
+        case .didMapObject(let mapping, let object): (3, mapping, object.raw, 0)
+        case .didMapCollection(let mapping, let count): (4, mapping, 0, count)
+        }
+        mapping.withCString { onEvent(code, $0, object, count, eventPayload) }
+    }
+
+    func progress(_ done: Int, _ known: Int) {
+        onProgress?(done, known, progressPayload)
+    }
+}
+
+/// The options a C caller gave, as the engine's `ImportOptions`.
+private func importOptions(_ options: UnsafePointer<mapping_import_options>?) throws(MappingError) -> ImportOptions {
+    guard let options else { return ImportOptions() }
+    let given = options.pointee
+    guard given.version == 1 else {
+        throw MappingError(.misuse, "mapping_import_options version \(given.version) is not known (expected 1)")
+    }
+    var result = ImportOptions()
+    if given.metadata != nil {
+        let bytes = try CString.buffer(given.metadata, length: UInt(bitPattern: given.metadata_len), "metadata")
+        let metadata = try JanssonDocument.parse(bytes).value()
+        guard case .object = metadata else { throw MappingError(.misuse, "the metadata must be a JSON object") }
+        result.metadata = metadata
+    }
+    let callbacks = CImportCallbacks(onEvent: given.on_event, eventPayload: given.event_payload,
+                                     onProgress: given.on_progress, progressPayload: given.progress_payload)
+    if given.on_event != nil { result.onEvent = { event in callbacks.event(event) } }
+    if given.on_progress != nil { result.onProgress = { done, known in callbacks.progress(done, known) } }
+    if given.progress_interval > 0 { result.progressInterval = Int(clamping: given.progress_interval) }
+    return result
+}
+
+/// Exported to C as `mapping_import_with`.
+@_cdecl("mapping_import_with")
+public func mapping_import_with(_ context: OpaquePointer?, _ mappings: UnsafePointer<UnsafePointer<CChar>?>?,
+                                _ mappingCount: Int, _ json: UnsafePointer<CChar>?, _ length: Int,
+                                _ options: UnsafePointer<mapping_import_options>?,
+                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
+    out?.pointee = nil
+    return withContext(context) { (handle, _) throws(MappingError) in
+        guard let mappings, mappingCount > 0 else { throw MappingError(.misuse, "no mappings given") }
+        var names: [String] = []
+        for index in 0..<mappingCount {
+            names.append(try CString.argument(mappings[index], "mappings[\(index)]"))
+        }
+        let resolved = try importOptions(options)
+        let bytes = try CString.buffer(json, length: UInt(bitPattern: length), "json")
+        let objects = try JanssonDocument.parse(bytes).importInto(handle.core, mappings: names, options: resolved)
+        if let out { out.pointee = Registry.add(ListHandle(objects)) }
+    }
+}

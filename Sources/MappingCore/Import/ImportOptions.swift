@@ -1,0 +1,33 @@
+/// What an import may be given besides the payload: metadata for `@metadata.` key paths, and
+/// callbacks that follow the mapping as it goes.
+public struct ImportOptions: Sendable {
+    /// Caller-supplied values, readable as `@metadata.<path>` (e.g. HTTP details). The engine adds
+    /// `@metadata.mapping.collectionIndex` (the position in the enclosing array; null outside one) and
+    /// `@metadata.mapping.parentObject.<attribute>` (an attribute of the object being mapped one
+    /// level up).
+    public var metadata: JSONValue
+    /// Called around each collection and object, in FastEasyMapping's order: will-map collection,
+    /// then per element will-map object … did-map object, then did-map collection.
+    public var onEvent: (@Sendable (ImportEvent) -> Void)?
+    /// Called with (objects mapped, representations known so far) every `progressInterval` objects
+    /// and once at the end.
+    public var onProgress: (@Sendable (_ done: Int, _ known: Int) -> Void)?
+    public var progressInterval: Int
+
+    public init(metadata: JSONValue = .null, onEvent: (@Sendable (ImportEvent) -> Void)? = nil,
+                onProgress: (@Sendable (_ done: Int, _ known: Int) -> Void)? = nil, progressInterval: Int = 256) {
+        self.metadata = metadata
+        self.onEvent = onEvent
+        self.onProgress = onProgress
+        self.progressInterval = max(1, progressInterval)
+    }
+}
+
+/// One step of an import, for `ImportOptions.onEvent`. Handles of objects created by an import that
+/// later fails are stale once it has failed.
+public enum ImportEvent: Sendable, Equatable {
+    case willMapCollection(mapping: String, count: Int)
+    case willMapObject(mapping: String)
+    case didMapObject(mapping: String, object: ObjectID)
+    case didMapCollection(mapping: String, count: Int)
+}
