@@ -291,3 +291,43 @@ def test_union_on_to_one_is_a_spec_error_H1():
     with pytest.raises(mapping.SpecError) as caught:
         mapping.Context(spec)
     assert "cannot union a to-one" in caught.value.message
+
+
+OPTIONS_SPEC = {
+    "entities": {"User": {"attributes": {"name": "string", "position": "integer", "source": "string"},
+                          "identification": "name",
+                          "relationships": {"friends": {"entity": "User", "toMany": True}}},
+                 "Tag": {"attributes": {"label": "string"}, "identification": "label"}},
+    "mappings": {
+        "user": {"entity": "User", "rootPath": "users",
+                 "attributes": {"name": "name", "position": "@metadata.mapping.collectionIndex",
+                                "source": "@metadata.request.url"},
+                 "relationships": {"friends": {"mapping": "user"}}},
+        "tag": {"entity": "Tag", "rootPath": "tags", "attributes": {"label": None}},
+    },
+}
+
+
+def test_import_options_metadata_events_progress_and_several_roots():
+    with mapping.Context(OPTIONS_SPEC) as ctx:
+        events, progress = [], []
+        objects = ctx.import_json(
+            ["user", "tag"], {"users": [{"name": "a", "friends": [{"name": "b"}]}, {"name": "c"}], "tags": ["x", "y"]},
+            metadata={"request": {"url": "https://api.example.com/users"}},
+            on_event=lambda event, name, obj, count: events.append((event, name, count)),
+            on_progress=lambda done, known: progress.append((done, known)), progress_interval=1)
+        assert [obj.entity for obj in objects] == ["User", "User", "Tag", "Tag"]
+        assert objects[0]["source"] == "https://api.example.com/users"
+        assert [objects[0]["position"], objects[1]["position"], objects[0].related("friends")[0]["position"]] == [0, 1, 0]
+        assert events[:4] == [("will_map_collection", "user", 2), ("will_map_object", "user", 0),
+                              ("will_map_collection", "user", 1), ("will_map_object", "user", 0)]
+        assert events[-1] == ("did_map_collection", "tag", 2)
+        assert progress[-1] == (5, 5) and len(progress) == 6
+
+
+def test_callback_exceptions_surface_after_the_import():
+    with mapping.Context(OPTIONS_SPEC) as ctx:
+        def boom(done, known):
+            raise RuntimeError("stop")
+        with pytest.raises(RuntimeError):
+            ctx.import_json("tag", {"tags": ["x"]}, on_progress=boom)

@@ -59,6 +59,28 @@ context_new = ffi("mapping_context_new", [POINTER(ContextP), c_char_p, c_size_t]
 context_free = ffi("mapping_context_free", [ContextP], None)
 import_ = ffi("mapping_import", [ContextP, c_char_p, c_char_p, c_size_t, POINTER(ListP)])
 
+EVENT = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_uint64, c_size_t, c_void_p)
+PROGRESS = ctypes.CFUNCTYPE(None, c_size_t, c_size_t, c_void_p)
+
+
+class ImportOptions(ctypes.Structure):
+    _fields_ = [
+        ("version", ctypes.c_uint),
+        ("metadata", c_char_p),
+        ("metadata_len", c_size_t),
+        ("on_event", EVENT),
+        ("event_payload", c_void_p),
+        ("on_progress", PROGRESS),
+        ("progress_payload", c_void_p),
+        ("progress_interval", c_size_t),
+    ]
+
+
+IMPORT_OPTIONS_VERSION = 1
+EVENT_NAMES = {1: "will_map_collection", 2: "will_map_object", 3: "did_map_object", 4: "did_map_collection"}
+import_with = ffi("mapping_import_with", [ContextP, POINTER(c_char_p), c_size_t, c_char_p, c_size_t,
+                                          POINTER(ImportOptions), POINTER(ListP)])
+
 list_new = ffi("mapping_list_new", [POINTER(Object), c_size_t, POINTER(ListP)])
 list_count = ffi("mapping_list_count", [ListP], c_size_t)
 list_get = ffi("mapping_list_get", [ListP, c_size_t, POINTER(Object)])

@@ -87,13 +87,58 @@ class Context:
 
     # -- importing -------------------------------------------------------------------------------
 
-    def import_json(self, mapping, payload):
-        """Maps a payload (JSON text as str/bytes, or a dict/list) with the named mapping, all or
-        nothing. Returns the top-level objects in payload order; raises MappingError."""
+    def import_json(self, mapping, payload, *, metadata=None, on_event=None, on_progress=None,
+                    progress_interval=256):
+        """Maps a payload (JSON text as str/bytes, or a dict/list) with the named mapping — or with
+        several, given as a list, each at its own rootPath — all or nothing. Returns the top-level
+        objects in payload order; raises MappingError.
+
+        `metadata` (a dict) is readable by "@metadata.<path>" key paths. `on_event(event, mapping,
+        obj, count)` is called with "will_map_collection", "will_map_object", "did_map_object" and
+        "did_map_collection" in that nesting order; `on_progress(done, known)` every
+        `progress_interval` objects and at the end. Callbacks run during the call on this thread and
+        must not use this context; an exception they raise is reported once the import is done."""
         data = _json_bytes(payload)
         result = _ffi.ListP()
-        self._check(_ffi.import_(self._ptr, _encode(mapping), data, len(data), ctypes.byref(result)))
-        return [Object(self, handle) for handle in _take_list(result)]
+        if isinstance(mapping, str) and metadata is None and on_event is None and on_progress is None:
+            self._check(_ffi.import_(self._ptr, _encode(mapping), data, len(data), ctypes.byref(result)))
+            return [Object(self, handle) for handle in _take_list(result)]
+        names = [mapping] if isinstance(mapping, str) else list(mapping)
+        array = (ctypes.c_char_p * len(names))(*(_encode(name) for name in names))
+        options = _ffi.ImportOptions(version=_ffi.IMPORT_OPTIONS_VERSION, progress_interval=progress_interval)
+        if metadata is not None:
+            options.metadata = json.dumps(metadata).encode("utf-8")
+            options.metadata_len = len(options.metadata)
+        raised = []
+        keep = []
+        if on_event is not None:
+            def event(code, name, handle, count, _payload):
+                if raised:
+                    return
+                try:
+                    on_event(_ffi.EVENT_NAMES.get(code, str(code)), name.decode("utf-8"),
+                             Object(self, handle) if handle else None, count)
+                except Exception as error:  # re-raised after the import
+                    raised.append(error)
+            options.on_event = _ffi.EVENT(event)
+            keep.append(options.on_event)
+        if on_progress is not None:
+            def progress(done, known, _payload):
+                if raised:
+                    return
+                try:
+                    on_progress(done, known)
+                except Exception as error:  # re-raised after the import
+                    raised.append(error)
+            options.on_progress = _ffi.PROGRESS(progress)
+            keep.append(options.on_progress)
+        code = _ffi.import_with(self._ptr, array, len(names), data, len(data), ctypes.byref(options),
+                                ctypes.byref(result))
+        self._check(code)
+        objects = [Object(self, handle) for handle in _take_list(result)]
+        if raised:
+            raise raised[0]
+        return objects
 
     # -- host transformers -----------------------------------------------------------------------
 
