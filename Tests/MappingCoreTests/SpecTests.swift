@@ -90,8 +90,8 @@ final class SpecTests: XCTestCase {
                         path: "$.entities.A.parent", contains: "its own ancestor")
         expectSpecError(#"{"entities": {"A": {"colour": "red"}}, "mappings": {"m": {"entity": "A"}}}"#,
                         path: "$.entities.A.colour", contains: "unknown key \"colour\"")
-        expectSpecError(#"{"entities": {"A": {}}, "mappings": {"m": {"entity": "A", "connections": {}}}}"#,
-                        path: "$.mappings.m.connections", contains: "not supported by this version")
+        expectSpecError(#"{"entities": {"A": {}}, "mappings": {"m": {"entity": "A", "deletionPredicate": "x"}}}"#,
+                        path: "$.mappings.m.deletionPredicate", contains: "not supported by this version")
         expectSpecError(#"{"entities": {"A": {}}, "mappings": {"m": {"entity": "A"}, "d": {"dynamic": {"cases": {"x": "m"}}}}}"#,
                         path: "$.mappings.d.dynamic", contains: "need a \"keyPath\"")
         expectSpecError(#"{"entities": {"A": {}}, "mappings": {"m": {"entity": "A"}, "d": {"dynamic": {"keyPath": "t", "cases": {"x": "n"}}}}}"#,

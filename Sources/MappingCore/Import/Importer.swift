@@ -20,6 +20,13 @@ struct Importer<Reader: JSONReader> {
     private var parentObjects: [ObjectID?] = []
     private var mappedCount = 0
     private var knownCount = 0
+    /// Objects whose mapping has connections, to connect once the payload is mapped.
+    private var pendingConnections: [PendingConnection] = []
+
+    private struct PendingConnection: Hashable {
+        let object: ObjectID
+        let mapping: Int
+    }
     private var path = PayloadPath()
     private var depth = 0
     /// The representations being mapped, outermost first: `@parent.` key paths read from here.
@@ -48,6 +55,13 @@ struct Importer<Reader: JSONReader> {
     mutating func run(mappings references: [MappingRef], root: Reader.Node) throws(MappingError) -> [ObjectID] {
         var objects: [ObjectID] = []
         for reference in references { objects += try run(mapping: reference, root: root) }
+        let connector = Connector(model: model)
+        var connected = Set<PendingConnection>()
+        for pending in pendingConnections where connected.insert(pending).inserted {
+            for connection in spec.plan(pending.mapping)?.connections ?? [] {
+                connector.connect(pending.object, connection, store: &store)
+            }
+        }
         options.onProgress?(mappedCount, knownCount)
         return objects
     }
@@ -229,6 +243,7 @@ struct Importer<Reader: JSONReader> {
             throw MappingError(.mapping, "no mappable values found for mapping \"\(mapping.name)\": the representation has none of its keys",
                                path: path.text())
         }
+        if !mapping.connections.isEmpty { pendingConnections.append(PendingConnection(object: object, mapping: mapping.index)) }
         options.onEvent?(.didMapObject(mapping: mapping.name, object: object))
         mappedCount += 1
         if let onProgress = options.onProgress, mappedCount % options.progressInterval == 0 {

@@ -2,8 +2,7 @@
 enum MappingLoader {
     /// Mapping keys that later versions implement; named so the error says so instead of "unknown".
     private static let laterMappingKeys: Set<String> = [
-        "identification", "identificationPredicate", "connections", "deletionPredicate",
-        "modificationAttribute",
+        "identification", "identificationPredicate", "deletionPredicate", "modificationAttribute",
     ]
 
     /// The names a mapping can refer to, resolved before any plan is built (mappings may refer to
@@ -31,7 +30,8 @@ enum MappingLoader {
                 continue
             }
             try object.allowKeys(["entity", "rootPath", "attributes", "relationships", "missingAttributes",
-                                  "missingRelationships", "forceCollectionMapping", "keyOfRepresentation"],
+                                  "missingRelationships", "forceCollectionMapping", "keyOfRepresentation",
+                                  "connections"],
                                  later: laterMappingKeys)
             guard let entityName = try object.string("entity") else {
                 throw MappingError(.spec, "missing required key \"entity\"", path: object.path)
@@ -175,7 +175,9 @@ enum MappingLoader {
                            defaultsForMissingAttributes: try choice(object, "missingAttributes", ["keep", "default"]) == "default",
                            nullifiesMissingRelationships: try choice(object, "missingRelationships", ["keep", "nullify"]) == "nullify",
                            forcesCollection: try object.bool("forceCollectionMapping") ?? (keyAttribute != nil),
-                           keyAttribute: keyAttribute)
+                           keyAttribute: keyAttribute,
+                           connections: try ConnectionLoader.load(object, entity: entity, model: model,
+                                                                  mapped: Set(relationships.map(\.relationship))))
     }
 
     /// The assignment policy a relationship mapping names, checked against the relationship's

@@ -24,6 +24,8 @@ public struct MappingPlan: Sendable {
     public let forcesCollection: Bool
     /// `"keyOfRepresentation": "name"`: the member key of each representation goes to this attribute.
     public let keyAttribute: Int?
+    /// Relationships filled by lookup after the payload is mapped.
+    public let connections: [ConnectionPlan]
 }
 
 public struct AttributeMappingPlan: Sendable {

@@ -331,3 +331,35 @@ def test_callback_exceptions_surface_after_the_import():
             raise RuntimeError("stop")
         with pytest.raises(RuntimeError):
             ctx.import_json("tag", {"tags": ["x"]}, on_progress=boom)
+
+
+CONNECT_SPEC = {
+    "entities": {
+        "Human": {"attributes": {"name": "string", "favoriteCatID": "integer", "catIDs": "json", "sex": "string"},
+                  "identification": "name",
+                  "relationships": {"favoriteCat": {"entity": "Cat"}, "cats": {"entity": "Cat", "toMany": True}}},
+        "Cat": {"attributes": {"railsID": "integer", "sex": "string"}, "identification": "railsID"},
+    },
+    "mappings": {
+        "human": {"entity": "Human", "attributes": {"name": "name", "favoriteCatID": "fav", "catIDs": "cats", "sex": "sex"},
+                  "connections": {"favoriteCat": {"attributes": {"favoriteCatID": "railsID"}, "createMissing": True},
+                                  "cats": {"attributes": {"catIDs": "railsID"}}}},
+        "bySex": {"entity": "Human", "attributes": {"name": "name", "sex": "sex"},
+                  "connections": {"cats": {"attributes": "sex", "nullifyWhenSourceNil": True}}},
+        "cat": {"entity": "Cat", "attributes": {"railsID": "id", "sex": "sex"}},
+    },
+}
+
+
+def test_connections_run_after_the_payload_G1_G15():
+    with mapping.Context(CONNECT_SPEC) as ctx:
+        blake = ctx.import_json("human", {"name": "Blake", "fav": 7, "cats": [1, 2, 3]})[0]
+        assert blake.related("favoriteCat")["railsID"] == 7  # createMissing
+        assert blake.related("cats") == []  # RestKit never creates: no cats yet, so none
+        ctx.import_json("cat", [{"id": 1, "sex": "f"}, {"id": 3, "sex": "m"}])
+        ctx.import_json("human", {"name": "Blake", "cats": ["3", 1, 9]})
+        assert [cat["railsID"] for cat in blake.related("cats")] == [3, 1]  # OR over the values, in order
+        ctx.import_json("bySex", {"name": "Blake", "sex": "f"})
+        assert [cat["railsID"] for cat in blake.related("cats")] == [1]
+        ctx.import_json("bySex", {"name": "Blake", "sex": None})
+        assert blake.related("cats") == []  # nullifyWhenSourceNil

@@ -1,0 +1,136 @@
+/// Runs the connections of the objects an import mapped, once the whole payload is in the graph
+/// (so the order of the payload does not matter), with RestKit's semantics (REFERENCE.md §1.6):
+/// all source values null ⇒ skipped (or cleared with `nullifyWhenSourceNil`); otherwise the
+/// relationship is set to the matches, and no match clears it.
+struct Connector {
+    let model: Model
+
+    func connect(_ object: ObjectID, _ connection: ConnectionPlan, store: inout ObjectStore) {
+        guard let record = store.record(object), model.entities.indices.contains(record.entity) else { return }
+        let entity = model.entities[record.entity]
+        guard entity.relationships.indices.contains(connection.relationship) else { return }
+        let relationship = entity.relationships[connection.relationship]
+        let targets: [ObjectID]
+        switch connection.source {
+        case .attributes(let pairs):
+            guard let found = matches(record, pairs, relationship, connection, store: &store) else {
+                if connection.nullifyWhenSourceNil { assign([], object, connection.relationship, relationship, &store) }
+                return
+            }
+            targets = found
+        case .keyPath(let steps):
+            targets = follow(object, steps, store: store)
+        }
+        assign(targets, object, connection.relationship, relationship, &store)
+    }
+
+    private func assign(_ targets: [ObjectID], _ object: ObjectID, _ index: Int, _ relationship: Relationship,
+                        _ store: inout ObjectStore) {
+        if relationship.toMany {
+            store.setToMany(object, relationship: index, to: targets, model: model)
+        } else {
+            store.setToOne(object, relationship: index, to: targets.first, model: model)
+        }
+    }
+
+    // MARK: By attributes
+
+    /// The destination objects matching the source's values; `nil` when every source value is null.
+    private func matches(_ record: ObjectRecord, _ pairs: [(source: Int, destination: Int)], _ relationship: Relationship,
+                         _ connection: ConnectionPlan, store: inout ObjectStore) -> [ObjectID]? {
+        guard model.entities.indices.contains(relationship.destination) else { return [] }
+        let destination = model.entities[relationship.destination]
+        var wanted: [[AttributeValue?]] = []
+        var allNull = true
+        for pair in pairs {
+            guard record.values.indices.contains(pair.source), destination.attributes.indices.contains(pair.destination) else {
+                return []
+            }
+            let type = destination.attributes[pair.destination].type
+            switch record.values[pair.source] {
+            case nil:
+                wanted.append([nil])
+            case .json(.array(let elements))?:
+                allNull = false
+                wanted.append(elements.map { Self.coerce($0, to: type) })
+            case let value?:
+                allNull = false
+                wanted.append([Self.coerce(value.jsonValue, to: type)])
+            }
+        }
+        if allNull { return nil }
+        if pairs.count == 1, destination.identification == [pairs[0].destination], let map = destination.identityMap,
+           let values = wanted.first {
+            return lookUp(values, destination, map: map, connection, store: &store)
+        }
+        return scan(destination, pairs, wanted, connection, store: store)
+    }
+
+    /// Through the destination's identity map, in the order of the source values.
+    private func lookUp(_ values: [AttributeValue?], _ destination: Entity, map: Int, _ connection: ConnectionPlan,
+                        store: inout ObjectStore) -> [ObjectID] {
+        var found: [ObjectID] = []
+        for case let value? in values {
+            let key = IdentityKey([value])
+            if let object = store.lookup(map: map, key: key), let record = store.record(object),
+               accepts(record.entity, destination, connection) {
+                found.append(object)
+            } else if connection.createMissing {
+                let object = store.create(destination)
+                if let attribute = destination.identification.first {
+                    store.setValue(value, of: object, attribute: attribute)
+                }
+                store.register(object, map: map, key: key)
+                found.append(object)
+            }
+        }
+        return found
+    }
+
+    /// Every object of the destination (and its sub-entities) whose values match every pair.
+    private func scan(_ destination: Entity, _ pairs: [(source: Int, destination: Int)], _ wanted: [[AttributeValue?]],
+                      _ connection: ConnectionPlan, store: ObjectStore) -> [ObjectID] {
+        var found: [ObjectID] = []
+        for candidate in model.entities where accepts(candidate.index, destination, connection) {
+            guard store.members.indices.contains(candidate.index) else { continue }
+            for object in store.members[candidate.index] {
+                guard let record = store.record(object) else { continue }
+                let matchesAll = zip(pairs, wanted).allSatisfy { pair, values in
+                    record.values.indices.contains(pair.destination) && values.contains(record.values[pair.destination])
+                }
+                if matchesAll { found.append(object) }
+            }
+        }
+        return found
+    }
+
+    private func accepts(_ entity: Int, _ destination: Entity, _ connection: ConnectionPlan) -> Bool {
+        connection.includesSubentities ? model.isKind(entity, of: destination.index) : entity == destination.index
+    }
+
+    private static func coerce(_ value: JSONValue, to type: AttributeType) -> AttributeValue? {
+        guard case .value(let coerced)? = try? Coercion.coerce(value, reader: JSONValueReader(), to: type, depthLimit: 16) else {
+            return nil
+        }
+        return coerced
+    }
+
+    // MARK: By key path
+
+    /// The objects reached by following the relationships of `steps`, flattened, each once.
+    private func follow(_ object: ObjectID, _ steps: [(entity: Int, relationship: Int)], store: ObjectStore) -> [ObjectID] {
+        var current = [object]
+        for step in steps {
+            var next: [ObjectID] = []
+            var seen = Set<ObjectID>()
+            for source in current {
+                guard let record = store.record(source), record.links.indices.contains(step.relationship) else { continue }
+                for target in record.links[step.relationship].targets where store.contains(target) && seen.insert(target).inserted {
+                    next.append(target)
+                }
+            }
+            current = next
+        }
+        return current
+    }
+}
