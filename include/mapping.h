@@ -76,6 +76,7 @@ MAPPING_EXTERN int mapping_version_number(void);
 #define MAPPING_ERANGE    -11  /* an index or a number out of range */
 #define MAPPING_EMAPPING  -12  /* the payload does not fit the mapping (e.g. nothing at its rootPath) */
 #define MAPPING_EDENIED   -13  /* a deletion refused by a relationship whose delete rule is deny */
+#define MAPPING_EPREDICATE -14 /* a predicate or sort that does not parse or names nothing; column set */
 
 /** The name of a status code ("MAPPING_ETYPE"), or "MAPPING_E?" for an unknown one. Borrowed, static. */
 MAPPING_EXTERN const char *mapping_strerror(int code);
@@ -369,6 +370,32 @@ MAPPING_EXTERN int mapping_value_set_json(mapping_value *output, const char *jso
 
 /** Sets the message a failing transformer reports (copied). */
 MAPPING_EXTERN int mapping_value_set_error(mapping_value *output, const char *message);
+
+/* ---- Queries -------------------------------------------------------------------------------- */
+
+/**
+ * METHOD. The objects of `entity` and its sub-entities that match `predicate`, sorted and paged.
+ * @param predicate  predicate text, NSPredicate's language (see the README): comparisons
+ *                   (== != < <= > >=), AND OR NOT, IN, BETWEEN {a, b}, BEGINSWITH ENDSWITH CONTAINS
+ *                   LIKE MATCHES with [c]/[d], key paths through relationships, ANY ALL NONE and
+ *                   @count, nil, literals, and %@ for arguments; NULL matches every object
+ * @param arguments  a JSON array with one value per %@, bound as values (never pasted into the text);
+ *                   NULL when the predicate has none
+ * @param sort       comma-separated key paths, `-` first for descending ("-age,name"); NULL keeps
+ *                   creation order
+ * @param offset     how many matching objects to skip
+ * @param limit      at most this many objects; 0 for no limit
+ * @param out        New: release with mapping_list_free().
+ * @return MAPPING_OK; MAPPING_EPREDICATE with the message naming the column (also in
+ *         mapping_error_last()->column); MAPPING_ENAME for an unknown entity; MAPPING_EPARSE for
+ *         arguments that are not a JSON array.
+ */
+MAPPING_EXTERN int mapping_fetch(mapping_context *ctx, const char *entity, const char *predicate, const char *arguments,
+                                 const char *sort, size_t offset, size_t limit, mapping_list **out);
+
+/** METHOD. How many objects of `entity` (and sub-entities) match `predicate` (NULL: all). */
+MAPPING_EXTERN int mapping_count_where(mapping_context *ctx, const char *entity, const char *predicate,
+                                       const char *arguments, size_t *out);
 
 /* ---- Writing out ----------------------------------------------------------------------------- */
 

@@ -38,6 +38,7 @@ public func mapping_strerror(_ code: CInt) -> UnsafePointer<CChar>? {
     case -11: "MAPPING_ERANGE"
     case -12: "MAPPING_EMAPPING"
     case -13: "MAPPING_EDENIED"
+    case -14: "MAPPING_EPREDICATE"
     default: "MAPPING_E?"
     }
     return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)

@@ -15,6 +15,7 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
         case range = -11        // MAPPING_ERANGE: index or number out of range
         case mapping = -12      // MAPPING_EMAPPING: the payload does not fit the mapping
         case denied = -13       // MAPPING_EDENIED: a deny delete rule refused a deletion
+        case predicate = -14    // MAPPING_EPREDICATE: a predicate or sort that does not parse or resolve
     }
 
     public var code: Code

@@ -135,6 +135,17 @@ public final class MappingContext: Sendable {
         try read { (reader) throws(MappingError) in try reader.find(try reader.entity(named: entity), identity: identity) }
     }
 
+    /// The objects a fetch request selects (see `FetchRequest`). Predicate errors name the column.
+    public func fetch(_ request: FetchRequest) throws(MappingError) -> [ObjectID] {
+        try read { (reader) throws(MappingError) in try reader.fetch(request) }
+    }
+
+    /// How many objects match a predicate.
+    public func count(of entity: String, where predicate: String?, arguments: [JSONValue] = []) throws(MappingError) -> Int {
+        guard let predicate else { return try count(of: entity) }
+        return try fetch(FetchRequest(entity: entity, predicate: predicate, arguments: arguments)).count
+    }
+
     public func isLive(_ object: ObjectID) -> Bool {
         graph.withLock { store in store.contains(object) }
     }

@@ -9,12 +9,12 @@
 from . import _ffi
 from .context import Context, Object
 from .errors import (DeniedError, DepthError, MappingError, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
-                     ParseError, SpecError, StaleObjectError, UnknownNameError, UnmappableError, WrongTypeError)
+                     ParseError, PredicateError, SpecError, StaleObjectError, UnknownNameError, UnmappableError, WrongTypeError)
 
 __version__ = _ffi.version().decode("ascii")
 
 __all__ = [
     "Context", "Object", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
     "UnknownNameError", "NotFoundError", "StaleObjectError", "NullValueError", "DepthError", "OutOfRangeError",
-    "UnmappableError", "DeniedError", "__version__",
+    "UnmappableError", "DeniedError", "PredicateError", "__version__",
 ]

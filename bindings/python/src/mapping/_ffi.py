@@ -109,6 +109,8 @@ get_related_list = ffi("mapping_get_related_list", [ContextP, Object, c_char_p, 
 get = ffi("mapping_get", [ContextP, c_char_p, c_char_p, POINTER(Object)])
 all_ = ffi("mapping_all", [ContextP, c_char_p, POINTER(ListP)])
 count = ffi("mapping_count", [ContextP, c_char_p, POINTER(c_size_t)])
+fetch = ffi("mapping_fetch", [ContextP, c_char_p, c_char_p, c_char_p, c_char_p, c_size_t, c_size_t, POINTER(ListP)])
+count_where = ffi("mapping_count_where", [ContextP, c_char_p, c_char_p, c_char_p, POINTER(c_size_t)])
 
 TRANSFORMER = ctypes.CFUNCTYPE(c_int, ctypes.POINTER(ctypes.c_char), c_size_t, ValueP, c_void_p)
 register_transformer = ffi("mapping_register_transformer", [ContextP, c_char_p, TRANSFORMER, TRANSFORMER, c_void_p])
@@ -120,8 +122,8 @@ serialize_list = ffi("mapping_serialize_list", [ContextP, c_char_p, ListP, c_uin
 free = ffi("mapping_free", [c_void_p], None)
 
 # Status codes and flags, as in mapping.h.
-OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING, EDENIED = (
-    0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13)
+OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING, EDENIED, EPREDICATE = (
+    0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14)
 TYPE_STRING, TYPE_INTEGER, TYPE_DOUBLE, TYPE_DECIMAL, TYPE_BOOLEAN, TYPE_DATE, TYPE_JSON = range(1, 8)
 SERIALIZE_NULLS, SERIALIZE_PRETTY, SERIALIZE_NO_ROOT = 1, 2, 4
 

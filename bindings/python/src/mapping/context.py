@@ -171,10 +171,28 @@ class Context:
         self._check(_ffi.all_(self._ptr, _encode(entity), ctypes.byref(result)))
         return [Object(self, handle) for handle in _take_list(result)]
 
-    def count(self, entity):
+    def count(self, entity, predicate=None, *arguments):
+        """How many objects `entity` and its sub-entities have, or how many match `predicate`."""
         total = ctypes.c_size_t()
-        self._check(_ffi.count(self._ptr, _encode(entity), ctypes.byref(total)))
+        if predicate is None:
+            self._check(_ffi.count(self._ptr, _encode(entity), ctypes.byref(total)))
+        else:
+            self._check(_ffi.count_where(self._ptr, _encode(entity), _encode(predicate),
+                                         json.dumps(list(arguments), default=_json_default).encode("utf-8"),
+                                         ctypes.byref(total)))
         return total.value
+
+    def fetch(self, entity, predicate=None, *arguments, sort=None, limit=None, offset=0):
+        """The objects of `entity` (sub-entities too) matching `predicate`, whose `%@` placeholders
+        take `arguments` in order (bound as values, never pasted into the text). `sort` is
+        "key,-key" or a list of such keys. Raises PredicateError with the column for a bad predicate."""
+        if isinstance(sort, (list, tuple)):
+            sort = ",".join(sort)
+        result = _ffi.ListP()
+        self._check(_ffi.fetch(self._ptr, _encode(entity), _encode(predicate) if predicate is not None else None,
+                               json.dumps(list(arguments), default=_json_default).encode("utf-8"),
+                               _encode(sort) if sort else None, offset, limit or 0, ctypes.byref(result)))
+        return [Object(self, handle) for handle in _take_list(result)]
 
     # -- writing out -----------------------------------------------------------------------------
 
@@ -325,6 +343,19 @@ class Object:
 
     def is_live(self):
         return _ffi.object_check(self._context._ptr, self._handle) == _ffi.OK
+
+
+def _json_default(value):
+    """Arguments that JSON has no form for: dates as ISO-8601 text, decimals as exact numbers."""
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=datetime.timezone.utc)
+        return value.astimezone(datetime.timezone.utc).isoformat().replace("+00:00", "Z")
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, Object):
+        raise TypeError("objects cannot be predicate arguments yet; compare an attribute instead")
+    raise TypeError(f"{type(value).__name__} cannot be a predicate argument")
 
 
 def _wrap_transformer(function):

@@ -68,9 +68,13 @@ class DeniedError(MappingError):
     code = _ffi.EDENIED
 
 
+class PredicateError(MappingError):
+    code = _ffi.EPREDICATE
+
+
 _BY_CODE = {cls.code: cls for cls in (MisuseError, SpecError, ParseError, WrongTypeError, UnknownNameError,
                                       NotFoundError, StaleObjectError, NullValueError, DepthError,
-                                      OutOfRangeError, UnmappableError, DeniedError)}
+                                      OutOfRangeError, UnmappableError, DeniedError, PredicateError)}
 
 
 def _text(raw):

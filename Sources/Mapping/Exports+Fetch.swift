@@ -1,0 +1,42 @@
+import MappingCore
+import MappingJSON
+
+/// The `arguments` of a fetch: a JSON array, or none.
+private func fetchArguments(_ text: UnsafePointer<CChar>?) throws(MappingError) -> [JSONValue] {
+    guard let text else { return [] }
+    guard case .array(let values) = try JanssonDocument.parse(String(cString: text)).value(depthLimit: 32) else {
+        throw MappingError(.misuse, "the arguments must be a JSON array, one value per %@")
+    }
+    return values
+}
+
+/// Exported to C as `mapping_fetch`.
+@_cdecl("mapping_fetch")
+public func mapping_fetch(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?, _ predicate: UnsafePointer<CChar>?,
+                          _ arguments: UnsafePointer<CChar>?, _ sort: UnsafePointer<CChar>?, _ offset: Int, _ limit: Int,
+                          _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
+    out?.pointee = nil
+    return withContext(context) { (handle, _) throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        let request = FetchRequest(entity: try CString.argument(entity, "entity"),
+                                   predicate: predicate.map { String(cString: $0) },
+                                   arguments: try fetchArguments(arguments), sort: sort.map { String(cString: $0) },
+                                   offset: Int(clamping: UInt(bitPattern: offset)),
+                                   limit: limit == 0 ? nil : Int(clamping: UInt(bitPattern: limit)))
+        out.pointee = Registry.add(ListHandle(try handle.core.fetch(request)))
+    }
+}
+
+/// Exported to C as `mapping_count_where`.
+@_cdecl("mapping_count_where")
+public func mapping_count_where(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?,
+                                _ predicate: UnsafePointer<CChar>?, _ arguments: UnsafePointer<CChar>?,
+                                _ out: UnsafeMutablePointer<Int>?) -> CInt {
+    out?.pointee = 0
+    return withContext(context) { (handle, _) throws(MappingError) in
+        let count = try handle.core.count(of: try CString.argument(entity, "entity"),
+                                          where: predicate.map { String(cString: $0) },
+                                          arguments: try fetchArguments(arguments))
+        try store(count, into: out)
+    }
+}

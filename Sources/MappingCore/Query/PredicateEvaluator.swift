@@ -1,0 +1,102 @@
+/// Evaluates a compiled predicate on objects of the store.
+struct PredicateEvaluator {
+    let store: ObjectStore
+
+    func matches(_ object: ObjectID, _ predicate: CompiledPredicate) -> Bool {
+        evaluate(predicate.root, object)
+    }
+
+    private func evaluate(_ node: CompiledPredicate.Node, _ object: ObjectID) -> Bool {
+        switch node {
+        case .constant(let value): return value
+        case .not(let inner): return !evaluate(inner, object)
+        case .and(let parts): return parts.allSatisfy { evaluate($0, object) }
+        case .or(let parts): return parts.contains { evaluate($0, object) }
+        case .comparison(let comparison): return evaluate(comparison, object)
+        }
+    }
+
+    private func value(_ expression: CompiledExpression, _ object: ObjectID) -> PredicateValue {
+        switch expression {
+        case .path(let path): return path.value(from: object, store: store)
+        case .value(let value): return value
+        case .list(let elements): return .many(elements.map { value($0, object) })
+        case .this: return .object(object)
+        }
+    }
+
+    private func evaluate(_ comparison: CompiledComparison, _ object: ObjectID) -> Bool {
+        let left = value(comparison.left, object)
+        let right = value(comparison.right, object)
+        // Collections on the left: ANY/ALL/NONE over their elements. Without an aggregate, a
+        // comparison that is not about the collection itself (CONTAINS, @count) reads as ANY.
+        if let elements = left.elements, comparison.aggregate != nil || comparison.op != .contains {
+            switch comparison.aggregate ?? .any {
+            case .any: return elements.contains { compare($0, right, comparison) }
+            case .all: return elements.allSatisfy { compare($0, right, comparison) }
+            case .noneOf: return !elements.contains { compare($0, right, comparison) }
+            }
+        }
+        return compare(left, right, comparison)
+    }
+
+    private func compare(_ left: PredicateValue, _ right: PredicateValue, _ comparison: CompiledComparison) -> Bool {
+        let fold = comparison.fold
+        switch comparison.op {
+        case .equal: return PredicateValue.equal(left, right, fold: fold)
+        case .notEqual: return !PredicateValue.equal(left, right, fold: fold)
+        case .less: return PredicateValue.order(left, right, fold: fold).map { $0 < 0 } ?? false
+        case .lessOrEqual: return PredicateValue.order(left, right, fold: fold).map { $0 <= 0 } ?? false
+        case .greater: return PredicateValue.order(left, right, fold: fold).map { $0 > 0 } ?? false
+        case .greaterOrEqual: return PredicateValue.order(left, right, fold: fold).map { $0 >= 0 } ?? false
+        case .between:
+            guard let bounds = right.elements, bounds.count == 2,
+                  let low = PredicateValue.order(left, bounds[0], fold: fold),
+                  let high = PredicateValue.order(left, bounds[1], fold: fold) else { return false }
+            return low >= 0 && high <= 0
+        case .in:
+            if let elements = right.elements { return elements.contains { PredicateValue.equal(left, $0, fold: fold) } }
+            if case .string(let haystack) = right, case .string(let needle) = left {
+                return fold.apply(haystack).contains(fold.apply(needle))
+            }
+            return PredicateValue.equal(left, right, fold: fold)
+        case .contains:
+            if let elements = left.elements { return elements.contains { PredicateValue.equal($0, right, fold: fold) } }
+            guard case .string(let haystack) = left, case .string(let needle) = right else { return false }
+            return fold.apply(haystack).contains(fold.apply(needle))
+        case .beginsWith, .endsWith:
+            guard case .string(let text) = left, case .string(let affix) = right else { return false }
+            let (folded, foldedAffix) = (fold.apply(text), fold.apply(affix))
+            return comparison.op == .beginsWith ? folded.hasPrefix(foldedAffix) : folded.hasSuffix(foldedAffix)
+        case .like:
+            guard case .string(let text) = left, case .string(let pattern) = right else { return false }
+            return Self.like(Array(fold.apply(text)), Array(fold.apply(pattern)))
+        case .matches:
+            guard case .string(let text) = left, let regex = comparison.regex else { return false }
+            let subject = comparison.fold.diacriticInsensitive ? TextFold(caseInsensitive: false, diacriticInsensitive: true).apply(text) : text
+            return (try? regex.wholeMatch(in: subject)) != nil
+        }
+    }
+
+    /// LIKE: `*` matches any run of characters, `?` one character, `\\` escapes either.
+    static func like(_ text: [Character], _ pattern: [Character]) -> Bool {
+        var memo: [Int: Bool] = [:]
+        func match(_ t: Int, _ p: Int) -> Bool {
+            let key = t * (pattern.count + 1) + p
+            if let known = memo[key] { return known }
+            let result: Bool
+            if p == pattern.count {
+                result = t == text.count
+            } else if pattern[p] == "*" {
+                result = match(t, p + 1) || (t < text.count && match(t + 1, p))
+            } else if pattern[p] == "\\", p + 1 < pattern.count {
+                result = t < text.count && text[t] == pattern[p + 1] && match(t + 1, p + 2)
+            } else {
+                result = t < text.count && (pattern[p] == "?" || pattern[p] == text[t]) && match(t + 1, p + 1)
+            }
+            memo[key] = result
+            return result
+        }
+        return match(0, 0)
+    }
+}
