@@ -143,13 +143,26 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(try names(ctx, ctx.relatedObjects(of: second, relationship: "friends")), ["Human 12345"])
     }
 
+    func testSourceAndDestinationPredicatesG4G5() throws {
+        let withPredicates = spec.replacingOccurrences(
+            of: #""connections": {"cats": {"attributes": "sex"}}"#,
+            with: #""connections": {"cats": {"attributes": "sex", "sourcePredicate": "sex == 'female'", "destinationPredicate": "birthYear = 2011"}}"#)
+        let ctx = try TestFixtures.context(withPredicates)
+        _ = try ctx.importJSON(mapping: "cat", cats)
+        let blake = try XCTUnwrap(ctx.importJSON(mapping: "bySex", #"{"name": "Blake", "sex": "female"}"#).first)
+        XCTAssertEqual(try catsOf(ctx, blake), ["Asia"], "G5: only the cats born in 2011")
+        let roy = try XCTUnwrap(ctx.importJSON(mapping: "bySex", #"{"name": "Roy", "sex": "male"}"#).first)
+        XCTAssertEqual(try catsOf(ctx, roy), [], "G4: the source predicate is false: skipped")
+    }
+
     func testConnectionSpecErrorsG18Shapes() {
         for (connection, fragment) in [(#"{"attributes": "nope"}"#, "no attribute \"nope\""),
                                        (#"{"keyPath": "residence.nope"}"#, "no relationship \"nope\""),
                                        (#"{"keyPath": "residence"}"#, "not to \"Cat\""),
                                        (#"{"attributes": "sex", "createMissing": true}"#, "createMissing needs"),
                                        (#"{}"#, "exactly one of"),
-                                       (#"{"attributes": "sex", "sourcePredicate": "x"}"#, "not supported by this version")] {
+                                       (#"{"attributes": "sex", "sourcePredicate": "x"}"#, "sourcePredicate: expected a comparison operator"),
+                                       (#"{"attributes": "sex", "destinationPredicate": "shoe == 1"}"#, "no attribute or relationship \"shoe\"")] {
             XCTAssertThrowsError(try TestFixtures.context(spec.replacingOccurrences(
                 of: #""connections": {"cats": {"attributes": "sex"}}"#, with: #""connections": {"cats": \#(connection)}"#))) { error in
                 XCTAssertTrue((error as? MappingError)?.message.contains(fragment) == true,

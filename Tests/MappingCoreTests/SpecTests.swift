@@ -91,7 +91,9 @@ final class SpecTests: XCTestCase {
         expectSpecError(#"{"entities": {"A": {"colour": "red"}}, "mappings": {"m": {"entity": "A"}}}"#,
                         path: "$.entities.A.colour", contains: "unknown key \"colour\"")
         expectSpecError(#"{"entities": {"A": {}}, "mappings": {"m": {"entity": "A", "deletionPredicate": "x"}}}"#,
-                        path: "$.mappings.m.deletionPredicate", contains: "not supported by this version")
+                        path: "$.mappings.m.deletionPredicate", contains: "expected a comparison operator, found the end at column 2")
+        expectSpecError(#"{"entities": {"A": {}}, "mappings": {"m": {"entity": "A", "routes": 1}}}"#,
+                        path: "$.mappings.m.routes", contains: "unknown key")
         expectSpecError(#"{"entities": {"A": {}}, "mappings": {"m": {"entity": "A"}, "d": {"dynamic": {"cases": {"x": "m"}}}}}"#,
                         path: "$.mappings.d.dynamic", contains: "need a \"keyPath\"")
         expectSpecError(#"{"entities": {"A": {}}, "mappings": {"m": {"entity": "A"}, "d": {"dynamic": {"keyPath": "t", "cases": {"x": "n"}}}}}"#,

@@ -10,7 +10,10 @@ struct Connector {
         let entity = model.entities[record.entity]
         guard entity.relationships.indices.contains(connection.relationship) else { return }
         let relationship = entity.relationships[connection.relationship]
-        let targets: [ObjectID]
+        if let predicate = connection.sourcePredicate, !PredicateEvaluator(store: store).matches(object, predicate) {
+            return
+        }
+        var targets: [ObjectID]
         switch connection.source {
         case .attributes(let pairs):
             guard let found = matches(record, pairs, relationship, connection, store: &store) else {
@@ -20,6 +23,10 @@ struct Connector {
             targets = found
         case .keyPath(let steps):
             targets = follow(object, steps, store: store)
+        }
+        if let predicate = connection.destinationPredicate {
+            let evaluator = PredicateEvaluator(store: store)
+            targets = targets.filter { evaluator.matches($0, predicate) }
         }
         assign(targets, object, connection.relationship, relationship, &store)
     }

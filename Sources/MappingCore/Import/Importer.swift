@@ -62,6 +62,12 @@ struct Importer<Reader: JSONReader> {
                 connector.connect(pending.object, connection, store: &store)
             }
         }
+        // Tombstones: mapped objects that match their mapping's deletionPredicate are deleted.
+        for pending in connected {
+            guard let predicate = spec.plan(pending.mapping)?.deletionPredicate, store.contains(pending.object),
+                  PredicateEvaluator(store: store).matches(pending.object, predicate) else { continue }
+            try store.delete(pending.object, model: model)
+        }
         options.onProgress?(mappedCount, knownCount)
         return objects
     }
@@ -220,6 +226,9 @@ struct Importer<Reader: JSONReader> {
         }
         objectsBeingMapped.append(object)
         defer { objectsBeingMapped.removeLast() }
+        if !isNew, try isUnmodified(object, node, mapping, entity) {
+            return finish(object, mapping)
+        }
         var present = 0
         if let keyValue, let attribute = mapping.keyAttribute {
             store.setValue(keyValue, of: object, attribute: attribute)
@@ -243,7 +252,15 @@ struct Importer<Reader: JSONReader> {
             throw MappingError(.mapping, "no mappable values found for mapping \"\(mapping.name)\": the representation has none of its keys",
                                path: path.text())
         }
-        if !mapping.connections.isEmpty { pendingConnections.append(PendingConnection(object: object, mapping: mapping.index)) }
+        if isNew && mapping.identifiesByScan { registerIfFree(object, entity) }
+        return finish(object, mapping)
+    }
+
+    /// Records a mapped object: its connections and deletion predicate for later, events, progress.
+    private mutating func finish(_ object: ObjectID, _ mapping: MappingPlan) -> ObjectID {
+        if !mapping.connections.isEmpty || mapping.deletionPredicate != nil {
+            pendingConnections.append(PendingConnection(object: object, mapping: mapping.index))
+        }
         options.onEvent?(.didMapObject(mapping: mapping.name, object: object))
         mappedCount += 1
         if let onProgress = options.onProgress, mappedCount % options.progressInterval == 0 {
@@ -258,6 +275,10 @@ struct Importer<Reader: JSONReader> {
     /// `create` false, a representation that finds no object gives `nil`.
     private mutating func findOrCreate(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity,
                                        keyValue: AttributeValue?, create: Bool) throws(MappingError) -> (ObjectID, isNew: Bool)? {
+        if mapping.identifiesByScan {
+            let values = mapping.identification.isEmpty ? nil : try identificationValues(node, mapping, entity, keyValue: keyValue)
+            return findByScan(mapping, entity, values: values, create: create)
+        }
         guard let map = entity.identityMap,
               let values = try identificationValues(node, mapping, entity, keyValue: keyValue) else {
             return create ? (store.create(entity), true) : nil
@@ -285,11 +306,64 @@ struct Importer<Reader: JSONReader> {
         return (object, true)
     }
 
+    /// A mapping's own identification or an identificationPredicate: the first object of the entity
+    /// with these values that matches the predicate (RestKit's fetch, then filter), else a new one,
+    /// registered in the entity's identity map once its attributes are set, if its identity is free.
+    private mutating func findByScan(_ mapping: MappingPlan, _ entity: Entity, values: [AttributeValue]?,
+                                     create: Bool) -> (ObjectID, isNew: Bool)? {
+        if let values {
+            let evaluator = PredicateEvaluator(store: store)
+            for candidate in model.entities where model.isKind(candidate.index, of: entity.index) {
+                guard store.members.indices.contains(candidate.index) else { continue }
+                for object in store.members[candidate.index] {
+                    guard let record = store.record(object) else { continue }
+                    let same = zip(mapping.identification, values).allSatisfy { attribute, value in
+                        record.values.indices.contains(attribute) && record.values[attribute] == value
+                    }
+                    if same, mapping.identificationPredicate.map({ evaluator.matches(object, $0) }) ?? true {
+                        return (object, false)
+                    }
+                }
+            }
+        }
+        guard create else { return nil }
+        let object = store.create(entity)
+        for (attribute, value) in zip(mapping.identification, values ?? []) {
+            store.setValue(value, of: object, attribute: attribute)
+        }
+        return (object, true)
+    }
+
+    /// Registers a new object in its entity's identity map if its identity is complete and free.
+    private mutating func registerIfFree(_ object: ObjectID, _ entity: Entity) {
+        guard let record = store.record(object), let identity = store.identity(of: record, entity),
+              store.lookup(map: identity.map, key: identity.key) == nil else { return }
+        store.register(object, map: identity.map, key: identity.key)
+    }
+
+    /// `modificationAttribute`: true when the stored value is not older than the incoming one
+    /// (numbers and dates: stored ≥ incoming; other types: equal).
+    private func isUnmodified(_ object: ObjectID, _ node: Reader.Node, _ mapping: MappingPlan,
+                              _ entity: Entity) throws(MappingError) -> Bool {
+        guard let attribute = mapping.modificationAttribute, let record = store.record(object),
+              record.values.indices.contains(attribute), let stored = record.values[attribute],
+              let attributeMapping = mapping.attributes.first(where: { $0.attribute == attribute }),
+              let (found, keyPath) = firstPresent(attributeMapping.alternatives, in: node),
+              case .value(let incoming) = try coerce(found, attributeMapping, entity, keyPath) else { return false }
+        let (old, new) = (PredicateValue(stored), PredicateValue(incoming))
+        switch stored {
+        case .integer, .double, .decimal, .date:
+            return (PredicateValue.order(old, new, fold: .exact) ?? -1) >= 0
+        default:
+            return PredicateValue.equal(old, new, fold: .exact)
+        }
+    }
+
     private mutating func identificationValues(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity,
                                                keyValue: AttributeValue?) throws(MappingError) -> [AttributeValue]? {
         var values: [AttributeValue] = []
-        values.reserveCapacity(entity.identification.count)
-        for (attribute, source) in zip(entity.identification, mapping.identitySources) {
+        values.reserveCapacity(mapping.identification.count)
+        for (attribute, source) in zip(mapping.identification, mapping.identitySources) {
             if attribute == mapping.keyAttribute, let keyValue {
                 values.append(keyValue)
                 continue

@@ -1,7 +1,7 @@
 /// A predicate resolved against one entity: key paths turned into attribute and relationship
 /// indexes (unknown names are errors with their column), arguments bound, patterns compiled.
-struct CompiledPredicate {
-    indirect enum Node {
+struct CompiledPredicate: Sendable {
+    indirect enum Node: Sendable {
         case constant(Bool)
         case not(Node)
         case and([Node])
@@ -12,16 +12,23 @@ struct CompiledPredicate {
     let root: Node
 }
 
-struct CompiledComparison {
+struct CompiledComparison: Sendable {
     let aggregate: Comparison.Aggregate?
     let left: CompiledExpression
     let op: Comparison.Operator
     let right: CompiledExpression
     let fold: TextFold
-    let regex: Regex<AnyRegexOutput>?
+    let regex: CompiledRegex?
 }
 
-enum CompiledExpression {
+/// A compiled MATCHES pattern. `Regex<AnyRegexOutput>` is not declared Sendable; a compiled regex is
+/// immutable and each match keeps its own state, and predicates kept in a spec are only evaluated
+/// under the context's lock.
+struct CompiledRegex: @unchecked Sendable {
+    let regex: Regex<AnyRegexOutput>
+}
+
+enum CompiledExpression: Sendable {
     case path(ResolvedKeyPath)
     case value(PredicateValue)
     case list([CompiledExpression])
@@ -29,8 +36,8 @@ enum CompiledExpression {
 }
 
 /// A key path through an entity's relationships, ending at an attribute or a relationship.
-struct ResolvedKeyPath {
-    enum Step {
+struct ResolvedKeyPath: Sendable {
+    enum Step: Sendable {
         case attribute(Int)
         case relationship(Int)
     }
@@ -129,11 +136,11 @@ extension CompiledPredicate {
 
         private func compile(_ comparison: Comparison) throws(MappingError) -> CompiledComparison {
             let right = try expression(comparison.right)
-            var regex: Regex<AnyRegexOutput>?
+            var regex: CompiledRegex?
             if comparison.op == .matches, case .value(.string(let pattern)) = right {
                 do {
-                    regex = try Regex(pattern)
-                    if comparison.caseInsensitive { regex = regex?.ignoresCase() }
+                    let compiled = try Regex(pattern)
+                    regex = CompiledRegex(regex: comparison.caseInsensitive ? compiled.ignoresCase() : compiled)
                 } catch {
                     throw MappingError(.predicate, "\"\(pattern)\" is not a regular expression (column \(comparison.column))",
                                        column: comparison.column)

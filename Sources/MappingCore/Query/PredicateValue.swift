@@ -1,6 +1,6 @@
 /// A value while a predicate is evaluated: attribute values, objects, collections and literals, with
 /// the comparisons NSPredicate makes between them.
-enum PredicateValue {
+enum PredicateValue: Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -112,7 +112,7 @@ enum PredicateValue {
 
 /// How strings are compared: `[c]` folds case, `[d]` folds diacritics (Latin letters with accents
 /// to their base letter: é → e, ß → ss, Ø → O).
-struct TextFold {
+struct TextFold: Sendable {
     let caseInsensitive: Bool
     let diacriticInsensitive: Bool
 

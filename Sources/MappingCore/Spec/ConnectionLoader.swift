@@ -9,8 +9,8 @@ enum ConnectionLoader {
         var plans: [ConnectionPlan] = []
         for member in section.members {
             let object = try SpecObject(member.value, path: section.path(member.key))
-            try object.allowKeys(["attributes", "keyPath", "includesSubentities", "nullifyWhenSourceNil", "createMissing"],
-                                 later: ["sourcePredicate", "destinationPredicate"])
+            try object.allowKeys(["attributes", "keyPath", "includesSubentities", "nullifyWhenSourceNil", "createMissing",
+                                  "sourcePredicate", "destinationPredicate"])
             guard let index = entity.relationshipIndex(named: member.key) else {
                 throw MappingError(.spec, "entity \"\(entity.name)\" has no relationship \"\(member.key)\"", path: object.path)
             }
@@ -41,7 +41,11 @@ enum ConnectionLoader {
             plans.append(ConnectionPlan(relationship: index, source: source,
                                         includesSubentities: try object.bool("includesSubentities") ?? true,
                                         nullifyWhenSourceNil: try object.bool("nullifyWhenSourceNil") ?? false,
-                                        createMissing: createMissing))
+                                        createMissing: createMissing,
+                                        sourcePredicate: try MappingLoader.predicate(object, "sourcePredicate", entity: entity, model: model),
+                                        destinationPredicate: try MappingLoader.predicate(object, "destinationPredicate",
+                                                                                          entity: model.entities[relationship.destination],
+                                                                                          model: model)))
         }
         return plans
     }

@@ -20,4 +20,8 @@ public struct ConnectionPlan: Sendable {
     /// When nothing matches a single-attribute connection on the destination's identification,
     /// create the destination object (RestKit never does).
     public let createMissing: Bool
+    /// Connect only source objects that match; others keep their relationship as it is.
+    let sourcePredicate: CompiledPredicate?
+    /// Only destination objects that match are connected.
+    let destinationPredicate: CompiledPredicate?
 }

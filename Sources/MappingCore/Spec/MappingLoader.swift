@@ -2,7 +2,6 @@
 enum MappingLoader {
     /// Mapping keys that later versions implement; named so the error says so instead of "unknown".
     private static let laterMappingKeys: Set<String> = [
-        "identification", "identificationPredicate", "deletionPredicate", "modificationAttribute",
     ]
 
     /// The names a mapping can refer to, resolved before any plan is built (mappings may refer to
@@ -31,7 +30,8 @@ enum MappingLoader {
             }
             try object.allowKeys(["entity", "rootPath", "attributes", "relationships", "missingAttributes",
                                   "missingRelationships", "forceCollectionMapping", "keyOfRepresentation",
-                                  "connections"],
+                                  "connections", "identification", "identificationPredicate", "modificationAttribute",
+                                  "deletionPredicate"],
                                  later: laterMappingKeys)
             guard let entityName = try object.string("entity") else {
                 throw MappingError(.spec, "missing required key \"entity\"", path: object.path)
@@ -166,8 +166,26 @@ enum MappingLoader {
             }
             keyAttribute = attribute
         }
-        let identitySources = entity.identification.map { attribute in
+        var identification = entity.identification
+        if let names = try object.names("identification") {
+            identification = []
+            for name in names {
+                guard let attribute = entity.attributeIndex(named: name) else {
+                    throw MappingError(.spec, "entity \"\(entity.name)\" has no attribute \"\(name)\"", path: object.path("identification"))
+                }
+                identification.append(attribute)
+            }
+        }
+        let identitySources = identification.map { attribute in
             attributes.firstIndex(where: { $0.attribute == attribute })
+        }
+        let identificationPredicate = try predicate(object, "identificationPredicate", entity: entity, model: model)
+        var modificationAttribute: Int?
+        if let name = try object.string("modificationAttribute") {
+            guard let attribute = entity.attributeIndex(named: name), attributes.contains(where: { $0.attribute == attribute }) else {
+                throw MappingError(.spec, "\"\(name)\" must be an attribute this mapping maps", path: object.path("modificationAttribute"))
+            }
+            modificationAttribute = attribute
         }
         return MappingPlan(name: name, index: index, entity: entity.index, rootPath: rootPath, attributes: attributes,
                            relationships: relationships, identitySources: identitySources,
@@ -177,7 +195,12 @@ enum MappingLoader {
                            forcesCollection: try object.bool("forceCollectionMapping") ?? (keyAttribute != nil),
                            keyAttribute: keyAttribute,
                            connections: try ConnectionLoader.load(object, entity: entity, model: model,
-                                                                  mapped: Set(relationships.map(\.relationship))))
+                                                                  mapped: Set(relationships.map(\.relationship))),
+                           identification: identification,
+                           identifiesByScan: identification != entity.identification || identificationPredicate != nil,
+                           identificationPredicate: identificationPredicate,
+                           modificationAttribute: modificationAttribute,
+                           deletionPredicate: try predicate(object, "deletionPredicate", entity: entity, model: model))
     }
 
     /// The assignment policy a relationship mapping names, checked against the relationship's
@@ -204,6 +227,16 @@ enum MappingLoader {
                                path: path)
         default:
             return policy
+        }
+    }
+
+    /// A predicate kept in the spec, compiled against `entity`; its errors become spec errors.
+    static func predicate(_ object: SpecObject, _ key: String, entity: Entity, model: Model) throws(MappingError) -> CompiledPredicate? {
+        guard let text = try object.string(key) else { return nil }
+        do {
+            return try CompiledPredicate.compile(text, entity: entity, model: model, arguments: [])
+        } catch {
+            throw MappingError(.spec, "\(key): \(error.message)", path: object.path(key), column: error.column)
         }
     }
 

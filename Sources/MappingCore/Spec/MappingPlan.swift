@@ -26,6 +26,18 @@ public struct MappingPlan: Sendable {
     public let keyAttribute: Int?
     /// Relationships filled by lookup after the payload is mapped.
     public let connections: [ConnectionPlan]
+    /// The attributes this mapping identifies objects by: the entity's, or the mapping's own
+    /// `"identification"`. `identitySources` follows this list.
+    public let identification: [Int]
+    /// Identify by scanning the entity rather than through its identity map: for a mapping's own
+    /// identification or an `identificationPredicate` (which filters the candidates).
+    public let identifiesByScan: Bool
+    let identificationPredicate: CompiledPredicate?
+    /// `"modificationAttribute"`: an existing object whose stored value is not older than the
+    /// incoming one is left as it is (it still counts as mapped).
+    public let modificationAttribute: Int?
+    /// `"deletionPredicate"`: objects this mapping mapped that match it afterwards are deleted.
+    let deletionPredicate: CompiledPredicate?
 }
 
 public struct AttributeMappingPlan: Sendable {

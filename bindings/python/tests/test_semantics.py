@@ -363,3 +363,55 @@ def test_connections_run_after_the_payload_G1_G15():
         assert [cat["railsID"] for cat in blake.related("cats")] == [1]
         ctx.import_json("bySex", {"name": "Blake", "sex": None})
         assert blake.related("cats") == []  # nullifyWhenSourceNil
+
+
+IDENT_SPEC = {
+    "entities": {"Human": {"attributes": {"railsID": "integer", "name": "string", "age": "integer",
+                                          "updatedAt": "date", "sex": "string"}},
+                 "Cat": {"attributes": {"name": "string", "year": "integer", "sex": "string"}, "identification": "name"}},
+    "mappings": {
+        "seed": {"entity": "Human", "attributes": {"railsID": "id", "name": "name", "age": "age"}},
+        "young": {"entity": "Human", "identification": "railsID", "identificationPredicate": "age < 30",
+                  "attributes": {"railsID": "id", "sex": "sex"}},
+        "dated": {"entity": "Human", "identification": "railsID", "modificationAttribute": "updatedAt",
+                  "attributes": {"railsID": "id", "name": "name", "updatedAt": "updated"}},
+        "tomb": {"entity": "Human", "identification": "railsID", "deletionPredicate": "sex == 'gone'",
+                 "attributes": {"railsID": "id", "sex": "sex"}},
+        "cat": {"entity": "Cat", "attributes": {"name": "name", "year": "year", "sex": "sex"}},
+    },
+}
+
+
+def test_identification_predicate_modification_attribute_and_tombstones_F6_F15_P7():
+    with mapping.Context(IDENT_SPEC) as ctx:
+        blake, colin = ctx.import_json("seed", [{"id": 1, "name": "Blake", "age": 30}, {"id": 1, "name": "Colin", "age": 28}])
+        assert ctx.import_json("young", {"id": 1, "sex": "m"}) == [colin]  # F6
+        first = ctx.import_json("dated", {"id": 7, "name": "v2", "updated": "2020-02-02"})[0]
+        ctx.import_json("dated", {"id": 7, "name": "v1", "updated": "2020-01-01"})
+        assert first["name"] == "v2"  # F15: older data skipped
+        ctx.import_json("tomb", [{"id": 1, "sex": "gone"}])  # P7: matches after mapping: deleted
+        assert ctx.count("Human", "railsID == 1") == 1 and not ctx.fetch("Human", "sex == 'gone'")
+
+
+def test_connection_predicates_G4_G5():
+    spec = {
+        "entities": {"Human": {"attributes": {"name": "string", "sex": "string"}, "identification": "name",
+                               "relationships": {"cats": {"entity": "Cat", "toMany": True}}},
+                     "Cat": {"attributes": {"name": "string", "year": "integer", "sex": "string"}, "identification": "name"}},
+        "mappings": {
+            "human": {"entity": "Human", "attributes": {"name": "name", "sex": "sex"},
+                      "connections": {"cats": {"attributes": "sex", "sourcePredicate": "sex == 'female'",
+                                               "destinationPredicate": "year = 2011"}}},
+            "cat": {"entity": "Cat", "attributes": {"name": "name", "year": "year", "sex": "sex"}},
+        },
+    }
+    with mapping.Context(spec) as ctx:
+        ctx.import_json("cat", [{"name": "Asia", "year": 2011, "sex": "female"}, {"name": "Lola", "year": 2012, "sex": "female"},
+                                {"name": "Roy", "year": 2011, "sex": "male"}])
+        sarah, roy = ctx.import_json("human", [{"name": "Sarah", "sex": "female"}, {"name": "Roy", "sex": "male"}])
+        assert [cat["name"] for cat in sarah.related("cats")] == ["Asia"]
+        assert roy.related("cats") == []
+        spec["mappings"]["human"]["connections"]["cats"]["destinationPredicate"] = "year =="
+        with pytest.raises(mapping.SpecError) as caught:
+            mapping.Context(spec)
+        assert caught.value.path == "$.mappings.human.connections.cats.destinationPredicate" and caught.value.column == 8
