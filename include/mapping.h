@@ -403,6 +403,8 @@ MAPPING_EXTERN int mapping_count_where(mapping_context *ctx, const char *entity,
 #define MAPPING_SERIALIZE_NULLS    1u  /* write null attributes and empty to-one relationships as null */
 #define MAPPING_SERIALIZE_PRETTY   2u  /* indent with two spaces */
 #define MAPPING_SERIALIZE_NO_ROOT  4u  /* do not wrap the output in the mapping's rootPath */
+#define MAPPING_SERIALIZE_FORM     8u  /* application/x-www-form-urlencoded instead of JSON: keys sorted,
+                                          a[b]=v, a[]=v, null as a bare key, UTF-8 percent-escaping */
 
 /**
  * Writes one object out as JSON through the named mapping, in reverse: each attribute at its key

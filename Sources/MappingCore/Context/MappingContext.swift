@@ -163,6 +163,12 @@ public final class MappingContext: Sendable {
             serializer.hosts = hosts
             return try serializer.document(objects, mapping: plan, asList: asList)
         }
+        if options.contains(.formEncoded) {
+            guard let form = FormEncoder.encode(document) else {
+                throw MappingError(.misuse, "form encoding needs an object at the top: serialize one object, or give the mapping a rootPath")
+            }
+            return form
+        }
         return JSONWriter.text(document, pretty: options.contains(.pretty))
     }
 }

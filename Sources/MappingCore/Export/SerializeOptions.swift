@@ -9,4 +9,6 @@ public struct SerializeOptions: OptionSet, Sendable {
     public static let pretty = SerializeOptions(rawValue: 1 << 1)
     /// Do not wrap the output in the mapping's `rootPath`.
     public static let omitRootPath = SerializeOptions(rawValue: 1 << 2)
+    /// Write `application/x-www-form-urlencoded` text instead of JSON (see `FormEncoder`).
+    public static let formEncoded = SerializeOptions(rawValue: 1 << 3)
 }

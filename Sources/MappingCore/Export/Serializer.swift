@@ -167,19 +167,34 @@ struct Serializer {
     }
 
     /// Puts `value` at the key path `steps` inside `members`, creating intermediate objects and
-    /// merging with ones already there.
+    /// merging with ones already there. A numeric step after the first writes into an array at that
+    /// position (`tags.0`), padding with nulls, so positional mappings read back as arrays.
     private static func insert(_ value: JSONValue, at steps: ArraySlice<KeyPath.Step>, into members: inout [JSONMember]) {
         guard let first = steps.first else { return }
         let key = first.key.name
-        let rest = steps.dropFirst()
         let existing = members.firstIndex(where: { $0.key == key })
-        if rest.isEmpty {
-            if let existing { members[existing].value = value } else { members.append(JSONMember(key, value)) }
+        var slot = existing.map { members[$0].value } ?? .null
+        place(value, at: steps.dropFirst(), into: &slot)
+        if let existing { members[existing].value = slot } else { members.append(JSONMember(key, slot)) }
+    }
+
+    /// Writes `value` at `steps` below `container` (an object or an array, created as needed).
+    private static func place(_ value: JSONValue, at steps: ArraySlice<KeyPath.Step>, into container: inout JSONValue) {
+        guard let step = steps.first else {
+            container = value
             return
         }
-        var nested: [JSONMember] = []
-        if let existing, case .object(let current) = members[existing].value { nested = current }
-        insert(value, at: rest, into: &nested)
-        if let existing { members[existing].value = .object(nested) } else { members.append(JSONMember(key, .object(nested))) }
+        if let index = step.index, index < 10_000 {
+            var elements: [JSONValue] = []
+            if case .array(let current) = container { elements = current }
+            while elements.count <= index { elements.append(.null) }
+            place(value, at: steps.dropFirst(), into: &elements[index])
+            container = .array(elements)
+            return
+        }
+        var members: [JSONMember] = []
+        if case .object(let current) = container { members = current }
+        insert(value, at: steps, into: &members)
+        container = .object(members)
     }
 }

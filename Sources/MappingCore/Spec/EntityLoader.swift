@@ -53,7 +53,12 @@ enum EntityLoader {
             }
             draft.parent = parent
         }
-        draft.identification = try object.names("identification")
+        // `"identification": null` turns inference off: the entity has no identification (E10).
+        if case .null? = object["identification"] {
+            draft.identification = []
+        } else {
+            draft.identification = try object.names("identification")
+        }
         if let attributes = object["attributes"] {
             let section = try SpecObject(attributes, path: object.path("attributes"))
             for member in section.members {

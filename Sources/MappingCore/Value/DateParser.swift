@@ -5,7 +5,8 @@
 /// - `MM/dd/yyyy`;
 /// - RFC 1123 `EEE, dd MMM yyyy HH:mm:ss zzz`, RFC 850 `EEEE, dd-MMM-yy HH:mm:ss zzz`,
 ///   asctime `EEE MMM d HH:mm:ss yyyy`;
-/// - epoch seconds written as a number string (`"1387481530"`, `"-1.5"`).
+/// - epoch seconds written as a number string (`"1387481530"`, `"-1.5"`);
+/// - .NET's `/Date(1112715000000-0500)/` (milliseconds).
 enum DateParser {
     static func parse(_ text: String) -> Timestamp? {
         var scanner = ByteScanner(text)
@@ -14,6 +15,8 @@ enum DateParser {
         if let date = slashed(&scanner) { return date }
         scanner = ByteScanner(text)
         if let date = httpDate(&scanner) { return date }
+        scanner = ByteScanner(text)
+        if let date = dotNet(&scanner) { return date }
         if let seconds = NumberText.double(text) { return Timestamp(secondsSince1970: seconds) }
         return nil
     }
@@ -51,6 +54,19 @@ enum DateParser {
         guard s.atEnd else { return nil }
         return Timestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
                          microsecond: micros, offsetSeconds: offset)
+    }
+
+    /// .NET's `/Date(1112715000000-0500)/`: milliseconds since 1970; the offset only says where the
+    /// writer was, the instant is the milliseconds.
+    private static func dotNet(_ s: inout ByteScanner) -> Timestamp? {
+        guard s.take("/"), s.take("D"), s.take("a"), s.take("t"), s.take("e"), s.take("(") else { return nil }
+        let negative = s.take("-")
+        guard let (millis, _) = s.digitRun(max: 15) else { return nil }
+        if let _ = s.sign() {
+            guard s.digits(exactly: 4) != nil else { return nil }
+        }
+        guard s.take(")"), s.take("/"), s.atEnd else { return nil }
+        return Timestamp(microseconds: Int64(negative ? -millis : millis) * 1_000)
     }
 
     private static func slashed(_ s: inout ByteScanner) -> Timestamp? {

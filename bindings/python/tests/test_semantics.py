@@ -415,3 +415,14 @@ def test_connection_predicates_G4_G5():
         with pytest.raises(mapping.SpecError) as caught:
             mapping.Context(spec)
         assert caught.value.path == "$.mappings.human.connections.cats.destinationPredicate" and caught.value.column == 8
+
+
+def test_serialization_options_form_nulls_root_N1_N5_N7():
+    spec = {"entities": {"Thing": {"attributes": {"a": "string", "b": "string", "tags": "json"}}},
+            "mappings": {"thing": {"entity": "Thing", "rootPath": "thing",
+                                   "attributes": {"a": "a-name", "b": "b-name", "tags": "tags"}}}}
+    with mapping.Context(spec) as ctx:
+        thing = ctx.import_json("thing", {"thing": {"a-name": "x y", "tags": ["1", "2"]}})[0]
+        assert ctx.serialize("thing", thing, form=True) == "thing[a-name]=x%20y&thing[tags][]=1&thing[tags][]=2"
+        assert ctx.serialize("thing", thing, form=True, include_nulls=True, root=False) == "a-name=x%20y&b-name&tags[]=1&tags[]=2"
+        assert ctx.serialize("thing", thing, include_nulls=True) == '{"thing":{"a-name":"x y","b-name":null,"tags":["1","2"]}}'

@@ -196,10 +196,11 @@ class Context:
 
     # -- writing out -----------------------------------------------------------------------------
 
-    def serialize(self, mapping, objects, *, include_nulls=False, pretty=False, root=True):
-        """JSON text for one Object, or for a list of Objects (a JSON array)."""
+    def serialize(self, mapping, objects, *, include_nulls=False, pretty=False, root=True, form=False):
+        """JSON text for one Object, or for a list of Objects (a JSON array); with `form=True`,
+        application/x-www-form-urlencoded text instead."""
         flags = ((_ffi.SERIALIZE_NULLS if include_nulls else 0) | (_ffi.SERIALIZE_PRETTY if pretty else 0)
-                 | (0 if root else _ffi.SERIALIZE_NO_ROOT))
+                 | (0 if root else _ffi.SERIALIZE_NO_ROOT) | (_ffi.SERIALIZE_FORM if form else 0))
         out = ctypes.c_void_p()
         if isinstance(objects, Object):
             self._own(objects)
