@@ -23,6 +23,12 @@ final class DynamicMappingTests: XCTestCase {
            "byClass": {"dynamic": {"keyPath": "type", "byType": {"string": "girl", "number": "boy"}}},
            "byNumericClass": {"dynamic": {"keyPath": "numeric_type", "byType": {"string": "girl", "number": "boy"}}},
            "onlyBoys": {"dynamic": {"keyPath": "type", "cases": {"Boy": "boy", "Girl": null}}},
+           "byPredicate": {"dynamic": {"matchers": [{"predicate": "numeric_type = 0", "mapping": "girl"},
+                                                    {"predicate": "numeric_type = 1", "mapping": "boy"}]}},
+           "firstMatchWins": {"dynamic": {"matchers": [{"predicate": "numeric_type = 0", "mapping": "girl"},
+                                                       {"predicate": "numeric_type = 0", "mapping": "boy"},
+                                                       {"predicate": "name BEGINSWITH[c] 'blake'", "mapping": null}],
+                                          "default": "girl"}},
            "parent": {"entity": "Parent", "attributes": {"id": "id", "name": "name", "age": "age"}},
            "child": {"entity": "Child", "attributes": {"id": "id", "name": "name"}},
            "family": {"dynamic": {"keyPath": "type", "cases": {"Parent": "parent"}, "default": "child"}}}}
@@ -44,6 +50,16 @@ final class DynamicMappingTests: XCTestCase {
         let ctx = try TestFixtures.context(spec)
         XCTAssertEqual(try entity(ctx, try TestFixtures.text("reference/Dynamic/girl.json"), "byClass"), "Girl")
         XCTAssertEqual(try entity(ctx, try TestFixtures.text("reference/Dynamic/boy.json"), "byNumericClass"), "Boy")
+    }
+
+    func testPredicateMatchersL5L6() throws {
+        let ctx = try TestFixtures.context(spec)
+        XCTAssertEqual(try entity(ctx, try TestFixtures.text("reference/Dynamic/girl.json"), "byPredicate"), "Girl")
+        XCTAssertEqual(try entity(ctx, try TestFixtures.text("reference/Dynamic/boy.json"), "byPredicate"), "Boy")
+        // L6: matchers are tried in order (a declarative list has no re-registration; order is the list's).
+        XCTAssertEqual(try entity(ctx, #"{"name": "S", "numeric_type": 0}"#, "firstMatchWins"), "Girl")
+        XCTAssertEqual(try ctx.importJSON(mapping: "firstMatchWins", #"[{"name": "Blake Watters", "numeric_type": 1}]"#), [])
+        XCTAssertThrowsError(try TestFixtures.context(spec.replacingOccurrences(of: "numeric_type = 1", with: "numeric_type =")))
     }
 
     func testEntityMappingsWithADefaultL7() throws {

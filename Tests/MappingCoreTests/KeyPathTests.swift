@@ -106,4 +106,27 @@ final class KeyPathTests: XCTestCase {
         XCTAssertNil(try ctx.value(of: items[1], attribute: "first").0)
         XCTAssertEqual(try ctx.value(of: items[0], attribute: "opened").0, try ctx.value(of: items[0], attribute: "updated").0)
     }
+
+    func testMetadataAsARelationshipSourceM6() throws {
+        let ctx = try TestFixtures.context("""
+            {"entities": {"User": {"attributes": {"name": "string"}, "identification": "name",
+                                   "relationships": {"friends": {"entity": "User", "toMany": true}}}},
+             "mappings": {"user": {"entity": "User", "attributes": {"name": "name"},
+                                   "relationships": {"friends": {"keyPath": "@metadata.custom", "mapping": "friend"}}},
+                          "friend": {"entity": "User", "attributes": {"name": "name"}},
+                          "loop": {"entity": "User", "attributes": {"name": "name"},
+                                   "relationships": {"friends": {"keyPath": "@metadata.custom", "mapping": "loop"}}}}}
+            """)
+        let options = ImportOptions(metadata: .object([JSONMember("custom", .object([JSONMember("name", .string("Valerio Mazzeo"))]))]))
+        let blake = try XCTUnwrap(JanssonDocument.parse(#"{"name": "Blake Watters"}"#)
+            .importInto(ctx, mappings: ["user"], options: options).first)
+        let friends = try ctx.relatedObjects(of: blake, relationship: "friends")
+        XCTAssertEqual(try friends.map { try ctx.value(of: $0, attribute: "name").0 }, [.string("Valerio Mazzeo")])
+        XCTAssertEqual(try ctx.count(of: "User"), 2)
+        // A mapping that reads itself from the metadata again and again: an error, not a crash.
+        XCTAssertThrowsError(try JanssonDocument.parse(#"{"name": "Loop"}"#).importInto(ctx, mappings: ["loop"], options: options)) { error in
+            XCTAssertEqual((error as? MappingError)?.code, .depth)
+        }
+        XCTAssertEqual(try ctx.count(of: "User"), 2)
+    }
 }

@@ -115,6 +115,13 @@ struct Importer<Reader: JSONReader> {
             return spec.plan(index)
         case .dynamic(let index):
             guard let dynamic = spec.dynamicPlan(index) else { return nil }
+            if !dynamic.matchers.isEmpty {
+                let representation = try reader.copyValue(of: node, depthLimit: Self.maxValueDepth)
+                let evaluator = PredicateEvaluator(store: nil)
+                if let matched = dynamic.matchers.first(where: { evaluator.matches(representation: representation, $0.predicate) }) {
+                    return matched.mapping.flatMap(spec.plan)
+                }
+            }
             let probe = dynamic.keyPath.map { resolve($0, in: node) } ?? node
             if let probe, let text = caseText(probe), let chosen = dynamic.cases[text] {
                 return chosen.flatMap(spec.plan)
@@ -463,6 +470,9 @@ struct Importer<Reader: JSONReader> {
         let index = relationshipMapping.relationship
         guard entity.relationships.indices.contains(index) else { return false }
         let relationship = entity.relationships[index]
+        if relationshipMapping.keyPath.anchor == .metadata {
+            return try applyMetadataRelationship(relationshipMapping, to: object, relationship)
+        }
         guard let target = resolve(relationshipMapping.keyPath, in: node) else {
             if nullifyMissing {
                 try assign([], isNull: true, to: object, index, relationship, policy: relationshipMapping.assignment)
@@ -502,6 +512,34 @@ struct Importer<Reader: JSONReader> {
             }
         }
         try assign(targets, isNull: isNull, to: object, index, relationship, policy: relationshipMapping.assignment)
+        return true
+    }
+
+    /// A relationship read from the import's metadata (`@metadata.custom`, RestKit's M6): the value is
+    /// mapped by an importer over the Swift-held metadata, sharing this import's store.
+    private mutating func applyMetadataRelationship(_ relationshipMapping: RelationshipMappingPlan, to object: ObjectID,
+                                                    _ relationship: Relationship) throws(MappingError) -> Bool {
+        guard let value = metadataValue(relationshipMapping.keyPath), let nested = relationshipMapping.mapping else {
+            return false
+        }
+        var targets: [ObjectID] = []
+        if case .null = value {
+            // null clears, as in the payload
+        } else {
+            var metadataImporter = Importer<JSONValueReader>(spec: spec, reader: JSONValueReader(),
+                                                             store: ObjectStore(model: spec.model, tag: 0))
+            metadataImporter.hosts = hosts
+            metadataImporter.options.metadata = options.metadata
+            // The nesting continues there: a mapping that reads itself from metadata again ends in
+            // MAPPING_EDEPTH, not in a stack overflow.
+            metadataImporter.depth = depth
+            metadataImporter.path = path
+            swap(&metadataImporter.store, &store)
+            defer { swap(&metadataImporter.store, &store) }
+            targets = try metadataImporter.mapEach(value, nested, create: !relationshipMapping.weak)
+        }
+        try assign(targets, isNull: targets.isEmpty, to: object, relationshipMapping.relationship, relationship,
+                   policy: relationshipMapping.assignment)
         return true
     }
 

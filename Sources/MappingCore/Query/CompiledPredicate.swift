@@ -30,6 +30,8 @@ struct CompiledRegex: @unchecked Sendable {
 
 enum CompiledExpression: Sendable {
     case path(ResolvedKeyPath)
+    /// A key path into a JSON representation (predicates of dynamic mappings).
+    case member([String], count: Bool)
     case value(PredicateValue)
     case list([CompiledExpression])
     case this
@@ -112,9 +114,19 @@ extension CompiledPredicate {
         return CompiledPredicate(root: try compiler.node(predicate))
     }
 
+    /// Parses a predicate that is evaluated on JSON representations rather than on objects: key
+    /// paths name members of the representation (RestKit's predicate matchers of dynamic mappings).
+    static func compileForRepresentations(_ text: String) throws(MappingError) -> CompiledPredicate {
+        let (predicate, count) = try PredicateParser.parse(text)
+        guard count == 0 else { throw MappingError(.predicate, "a representation predicate takes no %@ arguments") }
+        var compiler = Compiler(entity: nil, model: nil, arguments: [])
+        return CompiledPredicate(root: try compiler.node(predicate))
+    }
+
     private struct Compiler {
-        let entity: Entity
-        let model: Model
+        /// `nil` for representation predicates, whose key paths are not resolved.
+        let entity: Entity?
+        let model: Model?
         let arguments: [JSONValue]
 
         mutating func node(_ predicate: Predicate) throws(MappingError) -> Node {
@@ -158,6 +170,7 @@ extension CompiledPredicate {
         private func expression(_ expression: Expression) throws(MappingError) -> CompiledExpression {
             switch expression {
             case .keyPath(let names, let count, let column):
+                guard let entity, let model else { return .member(names, count: count) }
                 return .path(try ResolvedKeyPath.resolve(names, count: count, from: entity, model: model, column: column))
             case .literal(let value):
                 return .value(PredicateValue(json: value))

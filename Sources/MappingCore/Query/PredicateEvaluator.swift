@@ -1,12 +1,24 @@
-/// Evaluates a compiled predicate on objects of the store.
+/// What a predicate is evaluated on: an object of the store, or a JSON representation.
+enum PredicateSubject {
+    case object(ObjectID)
+    case representation(JSONValue)
+}
+
+/// Evaluates a compiled predicate on objects of the store (or on representations).
 struct PredicateEvaluator {
-    let store: ObjectStore
+    let store: ObjectStore?
+
+    init(store: ObjectStore?) { self.store = store }
 
     func matches(_ object: ObjectID, _ predicate: CompiledPredicate) -> Bool {
-        evaluate(predicate.root, object)
+        evaluate(predicate.root, .object(object))
     }
 
-    private func evaluate(_ node: CompiledPredicate.Node, _ object: ObjectID) -> Bool {
+    func matches(representation: JSONValue, _ predicate: CompiledPredicate) -> Bool {
+        evaluate(predicate.root, .representation(representation))
+    }
+
+    private func evaluate(_ node: CompiledPredicate.Node, _ object: PredicateSubject) -> Bool {
         switch node {
         case .constant(let value): return value
         case .not(let inner): return !evaluate(inner, object)
@@ -16,16 +28,26 @@ struct PredicateEvaluator {
         }
     }
 
-    private func value(_ expression: CompiledExpression, _ object: ObjectID) -> PredicateValue {
-        switch expression {
-        case .path(let path): return path.value(from: object, store: store)
-        case .value(let value): return value
-        case .list(let elements): return .many(elements.map { value($0, object) })
-        case .this: return .object(object)
+    private func value(_ expression: CompiledExpression, _ subject: PredicateSubject) -> PredicateValue {
+        switch (expression, subject) {
+        case (.path(let path), .object(let object)):
+            guard let store else { return .null }
+            return path.value(from: object, store: store)
+        case (.member(let names, let count), .representation(let json)):
+            var current: JSONValue? = json
+            for name in names { current = current?[name] }
+            let found = current.map { PredicateValue(json: $0) } ?? .null
+            if count { return .integer(Int64(found.elements?.count ?? 0)) }
+            return found
+        case (.value(let value), _): return value
+        case (.list(let elements), _): return .many(elements.map { value($0, subject) })
+        case (.this, .object(let object)): return .object(object)
+        case (.this, .representation(let json)): return PredicateValue(json: json)
+        default: return .null
         }
     }
 
-    private func evaluate(_ comparison: CompiledComparison, _ object: ObjectID) -> Bool {
+    private func evaluate(_ comparison: CompiledComparison, _ object: PredicateSubject) -> Bool {
         let left = value(comparison.left, object)
         let right = value(comparison.right, object)
         // Collections on the left: ANY/ALL/NONE over their elements. Without an aggregate, a
@@ -78,25 +100,32 @@ struct PredicateEvaluator {
         }
     }
 
-    /// LIKE: `*` matches any run of characters, `?` one character, `\\` escapes either.
+    /// LIKE: `*` matches any run of characters, `?` one character, `\\` escapes either. Iterative
+    /// (the last `*` is where matching resumes), so long strings cannot exhaust the stack.
     static func like(_ text: [Character], _ pattern: [Character]) -> Bool {
-        var memo: [Int: Bool] = [:]
-        func match(_ t: Int, _ p: Int) -> Bool {
-            let key = t * (pattern.count + 1) + p
-            if let known = memo[key] { return known }
-            let result: Bool
-            if p == pattern.count {
-                result = t == text.count
-            } else if pattern[p] == "*" {
-                result = match(t, p + 1) || (t < text.count && match(t + 1, p))
-            } else if pattern[p] == "\\", p + 1 < pattern.count {
-                result = t < text.count && text[t] == pattern[p + 1] && match(t + 1, p + 2)
+        var t = 0, p = 0
+        var star: Int?
+        var resume = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] == "*" {
+                star = p
+                p += 1
+                resume = t
+            } else if p < pattern.count, pattern[p] == "\\", p + 1 < pattern.count, text[t] == pattern[p + 1] {
+                p += 2
+                t += 1
+            } else if p < pattern.count, pattern[p] != "\\", pattern[p] == "?" || pattern[p] == text[t] {
+                p += 1
+                t += 1
+            } else if let starAt = star {
+                p = starAt + 1
+                resume += 1
+                t = resume
             } else {
-                result = t < text.count && (pattern[p] == "?" || pattern[p] == text[t]) && match(t + 1, p + 1)
+                return false
             }
-            memo[key] = result
-            return result
         }
-        return match(0, 0)
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
     }
 }

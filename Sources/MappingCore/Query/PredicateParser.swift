@@ -14,6 +14,9 @@ struct PredicateParser {
     private var tokens: [(token: Token, column: Int)] = []
     private var position = 0
     private var argumentCount = 0
+    /// Nesting of parentheses, NOTs and lists, bounded so hostile text gets an error, not a stack overflow.
+    private var depth = 0
+    private static let maxDepth = 128
 
     static func parse(_ text: String) throws(MappingError) -> (Predicate, arguments: Int) {
         var parser = PredicateParser()
@@ -62,6 +65,9 @@ struct PredicateParser {
     }
 
     private mutating func notExpression() throws(MappingError) -> Predicate {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maxDepth else { throw error("the predicate nests more than \(Self.maxDepth) levels") }
         if isKeyword("NOT") || isSymbol("!") {
             advance()
             return .not(try notExpression())
@@ -158,6 +164,9 @@ struct PredicateParser {
 
     private mutating func expression() throws(MappingError) -> Expression {
         let column = current.column
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maxDepth else { throw error("the predicate nests more than \(Self.maxDepth) levels") }
         switch current.token {
         case .string(let text):
             advance()

@@ -57,7 +57,7 @@ enum MappingLoader {
     private static func dynamicPlan(_ object: SpecObject, name: String, names: Names) throws(MappingError) -> DynamicMappingPlan {
         try object.allowKeys(["dynamic", "rootPath"])
         let spec = try SpecObject(try object.required("dynamic"), path: object.path("dynamic"))
-        try spec.allowKeys(["keyPath", "cases", "byType", "default"])
+        try spec.allowKeys(["keyPath", "cases", "byType", "default", "matchers"])
         var candidates: [Int] = []
         func target(_ value: JSONValue, _ path: String) throws(MappingError) -> Int? {
             if case .null = value { return nil }
@@ -89,16 +89,36 @@ enum MappingLoader {
                 byType[member.key] = try target(member.value, section.path(member.key))
             }
         }
+        var matchers: [(predicate: CompiledPredicate, mapping: Int?)] = []
+        if let value = spec["matchers"] {
+            guard case .array(let elements) = value else {
+                throw MappingError(.spec, "expected an array of {\"predicate\": …, \"mapping\": …}", path: spec.path("matchers"))
+            }
+            for (offset, element) in elements.enumerated() {
+                let matcher = try SpecObject(element, path: JSONPathText.appending(spec.path("matchers"), index: offset))
+                try matcher.allowKeys(["predicate", "mapping"])
+                guard let text = try matcher.string("predicate") else {
+                    throw MappingError(.spec, "missing required key \"predicate\"", path: matcher.path)
+                }
+                let predicate: CompiledPredicate
+                do {
+                    predicate = try CompiledPredicate.compileForRepresentations(text)
+                } catch {
+                    throw MappingError(.spec, "predicate: \(error.message)", path: matcher.path("predicate"), column: error.column)
+                }
+                matchers.append((predicate, try target(try matcher.required("mapping"), matcher.path("mapping"))))
+            }
+        }
         let keyPath = try spec.string("keyPath").map(KeyPath.init)
         if !cases.isEmpty && keyPath == nil {
             throw MappingError(.spec, "\"cases\" need a \"keyPath\" whose value chooses the case", path: spec.path)
         }
         let fallback = try spec["default"].flatMap { (value) throws(MappingError) in try target(value, spec.path("default")) }
-        if cases.isEmpty && byType.isEmpty && fallback == nil {
-            throw MappingError(.spec, "a dynamic mapping needs \"cases\", \"byType\" or \"default\"", path: spec.path)
+        if cases.isEmpty && byType.isEmpty && fallback == nil && matchers.isEmpty {
+            throw MappingError(.spec, "a dynamic mapping needs \"matchers\", \"cases\", \"byType\" or \"default\"", path: spec.path)
         }
         return DynamicMappingPlan(name: name, rootPath: try object.string("rootPath").map(KeyPath.init), keyPath: keyPath,
-                                  cases: cases, byType: byType, defaultMapping: fallback, candidates: candidates)
+                                  matchers: matchers, cases: cases, byType: byType, defaultMapping: fallback, candidates: candidates)
     }
 
     private static func plan(_ object: SpecObject, name: String, index: Int, entity: Entity, model: Model,
@@ -150,9 +170,6 @@ enum MappingLoader {
                 }
                 let assignment = try policy(try spec.string("assignment"), relationship, path: spec.path("assignment"))
                 let keyPathText = try spec.string("keyPath") ?? member.key
-                if KeyPath(keyPathText).anchor == .metadata {
-                    throw MappingError(.spec, "a relationship cannot be read from @metadata in this version", path: spec.path("keyPath"))
-                }
                 relationships.append(RelationshipMappingPlan(relationship: relationshipIndex, keyPath: KeyPath(keyPathText),
                                                              mapping: target, assignment: assignment,
                                                              weak: try spec.bool("weak") ?? false))

@@ -198,3 +198,13 @@ def test_sort_limit_offset(graph):
         graph.fetch("Person", sort="shoeSize")
     with pytest.raises(mapping.UnknownNameError):
         graph.fetch("Martian")
+
+
+def test_hostile_predicates_fail_cleanly(graph):
+    with pytest.raises(mapping.PredicateError):
+        graph.fetch("Person", "(" * 100_000 + "age == 1" + ")" * 100_000)
+    with pytest.raises(mapping.PredicateError):
+        graph.fetch("Person", "NOT " * 100_000 + "age == 1")
+    assert graph.fetch("Person", "name LIKE %@", "*" * 5_000 + "x" * 50_000) == []
+    assert [p["id"] for p in graph.fetch("Person", "name LIKE 'A*a*e'")] == [1]
+    assert [p["id"] for p in graph.fetch("Person", "name LIKE '*\\\\**'")] == []

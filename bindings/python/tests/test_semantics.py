@@ -426,3 +426,47 @@ def test_serialization_options_form_nulls_root_N1_N5_N7():
         assert ctx.serialize("thing", thing, form=True) == "thing[a-name]=x%20y&thing[tags][]=1&thing[tags][]=2"
         assert ctx.serialize("thing", thing, form=True, include_nulls=True, root=False) == "a-name=x%20y&b-name&tags[]=1&tags[]=2"
         assert ctx.serialize("thing", thing, include_nulls=True) == '{"thing":{"a-name":"x y","b-name":null,"tags":["1","2"]}}'
+
+
+def test_dynamic_predicate_matchers_L5_and_metadata_relationships_M6():
+    spec = {
+        "entities": {"Person": {"attributes": {"name": "string"}, "identification": "name",
+                                "relationships": {"friends": {"entity": "Person", "toMany": True}}},
+                     "Boy": {"parent": "Person"}, "Girl": {"parent": "Person"}},
+        "mappings": {
+            "boy": {"entity": "Boy", "attributes": {"name": "name"}},
+            "girl": {"entity": "Girl", "attributes": {"name": "name"}},
+            "kid": {"dynamic": {"matchers": [{"predicate": "numeric_type == 0", "mapping": "girl"},
+                                             {"predicate": "numeric_type == 1", "mapping": "boy"}]}},
+            "host": {"entity": "Person", "attributes": {"name": "name"},
+                     "relationships": {"friends": {"keyPath": "@metadata.guests", "mapping": "kid"}}},
+        },
+    }
+    with mapping.Context(spec) as ctx:
+        kids = ctx.import_json("kid", [{"name": "Sarah", "numeric_type": 0}, {"name": "Blake", "numeric_type": 1},
+                                       {"name": "Nobody", "numeric_type": 2}])
+        assert [kid.entity for kid in kids] == ["Girl", "Boy"]
+        host = ctx.import_json("host", {"name": "Ada"}, metadata={"guests": [{"name": "Eve", "numeric_type": 0}]})[0]
+        assert [(f["name"], f.entity) for f in host.related("friends")] == [("Eve", "Girl")]
+
+
+def test_key_path_forms_alternatives_index_self_and_parent_representation_K7():
+    spec = {
+        "entities": {"User": {"attributes": {"name": "string", "first": "string", "opened": "date", "updated": "date"},
+                              "relationships": {"coordinate": {"entity": "Coordinate"}}},
+                     "Coordinate": {"attributes": {"latitude": "double", "longitude": "double"}}},
+        "mappings": {
+            "user": {"entity": "User",
+                     "attributes": {"name": ["full_name", "name"], "first": "tags.0", "opened": "modified", "updated": "modified"},
+                     "relationships": {"coordinate": {"keyPath": "@self", "mapping": "coordinate"}}},
+            "coordinate": {"entity": "Coordinate", "attributes": {"latitude": "latitude", "longitude": "longitude"}},
+        },
+    }
+    with mapping.Context(spec) as ctx:
+        user = ctx.import_json("user", {"name": "n", "full_name": "Full", "tags": ["a", "b"], "modified": 0,
+                                        "latitude": 125.55, "longitude": 200.5})[0]
+        assert user["name"] == "Full" and user["first"] == "a" and user["opened"] == user["updated"]
+        assert user.related("coordinate")["latitude"] == 125.55
+        assert json.loads(ctx.serialize("user", user)) == {"full_name": "Full", "tags": ["a"],
+                                                           "modified": "1970-01-01T00:00:00.000Z",
+                                                           "latitude": 125.55, "longitude": 200.5}
