@@ -77,6 +77,7 @@ MAPPING_EXTERN int mapping_version_number(void);
 #define MAPPING_EMAPPING  -12  /* the payload does not fit the mapping (e.g. nothing at its rootPath) */
 #define MAPPING_EDENIED   -13  /* a deletion refused by a relationship whose delete rule is deny */
 #define MAPPING_EPREDICATE -14 /* a predicate or sort that does not parse or names nothing; column set */
+#define MAPPING_ECONSTRAINT -15 /* a model rule is broken: minCount/maxCount, or an identity already taken */
 
 /** The name of a status code ("MAPPING_ETYPE"), or "MAPPING_E?" for an unknown one. Borrowed, static. */
 MAPPING_EXTERN const char *mapping_strerror(int code);
@@ -199,10 +200,13 @@ typedef struct mapping_import_options {
     mapping_progress_fn on_progress; /* or NULL */
     void *progress_payload;
     size_t progress_interval;        /* objects between progress calls; 0 means 256 */
+    const char *orphan_entity;       /* orphan deletion: after the import, objects of this entity ... */
+    const char *orphan_predicate;    /* ... matching this predicate (NULL: all) that the import did not
+                                        touch (map, skip as unmodified, reach by identity) are deleted */
 } mapping_import_options;
 
 #define MAPPING_IMPORT_OPTIONS_VERSION 1
-#define MAPPING_IMPORT_OPTIONS_INIT { MAPPING_IMPORT_OPTIONS_VERSION, NULL, 0, NULL, NULL, NULL, NULL, 0 }
+#define MAPPING_IMPORT_OPTIONS_INIT { MAPPING_IMPORT_OPTIONS_VERSION, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL }
 
 /**
  * METHOD. mapping_import() with more: several mappings applied to the same payload in turn, each at
@@ -371,6 +375,64 @@ MAPPING_EXTERN int mapping_value_set_json(mapping_value *output, const char *jso
 /** Sets the message a failing transformer reports (copied). */
 MAPPING_EXTERN int mapping_value_set_error(mapping_value *output, const char *message);
 
+/* ---- Changes and transactions ----------------------------------------------------------------- */
+
+/*
+ * Each change below is all or nothing and, when it ends, checks the minCount/maxCount of the
+ * relationships it touched (MAPPING_ECONSTRAINT, nothing changed). Inverses follow every change.
+ * Between mapping_begin() and mapping_commit() the calls (imports too) form one transaction: the
+ * counts are checked at commit, and any failing call rolls the whole transaction back and ends it.
+ * A transaction belongs to the context: calls from other threads meanwhile join it.
+ */
+
+/** METHOD. Opens a transaction. MAPPING_EMISUSE if one is open already. */
+MAPPING_EXTERN int mapping_begin(mapping_context *ctx);
+
+/** METHOD. Keeps the transaction's changes if every count rule holds; otherwise rolls it back and
+ *  returns MAPPING_ECONSTRAINT naming the relationship. MAPPING_EMISUSE if none is open. */
+MAPPING_EXTERN int mapping_commit(mapping_context *ctx);
+
+/** METHOD. Undoes everything since mapping_begin(). MAPPING_EMISUSE if none is open. */
+MAPPING_EXTERN int mapping_rollback(mapping_context *ctx);
+
+/** METHOD. A new object of `entity` with the attribute values of `values` (a JSON object, or NULL),
+ *  coerced as on import. MAPPING_ECONSTRAINT if another object already has its identity. */
+MAPPING_EXTERN int mapping_create(mapping_context *ctx, const char *entity, const char *values, mapping_object *out);
+
+/** METHOD. Sets an attribute from JSON text (`"null"` clears it), coerced as on import; changing an
+ *  identification attribute re-indexes the object (MAPPING_ECONSTRAINT if the identity is taken). */
+MAPPING_EXTERN int mapping_set(mapping_context *ctx, mapping_object object, const char *attribute, const char *value);
+
+/** METHOD. Sets a to-one relationship (MAPPING_NO_OBJECT clears it), or makes a to-many hold just
+ *  `target`. MAPPING_ETYPE for a target of another entity. */
+MAPPING_EXTERN int mapping_set_related(mapping_context *ctx, mapping_object object, const char *relationship,
+                                       mapping_object target);
+
+/** METHOD. Sets a to-many relationship to the objects of `targets`, in order (repeats dropped). */
+MAPPING_EXTERN int mapping_set_related_list(mapping_context *ctx, mapping_object object, const char *relationship,
+                                            const mapping_list *targets);
+
+/** Append at the end: the `index` of mapping_add_related() for unordered relationships. */
+#define MAPPING_APPEND ((size_t)-1)
+
+/** METHOD. Adds `target` to a to-many relationship (moving it if it is there already), at `index` of an
+ *  ordered one, or MAPPING_APPEND. On a to-one it sets the relationship. */
+MAPPING_EXTERN int mapping_add_related(mapping_context *ctx, mapping_object object, const char *relationship,
+                                       mapping_object target, size_t index);
+
+/** METHOD. Removes `target` from a relationship. */
+MAPPING_EXTERN int mapping_remove_related(mapping_context *ctx, mapping_object object, const char *relationship,
+                                          mapping_object target);
+
+/** METHOD. Moves the target at `from` of an ordered to-many relationship to `to`. MAPPING_ERANGE for a
+ *  position out of range. */
+MAPPING_EXTERN int mapping_move_related(mapping_context *ctx, mapping_object object, const char *relationship,
+                                        size_t from, size_t to);
+
+/** METHOD. Deletes an object with the delete rules of its relationships: nullify, cascade (transitively),
+ *  deny (MAPPING_EDENIED naming the relationship; nothing deleted), noAction. Its handle becomes stale. */
+MAPPING_EXTERN int mapping_delete(mapping_context *ctx, mapping_object object);
+
 /* ---- Queries -------------------------------------------------------------------------------- */
 
 /**
@@ -385,13 +447,17 @@ MAPPING_EXTERN int mapping_value_set_error(mapping_value *output, const char *me
  *                   creation order
  * @param offset     how many matching objects to skip
  * @param limit      at most this many objects; 0 for no limit
+ * @param flags      MAPPING_FETCH_* flags, or 0
  * @param out        New: release with mapping_list_free().
  * @return MAPPING_OK; MAPPING_EPREDICATE with the message naming the column (also in
  *         mapping_error_last()->column); MAPPING_ENAME for an unknown entity; MAPPING_EPARSE for
  *         arguments that are not a JSON array.
  */
 MAPPING_EXTERN int mapping_fetch(mapping_context *ctx, const char *entity, const char *predicate, const char *arguments,
-                                 const char *sort, size_t offset, size_t limit, mapping_list **out);
+                                 const char *sort, size_t offset, size_t limit, unsigned flags, mapping_list **out);
+
+/** mapping_fetch flags. */
+#define MAPPING_FETCH_EXACT_ENTITY 1u  /* only objects of exactly `entity`, not of its sub-entities */
 
 /** METHOD. How many objects of `entity` (and sub-entities) match `predicate` (NULL: all). */
 MAPPING_EXTERN int mapping_count_where(mapping_context *ctx, const char *entity, const char *predicate,

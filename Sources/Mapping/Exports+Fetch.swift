@@ -14,7 +14,7 @@ private func fetchArguments(_ text: UnsafePointer<CChar>?) throws(MappingError) 
 @_cdecl("mapping_fetch")
 public func mapping_fetch(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?, _ predicate: UnsafePointer<CChar>?,
                           _ arguments: UnsafePointer<CChar>?, _ sort: UnsafePointer<CChar>?, _ offset: Int, _ limit: Int,
-                          _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
+                          _ flags: CUnsignedInt, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
     out?.pointee = nil
     return withContext(context) { (handle, _) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
@@ -22,7 +22,8 @@ public func mapping_fetch(_ context: OpaquePointer?, _ entity: UnsafePointer<CCh
                                    predicate: predicate.map { String(cString: $0) },
                                    arguments: try fetchArguments(arguments), sort: sort.map { String(cString: $0) },
                                    offset: Int(clamping: UInt(bitPattern: offset)),
-                                   limit: limit == 0 ? nil : Int(clamping: UInt(bitPattern: limit)))
+                                   limit: limit == 0 ? nil : Int(clamping: UInt(bitPattern: limit)),
+                                   includesSubentities: flags & 1 == 0)
         out.pointee = Registry.add(ListHandle(try handle.core.fetch(request)))
     }
 }

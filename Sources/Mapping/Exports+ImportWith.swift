@@ -44,6 +44,9 @@ private func importOptions(_ options: UnsafePointer<mapping_import_options>?) th
     if given.on_event != nil { result.onEvent = { event in callbacks.event(event) } }
     if given.on_progress != nil { result.onProgress = { done, known in callbacks.progress(done, known) } }
     if given.progress_interval > 0 { result.progressInterval = Int(clamping: given.progress_interval) }
+    if let entity = given.orphan_entity {
+        result.orphanScope = (String(cString: entity), given.orphan_predicate.map { String(cString: $0) })
+    }
     return result
 }
 

@@ -39,6 +39,7 @@ public func mapping_strerror(_ code: CInt) -> UnsafePointer<CChar>? {
     case -12: "MAPPING_EMAPPING"
     case -13: "MAPPING_EDENIED"
     case -14: "MAPPING_EPREDICATE"
+    case -15: "MAPPING_ECONSTRAINT"
     default: "MAPPING_E?"
     }
     return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)

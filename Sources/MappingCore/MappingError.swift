@@ -16,6 +16,7 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
         case mapping = -12      // MAPPING_EMAPPING: the payload does not fit the mapping
         case denied = -13       // MAPPING_EDENIED: a deny delete rule refused a deletion
         case predicate = -14    // MAPPING_EPREDICATE: a predicate or sort that does not parse or resolve
+        case constraint = -15   // MAPPING_ECONSTRAINT: a count or identity rule of the model is broken
     }
 
     public var code: Code

@@ -6,7 +6,7 @@ import Synchronization
 /// halfway through an import. Several contexts are fully independent.
 public final class MappingContext: Sendable {
     public let spec: CompiledSpec
-    private let graph: Locked<ObjectStore>
+    let graph: Locked<ObjectStore>
     private let transformers = Locked<[String: HostTransformer]>([:])
 
     /// Gives each context its own handle tag (never 0), so handles from another context are rejected.
@@ -60,7 +60,7 @@ public final class MappingContext: Sendable {
         let spec = self.spec
         let hosts = hostTransformers
         return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
-            try store.transaction { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
+            try store.transaction(model: spec.model) { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
                 // Move the store into the importer and back, so it stays uniquely referenced and
                 // is changed in place rather than copied.
                 var importer = Importer(spec: spec, reader: reader, store: ObjectStore(model: spec.model, tag: 0))

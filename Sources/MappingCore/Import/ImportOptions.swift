@@ -13,13 +13,19 @@ public struct ImportOptions: Sendable {
     /// and once at the end.
     public var onProgress: (@Sendable (_ done: Int, _ known: Int) -> Void)?
     public var progressInterval: Int
+    /// Orphan deletion (RestKit's fetch-request blocks): after the import, the objects of this entity
+    /// (sub-entities too) that match the predicate (all, if `nil`) and that the import did not touch —
+    /// map, skip as unmodified, or reach by identity — are deleted, applying delete rules.
+    public var orphanScope: (entity: String, predicate: String?)?
 
     public init(metadata: JSONValue = .null, onEvent: (@Sendable (ImportEvent) -> Void)? = nil,
-                onProgress: (@Sendable (_ done: Int, _ known: Int) -> Void)? = nil, progressInterval: Int = 256) {
+                onProgress: (@Sendable (_ done: Int, _ known: Int) -> Void)? = nil, progressInterval: Int = 256,
+                orphanScope: (entity: String, predicate: String?)? = nil) {
         self.metadata = metadata
         self.onEvent = onEvent
         self.onProgress = onProgress
         self.progressInterval = max(1, progressInterval)
+        self.orphanScope = orphanScope
     }
 }
 

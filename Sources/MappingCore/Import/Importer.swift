@@ -20,6 +20,8 @@ struct Importer<Reader: JSONReader> {
     private var parentObjects: [ObjectID?] = []
     private var mappedCount = 0
     private var knownCount = 0
+    /// Every object the import mapped, skipped as unmodified or reached by identity (not orphans).
+    private var touched: Set<ObjectID> = []
     /// Objects whose mapping has connections, to connect once the payload is mapped.
     private var pendingConnections: [PendingConnection] = []
 
@@ -68,8 +70,27 @@ struct Importer<Reader: JSONReader> {
                   PredicateEvaluator(store: store).matches(pending.object, predicate) else { continue }
             try store.delete(pending.object, model: model)
         }
+        if let scope = options.orphanScope { try deleteOrphans(scope.entity, scope.predicate) }
         options.onProgress?(mappedCount, knownCount)
         return objects
+    }
+
+    /// Deletes the objects in the scope that this import did not touch.
+    private mutating func deleteOrphans(_ entityName: String, _ text: String?) throws(MappingError) {
+        guard let entity = model.entity(named: entityName) else {
+            throw MappingError(.name, "unknown entity \"\(entityName)\" for orphan deletion")
+        }
+        let predicate = try text.map { (text) throws(MappingError) in
+            try CompiledPredicate.compile(text, entity: entity, model: model, arguments: [])
+        }
+        let reader = GraphReader(model: model, store: store)
+        let evaluator = PredicateEvaluator(store: store)
+        let orphans = reader.objects(of: entity).filter { object in
+            !touched.contains(object) && (predicate.map { evaluator.matches(object, $0) } ?? true)
+        }
+        for orphan in orphans where store.contains(orphan) {
+            try store.delete(orphan, model: model)
+        }
     }
 
     private mutating func run(mapping reference: MappingRef, root: Reader.Node) throws(MappingError) -> [ObjectID] {
@@ -265,6 +286,7 @@ struct Importer<Reader: JSONReader> {
 
     /// Records a mapped object: its connections and deletion predicate for later, events, progress.
     private mutating func finish(_ object: ObjectID, _ mapping: MappingPlan) -> ObjectID {
+        touched.insert(object)
         if !mapping.connections.isEmpty || mapping.deletionPredicate != nil {
             pendingConnections.append(PendingConnection(object: object, mapping: mapping.index))
         }
@@ -563,7 +585,9 @@ struct Importer<Reader: JSONReader> {
                                path: path.text(), attribute: destination.name + "." + declared.name)
         }
         guard case .value(let value) = coerced else { return nil }
-        return try findOrCreate(destination, map: map, values: [value], create: create)?.0
+        let found = try findOrCreate(destination, map: map, values: [value], create: create)?.0
+        if let found { touched.insert(found) }
+        return found
     }
 
     /// Combines the mapped targets with the relationship's current value by the assignment policy

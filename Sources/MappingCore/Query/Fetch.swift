@@ -11,9 +11,12 @@ public struct FetchRequest: Sendable {
     public var offset: Int
     /// At most this many objects; `nil` for all.
     public var limit: Int?
+    /// Objects of the entity's sub-entities too (the default).
+    public var includesSubentities: Bool
 
     public init(entity: String, predicate: String? = nil, arguments: [JSONValue] = [], sort: String? = nil,
-                offset: Int = 0, limit: Int? = nil) {
+                offset: Int = 0, limit: Int? = nil, includesSubentities: Bool = true) {
+        self.includesSubentities = includesSubentities
         self.entity = entity
         self.predicate = predicate
         self.arguments = arguments
@@ -27,6 +30,9 @@ extension GraphReader {
     func fetch(_ request: FetchRequest) throws(MappingError) -> [ObjectID] {
         let entity = try entity(named: request.entity)
         var objects = objects(of: entity)
+        if !request.includesSubentities {
+            objects = objects.filter { store.record($0)?.entity == entity.index }
+        }
         if let text = request.predicate {
             let predicate = try CompiledPredicate.compile(text, entity: entity, model: model, arguments: request.arguments)
             let evaluator = PredicateEvaluator(store: store)

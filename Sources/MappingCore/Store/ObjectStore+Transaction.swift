@@ -29,23 +29,92 @@ struct Journal {
 }
 
 extension ObjectStore {
-    /// Runs `body` as one all-or-nothing change: if it throws, every change it made is undone before
-    /// the error is rethrown.
-    mutating func transaction<T>(_ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
-        var opened = Journal()
-        opened.memberCounts = members.map(\.count)
-        opened.liveCounts = liveCounts
-        journal = opened
+    /// Runs `body` as one all-or-nothing change: if it throws, or leaves a relationship outside its
+    /// `minCount`/`maxCount`, every change it made is undone before the error is thrown.
+    /// Inside a transaction opened with `begin()`, `body` joins it, and a failure rolls the whole
+    /// open transaction back (and ends it).
+    mutating func transaction<T>(model: Model,
+                                 _ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
+        if explicitTransaction {
+            do {
+                return try body(&self)
+            } catch {
+                rollback()
+                explicitTransaction = false
+                throw MappingError(error.code, error.message + " (the open transaction was rolled back)", path: error.path,
+                                   attribute: error.attribute, line: error.line, column: error.column, position: error.position)
+            }
+        }
+        open()
         do {
             let result = try body(&self)
-            let committed = journal
-            journal = nil
-            release(slots: committed?.deleted.map(\.slot) ?? [])
-            compactMembers()
+            try commit(model: model)
             return result
         } catch {
             rollback()
             throw error
+        }
+    }
+
+    /// Opens a transaction that spans calls until `commit` or `rollback`.
+    mutating func begin() throws(MappingError) {
+        guard !explicitTransaction else { throw MappingError(.misuse, "a transaction is already open on this context") }
+        open()
+        explicitTransaction = true
+    }
+
+    /// Ends the open transaction, keeping its changes if the counts of every relationship it touched
+    /// are within their bounds; otherwise rolls it back and throws.
+    mutating func commitTransaction(model: Model) throws(MappingError) {
+        guard explicitTransaction else { throw MappingError(.misuse, "no transaction is open on this context") }
+        explicitTransaction = false
+        do {
+            try commit(model: model)
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    mutating func rollbackTransaction() throws(MappingError) {
+        guard explicitTransaction else { throw MappingError(.misuse, "no transaction is open on this context") }
+        explicitTransaction = false
+        rollback()
+    }
+
+    private mutating func open() {
+        var opened = Journal()
+        opened.memberCounts = members.map(\.count)
+        opened.liveCounts = liveCounts
+        journal = opened
+    }
+
+    private mutating func commit(model: Model) throws(MappingError) {
+        guard let committed = journal else { return }
+        try checkCounts(committed, model: model)
+        journal = nil
+        release(slots: committed.deleted.map(\.slot))
+        compactMembers()
+    }
+
+    /// `minCount`/`maxCount` of every relationship of every object the transaction changed or made.
+    private func checkCounts(_ journal: Journal, model: Model) throws(MappingError) {
+        let touched = journal.created + journal.beforeImages.keys.compactMap { liveID(slot: $0) }
+        for object in touched {
+            guard let record = record(object), model.entities.indices.contains(record.entity) else { continue }
+            let entity = model.entities[record.entity]
+            for (index, relationship) in entity.relationships.enumerated()
+            where (relationship.minCount != nil || relationship.maxCount != nil) && record.links.indices.contains(index) {
+                let count = record.links[index].targets.filter(contains).count
+                if let low = relationship.minCount, count < low {
+                    throw MappingError(.constraint, "\(entity.name).\(relationship.name) holds \(count) object(s), fewer than its minCount \(low)",
+                                       attribute: entity.name + "." + relationship.name)
+                }
+                if let high = relationship.maxCount, count > high {
+                    throw MappingError(.constraint, "\(entity.name).\(relationship.name) holds \(count) object(s), more than its maxCount \(high)",
+                                       attribute: entity.name + "." + relationship.name)
+                }
+            }
         }
     }
 

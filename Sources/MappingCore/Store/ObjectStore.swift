@@ -13,6 +13,8 @@ struct ObjectStore {
     private(set) var liveCounts: [Int]
     private var identityMaps: [[IdentityKey: ObjectID]]
     var journal: Journal?
+    /// True while a transaction opened with `begin()` spans calls.
+    var explicitTransaction = false
 
     init(model: Model, tag: UInt16) {
         self.tag = tag
@@ -31,6 +33,12 @@ struct ObjectStore {
     }
 
     func contains(_ id: ObjectID) -> Bool { record(id) != nil }
+
+    /// The handle of the live object in `slot`, if there is one.
+    func liveID(slot: Int) -> ObjectID? {
+        guard records.indices.contains(slot), records[slot] != nil else { return nil }
+        return ObjectID(tag: tag, generation: generations[slot], slot: UInt32(truncatingIfNeeded: slot))
+    }
 
     func lookup(map: Int, key: IdentityKey) -> ObjectID? {
         guard identityMaps.indices.contains(map) else { return nil }
@@ -85,6 +93,13 @@ struct ObjectStore {
     }
 
     private static func next(_ generation: UInt16) -> UInt16 { generation &+ 1 == 0 ? 1 : generation &+ 1 }
+
+    /// Removes an identity-map entry if it names `id`.
+    mutating func unregister(_ id: ObjectID, map: Int, key: IdentityKey) {
+        guard identityMaps.indices.contains(map), identityMaps[map][key] == id else { return }
+        identityMaps[map][key] = nil
+        journal?.identityChanges.append(.init(map: map, key: key, previous: id))
+    }
 
     mutating func register(_ id: ObjectID, map: Int, key: IdentityKey) {
         guard identityMaps.indices.contains(map) else { return }

@@ -8,7 +8,7 @@
 """
 from . import _ffi
 from .context import Context, Object
-from .errors import (DeniedError, DepthError, MappingError, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
+from .errors import (ConstraintError, DeniedError, DepthError, MappingError, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
                      ParseError, PredicateError, SpecError, StaleObjectError, UnknownNameError, UnmappableError, WrongTypeError)
 
 __version__ = _ffi.version().decode("ascii")
@@ -16,5 +16,5 @@ __version__ = _ffi.version().decode("ascii")
 __all__ = [
     "Context", "Object", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
     "UnknownNameError", "NotFoundError", "StaleObjectError", "NullValueError", "DepthError", "OutOfRangeError",
-    "UnmappableError", "DeniedError", "PredicateError", "__version__",
+    "UnmappableError", "DeniedError", "PredicateError", "ConstraintError", "__version__",
 ]

@@ -73,6 +73,8 @@ class ImportOptions(ctypes.Structure):
         ("on_progress", PROGRESS),
         ("progress_payload", c_void_p),
         ("progress_interval", c_size_t),
+        ("orphan_entity", c_char_p),
+        ("orphan_predicate", c_char_p),
     ]
 
 
@@ -109,7 +111,21 @@ get_related_list = ffi("mapping_get_related_list", [ContextP, Object, c_char_p, 
 get = ffi("mapping_get", [ContextP, c_char_p, c_char_p, POINTER(Object)])
 all_ = ffi("mapping_all", [ContextP, c_char_p, POINTER(ListP)])
 count = ffi("mapping_count", [ContextP, c_char_p, POINTER(c_size_t)])
-fetch = ffi("mapping_fetch", [ContextP, c_char_p, c_char_p, c_char_p, c_char_p, c_size_t, c_size_t, POINTER(ListP)])
+fetch = ffi("mapping_fetch", [ContextP, c_char_p, c_char_p, c_char_p, c_char_p, c_size_t, c_size_t, c_uint, POINTER(ListP)])
+FETCH_EXACT_ENTITY = 1
+
+begin = ffi("mapping_begin", [ContextP])
+commit = ffi("mapping_commit", [ContextP])
+rollback = ffi("mapping_rollback", [ContextP])
+create = ffi("mapping_create", [ContextP, c_char_p, c_char_p, POINTER(Object)])
+set_ = ffi("mapping_set", [ContextP, Object, c_char_p, c_char_p])
+set_related = ffi("mapping_set_related", [ContextP, Object, c_char_p, Object])
+set_related_list = ffi("mapping_set_related_list", [ContextP, Object, c_char_p, ListP])
+add_related = ffi("mapping_add_related", [ContextP, Object, c_char_p, Object, c_size_t])
+remove_related = ffi("mapping_remove_related", [ContextP, Object, c_char_p, Object])
+move_related = ffi("mapping_move_related", [ContextP, Object, c_char_p, c_size_t, c_size_t])
+delete = ffi("mapping_delete", [ContextP, Object])
+APPEND = ctypes.c_size_t(-1).value
 count_where = ffi("mapping_count_where", [ContextP, c_char_p, c_char_p, c_char_p, POINTER(c_size_t)])
 
 TRANSFORMER = ctypes.CFUNCTYPE(c_int, ctypes.POINTER(ctypes.c_char), c_size_t, ValueP, c_void_p)
@@ -122,8 +138,8 @@ serialize_list = ffi("mapping_serialize_list", [ContextP, c_char_p, ListP, c_uin
 free = ffi("mapping_free", [c_void_p], None)
 
 # Status codes and flags, as in mapping.h.
-OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING, EDENIED, EPREDICATE = (
-    0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14)
+(OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING, EDENIED,
+ EPREDICATE, ECONSTRAINT) = (0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15)
 TYPE_STRING, TYPE_INTEGER, TYPE_DOUBLE, TYPE_DECIMAL, TYPE_BOOLEAN, TYPE_DATE, TYPE_JSON = range(1, 8)
 SERIALIZE_NULLS, SERIALIZE_PRETTY, SERIALIZE_NO_ROOT, SERIALIZE_FORM = 1, 2, 4, 8
 

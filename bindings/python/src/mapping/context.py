@@ -1,4 +1,5 @@
 """Context and Object: the pythonic face of a libmapping context and its graph."""
+import contextlib
 import ctypes
 import datetime
 import decimal
@@ -88,7 +89,7 @@ class Context:
     # -- importing -------------------------------------------------------------------------------
 
     def import_json(self, mapping, payload, *, metadata=None, on_event=None, on_progress=None,
-                    progress_interval=256):
+                    progress_interval=256, orphans=None):
         """Maps a payload (JSON text as str/bytes, or a dict/list) with the named mapping — or with
         several, given as a list, each at its own rootPath — all or nothing. Returns the top-level
         objects in payload order; raises MappingError.
@@ -97,15 +98,21 @@ class Context:
         obj, count)` is called with "will_map_collection", "will_map_object", "did_map_object" and
         "did_map_collection" in that nesting order; `on_progress(done, known)` every
         `progress_interval` objects and at the end. Callbacks run during the call on this thread and
-        must not use this context; an exception they raise is reported once the import is done."""
+        must not use this context; an exception they raise is reported once the import is done.
+        `orphans=(entity, predicate or None)` deletes, after the import, the objects of that scope
+        the import did not touch (RestKit's orphan deletion)."""
         data = _json_bytes(payload)
         result = _ffi.ListP()
-        if isinstance(mapping, str) and metadata is None and on_event is None and on_progress is None:
+        if isinstance(mapping, str) and metadata is None and on_event is None and on_progress is None and orphans is None:
             self._check(_ffi.import_(self._ptr, _encode(mapping), data, len(data), ctypes.byref(result)))
             return [Object(self, handle) for handle in _take_list(result)]
         names = [mapping] if isinstance(mapping, str) else list(mapping)
         array = (ctypes.c_char_p * len(names))(*(_encode(name) for name in names))
         options = _ffi.ImportOptions(version=_ffi.IMPORT_OPTIONS_VERSION, progress_interval=progress_interval)
+        if orphans is not None:
+            entity, predicate = orphans
+            options.orphan_entity = _encode(entity)
+            options.orphan_predicate = _encode(predicate) if predicate is not None else None
         if metadata is not None:
             options.metadata = json.dumps(metadata).encode("utf-8")
             options.metadata_len = len(options.metadata)
@@ -182,7 +189,7 @@ class Context:
                                          ctypes.byref(total)))
         return total.value
 
-    def fetch(self, entity, predicate=None, *arguments, sort=None, limit=None, offset=0):
+    def fetch(self, entity, predicate=None, *arguments, sort=None, limit=None, offset=0, subentities=True):
         """The objects of `entity` (sub-entities too) matching `predicate`, whose `%@` placeholders
         take `arguments` in order (bound as values, never pasted into the text). `sort` is
         "key,-key" or a list of such keys. Raises PredicateError with the column for a bad predicate."""
@@ -191,8 +198,49 @@ class Context:
         result = _ffi.ListP()
         self._check(_ffi.fetch(self._ptr, _encode(entity), _encode(predicate) if predicate is not None else None,
                                json.dumps(list(arguments), default=_json_default).encode("utf-8"),
-                               _encode(sort) if sort else None, offset, limit or 0, ctypes.byref(result)))
+                               _encode(sort) if sort else None, offset, limit or 0,
+                               0 if subentities else _ffi.FETCH_EXACT_ENTITY, ctypes.byref(result)))
         return [Object(self, handle) for handle in _take_list(result)]
+
+    # -- changes ---------------------------------------------------------------------------------
+
+    def create(self, entity, values=None, **more):
+        """A new object of `entity` with these attribute values (coerced as on import)."""
+        merged = dict(values or {}, **more)
+        found = _ffi.Object()
+        self._check(_ffi.create(self._ptr, _encode(entity), json.dumps(merged, default=_json_default).encode("utf-8"),
+                                ctypes.byref(found)))
+        return Object(self, found.value)
+
+    def delete(self, obj):
+        """Deletes an object, applying delete rules (DeniedError when a deny rule refuses)."""
+        self._own(obj)
+        self._check(_ffi.delete(self._ptr, obj._handle))
+
+    def begin(self):
+        self._check(_ffi.begin(self._ptr))
+
+    def commit(self):
+        self._check(_ffi.commit(self._ptr))
+
+    def rollback(self):
+        self._check(_ffi.rollback(self._ptr))
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """`with ctx.transaction():` groups changes and imports; they are committed at the end (count
+        rules checked then) or rolled back if the block raises. A failing call inside rolls the
+        transaction back at once."""
+        self.begin()
+        try:
+            yield self
+        except BaseException:
+            try:
+                self.rollback()
+            except MisuseError:
+                pass  # a failing call already rolled it back
+            raise
+        self.commit()
 
     # -- writing out -----------------------------------------------------------------------------
 
@@ -337,6 +385,42 @@ class Object:
         target = _ffi.Object()
         context._check(_ffi.get_related(context._ptr, self._handle, _encode(relationship), ctypes.byref(target)))
         return Object(context, target.value) if target.value else None
+
+    def __setitem__(self, attribute, value):
+        """Sets an attribute (None clears it), coerced as on import."""
+        context = self._context
+        context._check(_ffi.set_(context._ptr, self._handle, _encode(attribute),
+                                 json.dumps(value, default=_json_default).encode("utf-8")))
+
+    def set_related(self, relationship, target):
+        """Sets a to-one relationship to an Object or None, or a to-many to a list of Objects."""
+        context = self._context
+        if isinstance(target, (list, tuple)):
+            handles = (_ffi.Object * len(target))(*(item._handle for item in target))
+            selection = _ffi.ListP()
+            check(_ffi.list_new(handles, len(target), ctypes.byref(selection)))
+            try:
+                context._check(_ffi.set_related_list(context._ptr, self._handle, _encode(relationship), selection))
+            finally:
+                _ffi.list_free(selection)
+        else:
+            context._check(_ffi.set_related(context._ptr, self._handle, _encode(relationship),
+                                            target._handle if target is not None else 0))
+
+    def add_related(self, relationship, target, index=None):
+        """Adds `target` to a to-many relationship, at `index` of an ordered one."""
+        context = self._context
+        context._check(_ffi.add_related(context._ptr, self._handle, _encode(relationship), target._handle,
+                                        _ffi.APPEND if index is None else index))
+
+    def remove_related(self, relationship, target):
+        context = self._context
+        context._check(_ffi.remove_related(context._ptr, self._handle, _encode(relationship), target._handle))
+
+    def move_related(self, relationship, source, destination):
+        """Moves the target at position `source` of an ordered relationship to `destination`."""
+        context = self._context
+        context._check(_ffi.move_related(context._ptr, self._handle, _encode(relationship), source, destination))
 
     def to_dict(self):
         """Every attribute's value, keyed by name."""

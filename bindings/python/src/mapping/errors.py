@@ -72,9 +72,13 @@ class PredicateError(MappingError):
     code = _ffi.EPREDICATE
 
 
+class ConstraintError(MappingError):
+    code = _ffi.ECONSTRAINT
+
+
 _BY_CODE = {cls.code: cls for cls in (MisuseError, SpecError, ParseError, WrongTypeError, UnknownNameError,
                                       NotFoundError, StaleObjectError, NullValueError, DepthError,
-                                      OutOfRangeError, UnmappableError, DeniedError, PredicateError)}
+                                      OutOfRangeError, UnmappableError, DeniedError, PredicateError, ConstraintError)}
 
 
 def _text(raw):

@@ -1,0 +1,111 @@
+import MappingCore
+import MappingJSON
+
+/// Exported to C as `mapping_begin`.
+@_cdecl("mapping_begin")
+public func mapping_begin(_ context: OpaquePointer?) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in try handle.core.begin() }
+}
+
+/// Exported to C as `mapping_commit`.
+@_cdecl("mapping_commit")
+public func mapping_commit(_ context: OpaquePointer?) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in try handle.core.commit() }
+}
+
+/// Exported to C as `mapping_rollback`.
+@_cdecl("mapping_rollback")
+public func mapping_rollback(_ context: OpaquePointer?) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in try handle.core.rollback() }
+}
+
+/// A JSON argument given as text.
+private func jsonArgument(_ text: UnsafePointer<CChar>?, _ name: String) throws(MappingError) -> JSONValue {
+    try JanssonDocument.parse(try CString.argument(text, name)).value()
+}
+
+/// Exported to C as `mapping_create`.
+@_cdecl("mapping_create")
+public func mapping_create(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?, _ values: UnsafePointer<CChar>?,
+                           _ out: UnsafeMutablePointer<UInt64>?) -> CInt {
+    out?.pointee = 0
+    return withContext(context) { (handle, _) throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        var members: [JSONMember] = []
+        if values != nil {
+            guard case .object(let given) = try jsonArgument(values, "values") else {
+                throw MappingError(.misuse, "values must be a JSON object of attribute values")
+            }
+            members = given
+        }
+        out.pointee = try handle.core.create(try CString.argument(entity, "entity"), values: members).raw
+    }
+}
+
+/// Exported to C as `mapping_set`.
+@_cdecl("mapping_set")
+public func mapping_set(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+                        _ value: UnsafePointer<CChar>?) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        try handle.core.set(ObjectID(raw: object), attribute: try CString.argument(attribute, "attribute"),
+                            to: try jsonArgument(value, "value"))
+    }
+}
+
+/// Exported to C as `mapping_set_related`.
+@_cdecl("mapping_set_related")
+public func mapping_set_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
+                                _ target: UInt64) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        try handle.core.setRelated(ObjectID(raw: object), relationship: try CString.argument(relationship, "relationship"),
+                                   to: target == 0 ? [] : [ObjectID(raw: target)])
+    }
+}
+
+/// Exported to C as `mapping_set_related_list`.
+@_cdecl("mapping_set_related_list")
+public func mapping_set_related_list(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
+                                     _ targets: OpaquePointer?) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        guard let list = Registry.list(targets) else { throw MappingError(.misuse, "the list is NULL or was freed") }
+        try handle.core.setRelated(ObjectID(raw: object), relationship: try CString.argument(relationship, "relationship"),
+                                   to: list.objects)
+    }
+}
+
+/// Exported to C as `mapping_add_related`.
+@_cdecl("mapping_add_related")
+public func mapping_add_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
+                                _ target: UInt64, _ index: Int) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        let position = UInt(bitPattern: index)
+        try handle.core.addRelated(ObjectID(raw: object), relationship: try CString.argument(relationship, "relationship"),
+                                   ObjectID(raw: target), at: position == UInt.max ? nil : Int(clamping: position))
+    }
+}
+
+/// Exported to C as `mapping_remove_related`.
+@_cdecl("mapping_remove_related")
+public func mapping_remove_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
+                                   _ target: UInt64) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        try handle.core.removeRelated(ObjectID(raw: object), relationship: try CString.argument(relationship, "relationship"),
+                                      ObjectID(raw: target))
+    }
+}
+
+/// Exported to C as `mapping_move_related`.
+@_cdecl("mapping_move_related")
+public func mapping_move_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
+                                 _ from: Int, _ to: Int) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        try handle.core.moveRelated(ObjectID(raw: object), relationship: try CString.argument(relationship, "relationship"),
+                                    from: Int(clamping: UInt(bitPattern: from)), to: Int(clamping: UInt(bitPattern: to)))
+    }
+}
+
+/// Exported to C as `mapping_delete`.
+@_cdecl("mapping_delete")
+public func mapping_delete(_ context: OpaquePointer?, _ object: UInt64) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in try handle.core.delete(ObjectID(raw: object)) }
+}

@@ -1,0 +1,136 @@
+/// The checks and steps behind the direct changes of `MappingContext+Changes.swift`: names resolved,
+/// handles and target entities checked, values coerced, identities kept unique and indexed.
+struct GraphEditor {
+    let model: Model
+
+    private func live(_ object: ObjectID, _ store: ObjectStore) throws(MappingError) -> (ObjectRecord, Entity) {
+        guard let record = store.record(object), model.entities.indices.contains(record.entity) else {
+            throw MappingError(.stale, "object \(object) was deleted or belongs to another context")
+        }
+        return (record, model.entities[record.entity])
+    }
+
+    private func relationship(_ name: String, of entity: Entity) throws(MappingError) -> (Int, Relationship) {
+        guard let index = entity.relationshipIndex(named: name) else {
+            throw MappingError(.name, "entity \"\(entity.name)\" has no relationship \"\(name)\"", attribute: entity.name + "." + name)
+        }
+        return (index, entity.relationships[index])
+    }
+
+    func create(_ entityName: String, values: [JSONMember], in store: inout ObjectStore) throws(MappingError) -> ObjectID {
+        guard let entity = model.entity(named: entityName) else { throw MappingError(.name, "unknown entity \"\(entityName)\"") }
+        let object = store.create(entity)
+        for member in values {
+            try set(object, attribute: member.key, to: member.value, in: &store, registering: false)
+        }
+        try register(object, entity, in: &store)
+        return object
+    }
+
+    func set(_ object: ObjectID, attribute name: String, to value: JSONValue, in store: inout ObjectStore,
+             registering: Bool = true) throws(MappingError) {
+        let (_, entity) = try live(object, store)
+        guard let attribute = entity.attributeIndex(named: name) else {
+            throw MappingError(.name, "entity \"\(entity.name)\" has no attribute \"\(name)\"", attribute: entity.name + "." + name)
+        }
+        let declared = entity.attributes[attribute]
+        let coerced: Coerced
+        do {
+            coerced = try Coercion.coerce(value, reader: JSONValueReader(), to: declared.type, depthLimit: 256)
+        } catch {
+            throw MappingError(error.code, "cannot set \(entity.name).\(declared.name) (\(declared.type.rawValue)): \(error.message)",
+                               attribute: entity.name + "." + declared.name)
+        }
+        let stored: AttributeValue?
+        switch coerced {
+        case .value(let value): stored = value
+        case .null: stored = nil
+        case .skip: return
+        }
+        let identifies = registering && entity.identification.contains(attribute)
+        if identifies, let record = store.record(object), let old = store.identity(of: record, entity) {
+            store.unregister(object, map: old.map, key: old.key)
+        }
+        store.setValue(stored, of: object, attribute: attribute)
+        if identifies { try register(object, entity, in: &store) }
+    }
+
+    /// Puts an object with a complete identity in its identity map; the identity must be free.
+    private func register(_ object: ObjectID, _ entity: Entity, in store: inout ObjectStore) throws(MappingError) {
+        guard let record = store.record(object), let identity = store.identity(of: record, entity) else { return }
+        if let holder = store.lookup(map: identity.map, key: identity.key), holder != object {
+            throw MappingError(.constraint, "another \(entity.name) already has this identity",
+                               attribute: entity.name + "." + entity.identification.map { entity.attributes[$0].name }.joined(separator: ","))
+        }
+        store.register(object, map: identity.map, key: identity.key)
+    }
+
+    private func checkTargets(_ targets: [ObjectID], _ relationship: Relationship, _ store: ObjectStore) throws(MappingError) {
+        for target in targets {
+            let (record, entity) = try live(target, store)
+            guard model.isKind(record.entity, of: relationship.destination) else {
+                throw MappingError(.type, "\"\(relationship.name)\" holds \(model.entities[relationship.destination].name) objects, not a \(entity.name)")
+            }
+        }
+    }
+
+    func setRelated(_ object: ObjectID, relationship name: String, to targets: [ObjectID],
+                    in store: inout ObjectStore) throws(MappingError) {
+        let (_, entity) = try live(object, store)
+        let (index, relationship) = try self.relationship(name, of: entity)
+        try checkTargets(targets, relationship, store)
+        if relationship.toMany {
+            store.setToMany(object, relationship: index, to: targets, model: model)
+        } else {
+            guard targets.count <= 1 else {
+                throw MappingError(.type, "\"\(name)\" is a to-one relationship: give it one object or none")
+            }
+            store.setToOne(object, relationship: index, to: targets.first, model: model)
+        }
+    }
+
+    func add(_ target: ObjectID, to object: ObjectID, relationship name: String, at position: Int?,
+             in store: inout ObjectStore) throws(MappingError) {
+        let (record, entity) = try live(object, store)
+        let (index, relationship) = try self.relationship(name, of: entity)
+        try checkTargets([target], relationship, store)
+        guard relationship.toMany else {
+            store.setToOne(object, relationship: index, to: target, model: model)
+            return
+        }
+        if position != nil && !relationship.ordered {
+            throw MappingError(.misuse, "\"\(name)\" is not ordered: add without an index")
+        }
+        var targets = record.links[index].targets.filter { $0 != target }
+        let at = min(max(position ?? targets.count, 0), targets.count)
+        targets.insert(target, at: at)
+        store.setToMany(object, relationship: index, to: targets, model: model)
+    }
+
+    func remove(_ target: ObjectID, from object: ObjectID, relationship name: String,
+                in store: inout ObjectStore) throws(MappingError) {
+        let (record, entity) = try live(object, store)
+        let (index, relationship) = try self.relationship(name, of: entity)
+        if relationship.toMany {
+            store.setToMany(object, relationship: index, to: record.links[index].targets.filter { $0 != target }, model: model)
+        } else if record.links[index].targets.first == target {
+            store.setToOne(object, relationship: index, to: nil, model: model)
+        }
+    }
+
+    func move(in object: ObjectID, relationship name: String, from: Int, to: Int,
+              in store: inout ObjectStore) throws(MappingError) {
+        let (record, entity) = try live(object, store)
+        let (index, relationship) = try self.relationship(name, of: entity)
+        guard relationship.toMany, relationship.ordered else {
+            throw MappingError(.misuse, "\"\(name)\" is not an ordered to-many relationship")
+        }
+        var targets = record.links[index].targets
+        guard targets.indices.contains(from), targets.indices.contains(to) else {
+            throw MappingError(.range, "positions \(from) and \(to) must be below \(targets.count)")
+        }
+        let moved = targets.remove(at: from)
+        targets.insert(moved, at: to)
+        store.setToMany(object, relationship: index, to: targets, model: model)
+    }
+}
