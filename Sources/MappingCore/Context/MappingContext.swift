@@ -137,7 +137,11 @@ public final class MappingContext: Sendable {
 
     /// The objects a fetch request selects (see `FetchRequest`). Predicate errors name the column.
     public func fetch(_ request: FetchRequest) throws(MappingError) -> [ObjectID] {
-        try read { (reader) throws(MappingError) in try reader.fetch(request) }
+        let model = spec.model
+        return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
+            store.prepareIndexes()
+            return try GraphReader(model: model, store: store).fetch(request)
+        }
     }
 
     /// How many objects match a predicate.

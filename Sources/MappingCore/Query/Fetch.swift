@@ -29,12 +29,15 @@ public struct FetchRequest: Sendable {
 extension GraphReader {
     func fetch(_ request: FetchRequest) throws(MappingError) -> [ObjectID] {
         let entity = try entity(named: request.entity)
-        var objects = objects(of: entity)
+        let predicate = try request.predicate.map { (text) throws(MappingError) in
+            try CompiledPredicate.compile(text, entity: entity, model: model, arguments: request.arguments)
+        }
+        // An equality, IN or range test on an indexed attribute narrows the candidates without a scan.
+        var objects = predicate.flatMap { indexCandidates($0.root, entity) } ?? objects(of: entity)
         if !request.includesSubentities {
             objects = objects.filter { store.record($0)?.entity == entity.index }
         }
-        if let text = request.predicate {
-            let predicate = try CompiledPredicate.compile(text, entity: entity, model: model, arguments: request.arguments)
+        if let predicate {
             let evaluator = PredicateEvaluator(store: store)
             objects = objects.filter { evaluator.matches($0, predicate) }
         }
@@ -44,6 +47,62 @@ extension GraphReader {
         let start = min(max(request.offset, 0), objects.count)
         let end = request.limit.map { min(objects.count, start + max($0, 0)) } ?? objects.count
         return Array(objects[start..<end])
+    }
+
+    /// The objects an index gives for the predicate (a superset of the matches, in creation order),
+    /// or `nil` when no part of it can use an index.
+    private func indexCandidates(_ node: CompiledPredicate.Node, _ entity: Entity) -> [ObjectID]? {
+        switch node {
+        case .and(let parts):
+            for part in parts {
+                if let found = indexCandidates(part, entity) { return found }
+            }
+            return nil
+        case .comparison(let comparison):
+            guard comparison.aggregate == nil, !comparison.fold.caseInsensitive, !comparison.fold.diacriticInsensitive,
+                  case .path(let path) = comparison.left, !path.count, path.steps.count == 1,
+                  case .attribute(let attribute)? = path.steps.first,
+                  let key = store.indexKey(entity: entity.index, attribute: attribute), let index = store.index(key),
+                  entity.attributes.indices.contains(attribute), case .value(let right) = comparison.right else { return nil }
+            let type = entity.attributes[attribute].type
+            func typed(_ value: PredicateValue) -> AttributeValue? { value.attributeValue(as: type) }
+            var found: [ObjectID]
+            switch comparison.op {
+            case .equal:
+                guard let value = typed(right) else { return nil }
+                found = index.equal(to: value)
+            case .in:
+                guard let values = right.elements else { return nil }
+                var typedValues: [AttributeValue] = []
+                for value in values {
+                    guard let converted = typed(value) else { return nil }
+                    typedValues.append(converted)
+                }
+                found = typedValues.flatMap { index.equal(to: $0) }
+            case .less, .lessOrEqual:
+                guard let value = typed(right) else { return nil }
+                guard let range = index.range(lower: nil, upper: (value, comparison.op == .lessOrEqual)) else { return nil }
+                found = range
+            case .greater, .greaterOrEqual:
+                guard let value = typed(right) else { return nil }
+                guard let range = index.range(lower: (value, comparison.op == .greaterOrEqual), upper: nil) else { return nil }
+                found = range
+            case .between:
+                guard let bounds = right.elements, bounds.count == 2, let low = typed(bounds[0]), let high = typed(bounds[1]) else {
+                    return nil
+                }
+                guard let range = index.range(lower: (low, true), upper: (high, true)) else { return nil }
+                found = range
+            default:
+                return nil
+            }
+            return found.filter { object in
+                guard let record = store.record(object) else { return false }
+                return model.isKind(record.entity, of: entity.index)
+            }.sorted { (store.record($0)?.sequence ?? 0) < (store.record($1)?.sequence ?? 0) }
+        default:
+            return nil
+        }
     }
 
     /// Sorts by each key in turn; nulls first when ascending; ties keep creation order.

@@ -51,13 +51,18 @@ struct GraphReader {
         return (links, entity.relationships[index])
     }
 
-    /// Every object of the entity and of its sub-entities, each entity's objects in creation order.
+    /// Every object of the entity and of its sub-entities, in creation order.
     func objects(of entity: Entity) -> [ObjectID] {
         var result: [ObjectID] = []
+        var entities = 0
         for candidate in model.entities where model.isKind(candidate.index, of: entity.index) {
             if store.members.indices.contains(candidate.index) {
                 result += store.members[candidate.index].filter(store.contains)
+                entities += 1
             }
+        }
+        if entities > 1 {
+            result.sort { (store.record($0)?.sequence ?? 0) < (store.record($1)?.sequence ?? 0) }
         }
         return result
     }

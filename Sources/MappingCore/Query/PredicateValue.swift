@@ -38,6 +38,25 @@ enum PredicateValue: Sendable {
         }
     }
 
+    /// This literal as a value of an attribute of `type` (coerced as on import); `nil` for null,
+    /// objects and values that do not convert.
+    func attributeValue(as type: AttributeType) -> AttributeValue? {
+        let json: JSONValue
+        switch self {
+        case .string(let text): json = .string(text)
+        case .integer(let number): json = .integer(number)
+        case .double(let number): json = .real(number)
+        case .decimal(let number): json = .decimal(number)
+        case .bool(let flag): json = .bool(flag)
+        case .date(let instant): json = .string(instant.iso8601)
+        default: return nil
+        }
+        guard case .value(let value)? = try? Coercion.coerce(json, reader: JSONValueReader(), to: type, depthLimit: 4) else {
+            return nil
+        }
+        return value
+    }
+
     var elements: [PredicateValue]? {
         if case .many(let elements) = self { return elements }
         return nil

@@ -2,6 +2,8 @@
 /// of each relationship, indexed as the entity's `attributes` and `relationships` are.
 struct ObjectRecord {
     var entity: Int
+    /// Creation order across the store, so results found through an index keep creation order.
+    var sequence: Int = 0
     var values: [AttributeValue?]
     var links: [Links]
 

@@ -12,6 +12,11 @@ struct ObjectStore {
     /// How many live objects each entity has (exactly that entity).
     private(set) var liveCounts: [Int]
     private var identityMaps: [[IdentityKey: ObjectID]]
+    /// Indexes of `indexed` attributes, by (hierarchy root, attribute); `indexKeys[entity]` lists the
+    /// attribute → index key pairs that apply to an entity.
+    private(set) var indexes: [IndexKey: AttributeIndex] = [:]
+    private let indexKeys: [[Int: IndexKey]]
+    private var nextSequence = 0
     var journal: Journal?
     /// True while a transaction opened with `begin()` spans calls.
     var explicitTransaction = false
@@ -21,6 +26,56 @@ struct ObjectStore {
         members = Array(repeating: [], count: model.entities.count)
         liveCounts = Array(repeating: 0, count: model.entities.count)
         identityMaps = Array(repeating: [:], count: model.identityMapCount)
+        var keys: [[Int: IndexKey]] = []
+        var indexes: [IndexKey: AttributeIndex] = [:]
+        for entity in model.entities {
+            var forEntity: [Int: IndexKey] = [:]
+            for (attribute, declared) in entity.attributes.enumerated() where declared.indexed {
+                // The index lives with the entity that declares the attribute (the farthest
+                // ancestor that has it), so one index covers the whole sub-hierarchy.
+                var owner = entity.index
+                while let parent = model.entities[owner].parent, model.entities[parent].attributes.count > attribute {
+                    owner = parent
+                }
+                let key = IndexKey(entity: owner, attribute: attribute)
+                forEntity[attribute] = key
+                indexes[key] = indexes[key] ?? AttributeIndex()
+            }
+            keys.append(forEntity)
+        }
+        indexKeys = keys
+        self.indexes = indexes
+    }
+
+    struct IndexKey: Hashable {
+        let entity: Int
+        let attribute: Int
+    }
+
+    /// The index of an attribute of an entity, if it is indexed.
+    func indexKey(entity: Int, attribute: Int) -> IndexKey? {
+        indexKeys.indices.contains(entity) ? indexKeys[entity][attribute] : nil
+    }
+
+    func index(_ key: IndexKey) -> AttributeIndex? { indexes[key] }
+
+    /// Sorts the indexes that changed since their last range query (once per batch of changes).
+    mutating func prepareIndexes() {
+        for key in indexes.keys { indexes[key]?.prepareRanges() }
+    }
+
+    /// Updates the indexes for one object whose record goes from `old` to `new` (nil = absent).
+    private mutating func reindex(_ id: ObjectID, from old: ObjectRecord?, to new: ObjectRecord?) {
+        guard let entity = new?.entity ?? old?.entity, indexKeys.indices.contains(entity), !indexKeys[entity].isEmpty else {
+            return
+        }
+        for (attribute, key) in indexKeys[entity] {
+            let before = old.flatMap { $0.values.indices.contains(attribute) ? $0.values[attribute] : nil }
+            let after = new.flatMap { $0.values.indices.contains(attribute) ? $0.values[attribute] : nil }
+            guard before != after else { continue }
+            if let before { indexes[key]?.remove(before, id) }
+            if let after { indexes[key]?.insert(after, id) }
+        }
     }
 
     // MARK: Reading
@@ -52,12 +107,15 @@ struct ObjectStore {
     /// A new object of `entity`, registered in its entity's member list.
     mutating func create(_ entity: Entity) -> ObjectID {
         let slot: UInt32
+        var record = ObjectRecord(entity: entity)
+        record.sequence = nextSequence
+        nextSequence += 1
         if let reused = freeSlots.popLast() {
             slot = reused
-            records[Int(slot)] = ObjectRecord(entity: entity)
+            records[Int(slot)] = record
         } else {
             slot = UInt32(truncatingIfNeeded: records.count)
-            records.append(ObjectRecord(entity: entity))
+            records.append(record)
             generations.append(1)
         }
         let id = ObjectID(tag: tag, generation: generations[Int(slot)], slot: slot)
@@ -82,6 +140,7 @@ struct ObjectStore {
         if journal?.isNew(id) == false, journal?.beforeImages[slot] == nil {
             journal?.beforeImages[slot] = current
         }
+        reindex(id, from: current, to: nil)
         records[slot] = nil
         generations[slot] = Self.next(generations[slot])
         if liveCounts.indices.contains(current.entity) { liveCounts[current.entity] -= 1 }
@@ -126,6 +185,10 @@ struct ObjectStore {
     mutating func setValue(_ value: AttributeValue?, of id: ObjectID, attribute: Int) {
         guard let current = record(id), current.values.indices.contains(attribute),
               current.values[attribute] != value else { return }
+        if let key = indexKey(entity: current.entity, attribute: attribute) {
+            if let old = current.values[attribute] { indexes[key]?.remove(old, id) }
+            if let value { indexes[key]?.insert(value, id) }
+        }
         update(id) { $0.values[attribute] = value }
     }
 
@@ -135,6 +198,7 @@ struct ObjectStore {
     mutating func discardCreated(_ id: ObjectID) {
         let slot = id.slot
         guard records.indices.contains(slot), generations[slot] == id.generation else { return }
+        reindex(id, from: records[slot], to: nil)
         records[slot] = nil
         generations[slot] = Self.next(generations[slot])
         freeSlots.append(UInt32(truncatingIfNeeded: slot))
@@ -154,6 +218,8 @@ struct ObjectStore {
 
     mutating func restore(slot: Int, to record: ObjectRecord?) {
         guard records.indices.contains(slot) else { return }
+        let id = ObjectID(tag: tag, generation: generations[slot], slot: UInt32(truncatingIfNeeded: slot))
+        reindex(id, from: records[slot], to: record)
         records[slot] = record
     }
 

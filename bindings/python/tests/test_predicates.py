@@ -26,11 +26,23 @@ PEOPLE = {"data": {"people": [
 ]}}
 
 
-@pytest.fixture(scope="module")
+def indexed(spec):
+    """The same spec with every scalar attribute indexed: queries must answer exactly as by scanning."""
+    for entity in spec["entities"].values():
+        for name, declared in list(entity.get("attributes", {}).items()):
+            kind = declared if isinstance(declared, str) else declared["type"]
+            if kind != "json":
+                entity["attributes"][name] = {"type": kind, "indexed": True}
+    return spec
+
+
+@pytest.fixture(scope="module", params=["scanned", "indexed"])
 def graph(request):
     import json
     from pathlib import Path
     spec = json.loads((Path(__file__).resolve().parents[3] / "Tests" / "fixtures" / "people.spec.json").read_text())
+    if request.param == "indexed":
+        spec = indexed(spec)
     context = mapping.Context(spec)
     context.import_json("person", PEOPLE)
     request.addfinalizer(context.close)
@@ -208,3 +220,27 @@ def test_hostile_predicates_fail_cleanly(graph):
     assert graph.fetch("Person", "name LIKE %@", "*" * 5_000 + "x" * 50_000) == []
     assert [p["id"] for p in graph.fetch("Person", "name LIKE 'A*a*e'")] == [1]
     assert [p["id"] for p in graph.fetch("Person", "name LIKE '*\\\\**'")] == []
+
+
+def test_indexes_follow_changes_and_rollbacks():
+    import json
+    from pathlib import Path
+    spec = indexed(json.loads((Path(__file__).resolve().parents[3] / "Tests" / "fixtures" / "people.spec.json").read_text()))
+    with mapping.Context(spec) as ctx:
+        ctx.import_json("person", PEOPLE)
+        ada = ctx.get("Person", 1)
+        assert [p["id"] for p in ctx.fetch("Person", "age >= 36")] == [1, 2, 3]
+        ada["age"] = 10
+        assert [p["id"] for p in ctx.fetch("Person", "age >= 36")] == [2, 3]
+        assert [p["id"] for p in ctx.fetch("Person", "age == 10")] == [1]
+        with pytest.raises(RuntimeError):
+            with ctx.transaction():
+                ada["age"] = 99
+                ctx.delete(ctx.get("Person", 2))
+                ctx.create("Person", id=9, age=36)
+                assert [p["id"] for p in ctx.fetch("Person", "age >= 36")] == [1, 3, 9]
+                raise RuntimeError("undo")
+        assert [p["id"] for p in ctx.fetch("Person", "age >= 36")] == [2, 3]
+        assert [p["id"] for p in ctx.fetch("Person", "age IN {10, 85}")] == [1, 2]
+        ctx.delete(ada)
+        assert ctx.fetch("Person", "age == 10") == []
