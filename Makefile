@@ -12,7 +12,7 @@ EXPORTS     := $(ROOT)/.build/mapping.map
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export MAPPING_LIBRARY := $(LIB)
 
-.PHONY: all deps release examples demo test test-swift test-c test-python test-abi test-tsan clean
+.PHONY: all deps release examples demo test test-swift test-c test-python test-abi test-tsan bench clean
 
 all: release
 
@@ -61,5 +61,12 @@ test-python: examples
 test-tsan: deps
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --disable-swift-testing --scratch-path .build-tsan --sanitize=thread --filter ConcurrencyTests
 
+# Benchmarks never run in `make test`. Lookup costs at 10k and 1M objects, side by side in one run.
+bench: release
+	@mkdir -p bench/bin
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Iinclude -o bench/bin/lookup bench/lookup.c \
+	  -L$(RELEASE_DIR) -lmapping -Wl,-rpath,$(RELEASE_DIR)
+	bench/bin/lookup | tee bench/lookup.md
+
 clean:
-	rm -rf .build .build-tsan examples/c/bin Tests/c/bin
+	rm -rf .build .build-tsan examples/c/bin Tests/c/bin bench/bin
