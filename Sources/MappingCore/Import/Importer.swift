@@ -255,6 +255,11 @@ struct Importer<Reader: JSONReader> {
         objectsBeingMapped.append(object)
         defer { objectsBeingMapped.removeLast() }
         if !isNew, try isUnmodified(object, node, mapping, entity) {
+            // Skipped as unmodified, it and the objects it holds count as present for orphan
+            // deletion, though their representations were not mapped (RestKit's P6).
+            if let record = store.record(object) {
+                for links in record.links { touched.formUnion(links.targets) }
+            }
             return finish(object, mapping)
         }
         var present = 0

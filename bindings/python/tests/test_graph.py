@@ -181,3 +181,28 @@ def test_orphan_deletion_P1_to_P6(ctx):
     with pytest.raises(mapping.WrongTypeError):  # P5: a failed import deletes nothing
         ctx.import_json("person", [{"id": "bad"}], orphans=("Person", None))
     assert ctx.count("Person") == 1
+
+
+def test_orphans_reached_through_relationships_and_skipped_objects_P3_P6():
+    spec = {
+        "entities": {"Post": {"attributes": {"id": "integer", "updated": "integer"}, "identification": "id",
+                              "relationships": {"tags": {"entity": "Tag", "toMany": True, "inverse": "posts"}}},
+                     "Tag": {"attributes": {"name": "string"}, "identification": "name",
+                             "relationships": {"posts": {"entity": "Post", "toMany": True, "inverse": "tags"}}}},
+        "mappings": {"post": {"entity": "Post", "modificationAttribute": "updated",
+                              "attributes": {"id": "id", "updated": "updated"},
+                              "relationships": {"tags": {"mapping": "tag"}}},
+                     "tag": {"entity": "Tag", "attributes": {"name": None}}},
+    }
+    with mapping.Context(spec) as ctx:
+        ctx.import_json("post", [{"id": 1, "updated": 5, "tags": ["a", "b"]}, {"id": 2, "updated": 1, "tags": ["c"]}])
+        ctx.create("Tag", name="orphaned")
+        # P3: tags are reached through the posts' relationship; "orphaned" is not referenced.
+        # P6: post 1 is unmodified (skipped) and its tags a, b still count as present.
+        ctx.import_json("post", [{"id": 1, "updated": 5, "tags": ["a"]}, {"id": 2, "updated": 2, "tags": ["c"]}],
+                        orphans=("Tag", None))
+        assert sorted(tag["name"] for tag in ctx.fetch("Tag")) == ["a", "b", "c"]
+        ctx.create("Tag", name="lonely")
+        # P4: a scope predicate keeps tags still attached to some post.
+        ctx.import_json("post", [{"id": 2, "updated": 3, "tags": []}], orphans=("Tag", "posts.@count == 0"))
+        assert sorted(tag["name"] for tag in ctx.fetch("Tag")) == ["a", "b"]
