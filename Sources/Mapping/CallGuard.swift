@@ -5,7 +5,7 @@ import MappingCore
 /// thread. Nothing thrown escapes to C, and nothing in the body may trap.
 func withContext(_ pointer: OpaquePointer?,
                  _ body: (ContextHandle, ThreadSlot) throws(MappingError) -> Void) -> CInt {
-    guard let handle = Registry.context(pointer) else {
+    guard let handle = Registry.contexts.find(pointer) else {
         return ContextlessErrors.fail(MappingError(.misuse, pointer == nil ? "the context is NULL"
                                                    : "the context was freed or is not a mapping_context"))
     }

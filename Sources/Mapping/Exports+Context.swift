@@ -12,14 +12,14 @@ public func mapping_context_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ 
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let bytes = try CString.buffer(spec, length: UInt(bitPattern: length), "spec")
         let context = MappingContext(spec: try CompiledSpec.load(json: bytes))
-        out.pointee = Registry.add(ContextHandle(core: context))
+        out.pointee = Registry.contexts.add(ContextHandle(core: context))
     }
 }
 
 /// Exported to C as `mapping_context_free`.
 @_cdecl("mapping_context_free")
 public func mapping_context_free(_ context: OpaquePointer?) {
-    Registry.removeContext(context)
+    Registry.contexts.remove(context)
 }
 
 /// Exported to C as `mapping_errmsg`.
@@ -36,7 +36,7 @@ public func mapping_error_last(_ context: OpaquePointer?) -> UnsafePointer<mappi
 
 /// The calling thread's error record for `context`, or its context-less one.
 private func errorRecord(_ context: OpaquePointer?) -> UnsafeMutablePointer<mapping_error> {
-    if context != nil, let handle = Registry.context(context) {
+    if context != nil, let handle = Registry.contexts.find(context) {
         return (handle.existingSlot() ?? NoErrorSlot.shared).error
     }
     return ContextlessErrors.slot.error

@@ -24,7 +24,7 @@ public func mapping_fetch(_ context: OpaquePointer?, _ entity: UnsafePointer<CCh
                                    offset: Int(clamping: UInt(bitPattern: offset)),
                                    limit: limit == 0 ? nil : Int(clamping: UInt(bitPattern: limit)),
                                    includesSubentities: flags & 1 == 0)
-        out.pointee = Registry.add(ListHandle(try handle.core.fetch(request)))
+        out.pointee = Registry.lists.add(ListHandle(try handle.core.fetch(request)))
     }
 }
 

@@ -26,7 +26,7 @@ public func mapping_all(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar
     return withContext(context) { (handle, _) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let objects = try handle.core.objects(of: try CString.argument(entity, "entity"))
-        out.pointee = Registry.add(ListHandle(objects))
+        out.pointee = Registry.lists.add(ListHandle(objects))
     }
 }
 

@@ -11,6 +11,6 @@ public func mapping_import(_ context: OpaquePointer?, _ mapping: UnsafePointer<C
         let name = try CString.argument(mapping, "mapping")
         let bytes = try CString.buffer(json, length: UInt(bitPattern: length), "json")
         let objects = try handle.core.importJSON(mapping: name, bytes)
-        if let out { out.pointee = Registry.add(ListHandle(objects)) }
+        if let out { out.pointee = Registry.lists.add(ListHandle(objects)) }
     }
 }

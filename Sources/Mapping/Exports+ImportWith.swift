@@ -66,6 +66,6 @@ public func mapping_import_with(_ context: OpaquePointer?, _ mappings: UnsafePoi
         let resolved = try importOptions(options)
         let bytes = try CString.buffer(json, length: UInt(bitPattern: length), "json")
         let objects = try JanssonDocument.parse(bytes).importInto(handle.core, mappings: names, options: resolved)
-        if let out { out.pointee = Registry.add(ListHandle(objects)) }
+        if let out { out.pointee = Registry.lists.add(ListHandle(objects)) }
     }
 }

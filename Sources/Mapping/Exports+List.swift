@@ -10,14 +10,14 @@ public func mapping_list_new(_ objects: UnsafePointer<UInt64>?, _ count: Int,
         guard count >= 0 else { throw MappingError(.misuse, "the count is too large") }
         guard count == 0 || objects != nil else { throw MappingError(.misuse, "objects is NULL") }
         let handles = UnsafeBufferPointer(start: objects, count: count).map { ObjectID(raw: $0) }
-        out.pointee = Registry.add(ListHandle(handles))
+        out.pointee = Registry.lists.add(ListHandle(handles))
     }
 }
 
 /// Exported to C as `mapping_list_count`.
 @_cdecl("mapping_list_count")
 public func mapping_list_count(_ list: OpaquePointer?) -> Int {
-    Registry.list(list)?.objects.count ?? 0
+    Registry.lists.find(list)?.objects.count ?? 0
 }
 
 /// Exported to C as `mapping_list_get`.
@@ -26,7 +26,7 @@ public func mapping_list_get(_ list: OpaquePointer?, _ index: Int,
                              _ out: UnsafeMutablePointer<UInt64>?) -> CInt {
     out?.pointee = 0
     return withoutContext { () throws(MappingError) in
-        guard let handle = Registry.list(list) else {
+        guard let handle = Registry.lists.find(list) else {
             throw MappingError(.misuse, list == nil ? "the list is NULL" : "the list was freed or is not a mapping_list")
         }
         let position = UInt(bitPattern: index)
@@ -40,5 +40,5 @@ public func mapping_list_get(_ list: OpaquePointer?, _ index: Int,
 /// Exported to C as `mapping_list_free`.
 @_cdecl("mapping_list_free")
 public func mapping_list_free(_ list: OpaquePointer?) {
-    Registry.removeList(list)
+    Registry.lists.remove(list)
 }

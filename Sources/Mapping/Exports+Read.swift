@@ -202,6 +202,6 @@ public func mapping_get_related_list(_ context: OpaquePointer?, _ object: UInt64
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let name = try CString.argument(relationship, "relationship")
         let targets = try handle.core.relatedObjects(of: ObjectID(raw: object), relationship: name)
-        out.pointee = Registry.add(ListHandle(targets))
+        out.pointee = Registry.lists.add(ListHandle(targets))
     }
 }

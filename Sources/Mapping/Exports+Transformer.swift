@@ -18,8 +18,8 @@ private struct CTransformer: @unchecked Sendable {
     /// Hands `input` to the C function as JSON text and parses what it writes back.
     func call(_ input: JSONValue) throws(MappingError) -> JSONValue {
         let output = TransformOutput()
-        let handle = Registry.add(output)
-        defer { Registry.removeOutput(handle) }
+        let handle = Registry.outputs.add(output)
+        defer { Registry.outputs.remove(handle) }
         let text = Array(input.text().utf8) + [0]
         let status = text.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -65,7 +65,7 @@ private func hostTransformer(_ forward: CTransformer, _ reverse: CTransformer?) 
 @_cdecl("mapping_value_set_json")
 public func mapping_value_set_json(_ output: OpaquePointer?, _ json: UnsafePointer<CChar>?, _ length: Int) -> CInt {
     withoutContext { () throws(MappingError) in
-        guard let slot = Registry.output(output) else {
+        guard let slot = Registry.outputs.find(output) else {
             throw MappingError(.misuse, "the mapping_value is NULL or no longer valid (use it only during the transformer call)")
         }
         let bytes = try CString.buffer(json, length: UInt(bitPattern: length), "json")
@@ -78,7 +78,7 @@ public func mapping_value_set_json(_ output: OpaquePointer?, _ json: UnsafePoint
 @_cdecl("mapping_value_set_error")
 public func mapping_value_set_error(_ output: OpaquePointer?, _ message: UnsafePointer<CChar>?) -> CInt {
     withoutContext { () throws(MappingError) in
-        guard let slot = Registry.output(output) else {
+        guard let slot = Registry.outputs.find(output) else {
             throw MappingError(.misuse, "the mapping_value is NULL or no longer valid (use it only during the transformer call)")
         }
         slot.error = try CString.argument(message, "message")

@@ -63,60 +63,33 @@ final class ListHandle: Sendable {
     init(_ objects: [ObjectID]) { self.objects = objects }
 }
 
-/// The live handles given to C. A pointer is looked up here before use, so a NULL, freed or forged
-/// pointer is an error instead of a crash; the strong reference taken keeps the object alive for
-/// the whole call even if another thread frees the handle meanwhile.
+/// The live handles of one kind given to C. A pointer is looked up here before use, so a NULL, freed
+/// or forged pointer is an error instead of a crash; the strong reference returned keeps the object
+/// alive for the whole call even if another thread frees the handle meanwhile.
+final class HandleTable<Object: AnyObject>: @unchecked Sendable {
+    private let entries = Locked<[UInt: Object]>([:])
+
+    func add(_ object: Object) -> OpaquePointer {
+        let pointer = OpaquePointer(Unmanaged.passUnretained(object).toOpaque())
+        entries.withLock { $0[UInt(bitPattern: pointer)] = object }
+        return pointer
+    }
+
+    func find(_ pointer: OpaquePointer?) -> Object? {
+        guard let pointer else { return nil }
+        return entries.withLock { $0[UInt(bitPattern: pointer)] }
+    }
+
+    @discardableResult
+    func remove(_ pointer: OpaquePointer?) -> Object? {
+        guard let pointer else { return nil }
+        return entries.withLock { $0.removeValue(forKey: UInt(bitPattern: pointer)) }
+    }
+}
+
+/// Every handle given to C, by kind.
 enum Registry {
-    private static let contexts = Locked<[UInt: ContextHandle]>([:])
-    private static let lists = Locked<[UInt: ListHandle]>([:])
-    private static let outputs = Locked<[UInt: TransformOutput]>([:])
-
-    static func add(_ context: ContextHandle) -> OpaquePointer {
-        let pointer = OpaquePointer(Unmanaged.passUnretained(context).toOpaque())
-        contexts.withLock { $0[UInt(bitPattern: pointer)] = context }
-        return pointer
-    }
-
-    static func context(_ pointer: OpaquePointer?) -> ContextHandle? {
-        guard let pointer else { return nil }
-        return contexts.withLock { $0[UInt(bitPattern: pointer)] }
-    }
-
-    @discardableResult
-    static func removeContext(_ pointer: OpaquePointer?) -> ContextHandle? {
-        guard let pointer else { return nil }
-        return contexts.withLock { $0.removeValue(forKey: UInt(bitPattern: pointer)) }
-    }
-
-    static func add(_ list: ListHandle) -> OpaquePointer {
-        let pointer = OpaquePointer(Unmanaged.passUnretained(list).toOpaque())
-        lists.withLock { $0[UInt(bitPattern: pointer)] = list }
-        return pointer
-    }
-
-    static func list(_ pointer: OpaquePointer?) -> ListHandle? {
-        guard let pointer else { return nil }
-        return lists.withLock { $0[UInt(bitPattern: pointer)] }
-    }
-
-    @discardableResult
-    static func removeList(_ pointer: OpaquePointer?) -> ListHandle? {
-        guard let pointer else { return nil }
-        return lists.withLock { $0.removeValue(forKey: UInt(bitPattern: pointer)) }
-    }
-
-    static func add(_ output: TransformOutput) -> OpaquePointer {
-        let pointer = OpaquePointer(Unmanaged.passUnretained(output).toOpaque())
-        outputs.withLock { $0[UInt(bitPattern: pointer)] = output }
-        return pointer
-    }
-
-    static func output(_ pointer: OpaquePointer?) -> TransformOutput? {
-        guard let pointer else { return nil }
-        return outputs.withLock { $0[UInt(bitPattern: pointer)] }
-    }
-
-    static func removeOutput(_ pointer: OpaquePointer) {
-        _ = outputs.withLock { $0.removeValue(forKey: UInt(bitPattern: pointer)) }
-    }
+    static let contexts = HandleTable<ContextHandle>()
+    static let lists = HandleTable<ListHandle>()
+    static let outputs = HandleTable<TransformOutput>()
 }
