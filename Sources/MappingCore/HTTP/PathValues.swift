@@ -1,0 +1,68 @@
+/// The text a path parameter takes from a value: strings as they are, numbers in their shortest form,
+/// booleans as `true`/`false`, dates in ISO 8601; `@count` counts an object's members or an array.
+enum PathValues {
+    static func text(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string(let text)?: text
+        case .null?, nil: nil
+        case .object?, .array?: value?.text()
+        case let scalar?: scalar.text()
+        }
+    }
+
+    /// The value at a dotted key path of a JSON object, for interpolating from a dictionary.
+    static func lookUp(_ keyPath: String, in value: JSONValue) -> String? {
+        var current: JSONValue? = value
+        for name in keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+            if name == "@count" {
+                switch current {
+                case .object(let members)?: return String(members.count)
+                case .array(let elements)?: return String(elements.count)
+                default: return nil
+                }
+            }
+            current = current?[name]
+        }
+        return text(current)
+    }
+}
+
+extension GraphReader {
+    /// The value at a dotted key path of a graph object (attributes, through relationships; `@count`
+    /// of a to-many), as path text.
+    func pathText(_ keyPath: String, from object: ObjectID) -> String? {
+        var current = object
+        let names = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for (position, name) in names.enumerated() {
+            guard let record = store.record(current), model.entities.indices.contains(record.entity) else { return nil }
+            let entity = model.entities[record.entity]
+            let isLast = position == names.count - 1
+            if let attribute = entity.attributeIndex(named: name), record.values.indices.contains(attribute) {
+                guard isLast else { return nil }
+                return PathValues.text(record.values[attribute]?.jsonValue)
+            }
+            guard let relationship = entity.relationshipIndex(named: name), record.links.indices.contains(relationship) else {
+                return nil
+            }
+            let targets = record.links[relationship].targets.filter(store.contains)
+            if position + 1 < names.count, names[position + 1] == "@count", position + 2 == names.count {
+                return String(targets.count)
+            }
+            guard let next = targets.first, !isLast else { return nil }
+            current = next
+        }
+        return nil
+    }
+}
+
+extension MappingContext {
+    /// The pattern interpolated with values read from a graph object.
+    public func path(_ pattern: PathPattern, from object: ObjectID, escaping: Bool) throws(MappingError) -> String {
+        let model = spec.model
+        return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> String in
+            let reader = GraphReader(model: model, store: store)
+            _ = try reader.record(object)
+            return pattern.interpolate(escaping: escaping) { reader.pathText($0, from: object) }
+        }
+    }
+}
