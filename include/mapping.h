@@ -463,6 +463,36 @@ MAPPING_EXTERN int mapping_fetch(mapping_context *ctx, const char *entity, const
 MAPPING_EXTERN int mapping_count_where(mapping_context *ctx, const char *entity, const char *predicate,
                                        const char *arguments, size_t *out);
 
+/* ---- Path patterns ----------------------------------------------------------------------------- */
+
+/*
+ * Path patterns with RestKit's and SOCKit's rules: `/users/:userID/articles/:slug\.json`. A parameter is
+ * `:` and the longest run of letters, digits, `.`, `_`, `@` (so `:company.name` is a key path and
+ * `:friends.@count` a count); `\.`, `\:`, `\@`, `\\` are literal characters; two parameters need a
+ * literal between them (MAPPING_EMISUSE otherwise).
+ */
+#define MAPPING_PATH_ESCAPE 1u  /* interpolation: percent-escape each value (all but letters, digits, -._~) */
+#define MAPPING_PATH_QUERY  2u  /* matching: add the query string's parameters to the result */
+
+/** Matches `path` against `pattern`: the query (after the first `?`) is set aside first; the path must
+ *  have as many `/` as the pattern; each parameter is non-empty and runs to the next literal; values
+ *  are percent-decoded. @param out  a JSON object of the parameters (strings). New: mapping_free().
+ *  @return MAPPING_OK; MAPPING_ENOTFOUND when it does not match (out NULL). Errors: mapping_errmsg(NULL). */
+MAPPING_EXTERN int mapping_path_match(const char *pattern, const char *path, unsigned flags, char **out);
+
+/** Interpolates `pattern` with the values of a JSON object (dotted key paths; `(null)` for a missing
+ *  one, as RestKit writes). @param out New: mapping_free(). */
+MAPPING_EXTERN int mapping_path_interpolate(const char *pattern, const char *values, unsigned flags, char **out);
+
+/** Interpolates `pattern` with the attributes of a graph object (key paths through relationships,
+ *  `@count` of to-many ones). @param out New: mapping_free(). */
+MAPPING_EXTERN int mapping_path_from_object(mapping_context *ctx, const char *pattern, mapping_object object,
+                                            unsigned flags, char **out);
+
+/** Decodes a query string as RestKit does: pairs split on `&` and `=`, pairs without `=` ignored,
+ *  percent-decoded, repeated keys as arrays, `a[]` kept as the key. @param out a JSON object. New. */
+MAPPING_EXTERN int mapping_query_decode(const char *query, char **out);
+
 /* ---- Writing out ----------------------------------------------------------------------------- */
 
 /** Serialization flags, combined with |. */

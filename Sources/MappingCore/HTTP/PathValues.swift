@@ -27,6 +27,13 @@ enum PathValues {
     }
 }
 
+extension PathPattern {
+    /// The pattern interpolated with the values of a JSON object.
+    public func interpolate(values: JSONValue, escaping: Bool) -> String {
+        interpolate(escaping: escaping) { PathValues.lookUp($0, in: values) }
+    }
+}
+
 extension GraphReader {
     /// The value at a dotted key path of a graph object (attributes, through relationships; `@count`
     /// of a to-many), as path text.

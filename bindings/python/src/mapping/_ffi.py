@@ -133,6 +133,12 @@ register_transformer = ffi("mapping_register_transformer", [ContextP, c_char_p, 
 value_set_json = ffi("mapping_value_set_json", [ValueP, c_char_p, c_size_t])
 value_set_error = ffi("mapping_value_set_error", [ValueP, c_char_p])
 
+path_match = ffi("mapping_path_match", [c_char_p, c_char_p, c_uint, POINTER(c_void_p)])
+path_interpolate = ffi("mapping_path_interpolate", [c_char_p, c_char_p, c_uint, POINTER(c_void_p)])
+path_from_object = ffi("mapping_path_from_object", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
+query_decode = ffi("mapping_query_decode", [c_char_p, POINTER(c_void_p)])
+PATH_ESCAPE, PATH_QUERY = 1, 2
+
 serialize = ffi("mapping_serialize", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
 serialize_list = ffi("mapping_serialize_list", [ContextP, c_char_p, ListP, c_uint, POINTER(c_void_p)])
 free = ffi("mapping_free", [c_void_p], None)

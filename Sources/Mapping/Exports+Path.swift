@@ -1,0 +1,55 @@
+import MappingCore
+import MappingJSON
+
+/// Exported to C as `mapping_path_match`.
+@_cdecl("mapping_path_match")
+public func mapping_path_match(_ pattern: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?, _ flags: CUnsignedInt,
+                               _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withoutContext { () throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        let compiled = try PathPattern(try CString.argument(pattern, "pattern"))
+        let text = try CString.argument(path, "path")
+        guard let parameters = compiled.match(text, queryParameters: flags & 2 != 0) else {
+            throw MappingError(.notFound, "\"\(text)\" does not match the pattern \"\(compiled.text)\"")
+        }
+        let members = parameters.keys.sorted().map { JSONMember($0, parameters[$0] ?? .null) }
+        out.pointee = CString.copy(JSONValue.object(members).text().utf8)
+    }
+}
+
+/// Exported to C as `mapping_path_interpolate`.
+@_cdecl("mapping_path_interpolate")
+public func mapping_path_interpolate(_ pattern: UnsafePointer<CChar>?, _ values: UnsafePointer<CChar>?, _ flags: CUnsignedInt,
+                                     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withoutContext { () throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        let compiled = try PathPattern(try CString.argument(pattern, "pattern"))
+        let object = try JanssonDocument.parse(try CString.argument(values, "values")).value(depthLimit: 64)
+        out.pointee = CString.copy(compiled.interpolate(values: object, escaping: flags & 1 != 0).utf8)
+    }
+}
+
+/// Exported to C as `mapping_path_from_object`.
+@_cdecl("mapping_path_from_object")
+public func mapping_path_from_object(_ context: OpaquePointer?, _ pattern: UnsafePointer<CChar>?, _ object: UInt64,
+                                     _ flags: CUnsignedInt, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withContext(context) { (handle, _) throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        let compiled = try PathPattern(try CString.argument(pattern, "pattern"))
+        let path = try handle.core.path(compiled, from: ObjectID(raw: object), escaping: flags & 1 != 0)
+        out.pointee = CString.copy(path.utf8)
+    }
+}
+
+/// Exported to C as `mapping_query_decode`.
+@_cdecl("mapping_query_decode")
+public func mapping_query_decode(_ query: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withoutContext { () throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        out.pointee = CString.copy(QueryString.decodeObject(try CString.argument(query, "query")).text().utf8)
+    }
+}

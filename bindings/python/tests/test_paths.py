@@ -1,0 +1,28 @@
+"""Path patterns and query strings through the binding (REFERENCE.md §2.A, §2.B, N16-N18)."""
+import pytest
+
+import mapping
+
+
+def test_match_and_interpolate_A1_A7_A12():
+    users = mapping.PathPattern("/this/is/:controllerName/:entityName")
+    assert users.match("/this/is/my/backend?foo=bar&this=that", query=True) == {
+        "controllerName": "my", "entityName": "backend", "foo": "bar", "this": "that"}
+    assert users.match("/this/is/my/backend?foo=bar") == {"controllerName": "my", "entityName": "backend"}
+    assert mapping.PathPattern("/api/:version/organizations").match("/api/v1/organizations/") is None
+    people = mapping.PathPattern("/people/:group/:name?password=:password")
+    values = {"password": "JUICE|BOX&121", "name": "Joe Bob Briggs", "group": 15}
+    assert people.interpolate(values, escape=True) == "/people/15/Joe%20Bob%20Briggs?password=JUICE%7CBOX%26121"
+    assert people.interpolate(values) == "/people/15/Joe Bob Briggs?password=JUICE|BOX&121"
+    assert mapping.PathPattern(r"/directory/:filename\.json").interpolate({"filename": "Resources"}) == "/directory/Resources.json"
+    with pytest.raises(mapping.MisuseError):
+        mapping.PathPattern(":dilly:isacat")
+
+
+def test_interpolate_from_objects_and_decode_queries_N17():
+    spec = {"entities": {"User": {"attributes": {"userID": "integer"}}},
+            "mappings": {"user": {"entity": "User", "attributes": {"userID": "id"}}}}
+    with mapping.Context(spec) as ctx:
+        user = ctx.import_json("user", {"id": 12345})[0]
+        assert mapping.PathPattern("/users/:userID").interpolate(user) == "/users/12345"
+    assert mapping.decode_query("this=that&this=theOther&x=%2F") == {"this": ["that", "theOther"], "x": "/"}
