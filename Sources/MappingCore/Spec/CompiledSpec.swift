@@ -3,10 +3,12 @@ public struct CompiledSpec: Sendable {
     public let model: Model
     public let mappings: [MappingPlan]
     public let dynamicMappings: [DynamicMappingPlan]
+    public let routes: RouteTable
     private let referenceByName: [String: MappingRef]
 
-    init(model: Model, mappings: [MappingPlan], dynamicMappings: [DynamicMappingPlan]) {
+    init(model: Model, mappings: [MappingPlan], dynamicMappings: [DynamicMappingPlan], routes: RouteTable) {
         self.model = model
+        self.routes = routes
         self.mappings = mappings
         self.dynamicMappings = dynamicMappings
         var byName: [String: MappingRef] = [:]
@@ -41,11 +43,11 @@ public struct CompiledSpec: Sendable {
     /// Loads and validates a spec document. Every error names the JSON path inside the spec.
     public static func load(_ document: JSONValue) throws(MappingError) -> CompiledSpec {
         let root = try SpecObject(document, path: "$")
-        try root.allowKeys(["entities", "mappings"], later: ["routes", "responseDescriptors",
-                                                             "requestDescriptors", "pagination"])
+        try root.allowKeys(["entities", "mappings", "routes"], later: ["responseDescriptors", "requestDescriptors", "pagination"])
         let model = try EntityLoader.load(try root.required("entities"))
         let (mappings, dynamicMappings) = try MappingLoader.load(try root.required("mappings"), model: model)
-        return CompiledSpec(model: model, mappings: mappings, dynamicMappings: dynamicMappings)
+        return CompiledSpec(model: model, mappings: mappings, dynamicMappings: dynamicMappings,
+                            routes: try RouteLoader.load(root["routes"], model: model))
     }
 }
 
