@@ -493,6 +493,24 @@ MAPPING_EXTERN int mapping_path_from_object(mapping_context *ctx, const char *pa
  *  percent-decoded, repeated keys as arrays, `a[]` kept as the key. @param out a JSON object. New. */
 MAPPING_EXTERN int mapping_query_decode(const char *query, char **out);
 
+/* ---- Routes ---------------------------------------------------------------------------------- */
+
+/**
+ * METHOD. The path of a route of the spec's `routes` section, filled from `object` (not escaped unless
+ * MAPPING_PATH_ESCAPE). With `name`: that named route (`object` may be MAPPING_NO_OBJECT: the pattern as
+ * written). Else with `relationship`: the route for that relationship of the object's entity and
+ * `method`. Else: the route for the object's entity and `method`, looked up as RestKit does — an
+ * exact method, then a method set containing it, then ANY, then the same on the parent entity.
+ * @param method  "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD" or "OPTIONS"
+ * @param out     New: mapping_free(). @return MAPPING_ENOTFOUND when there is no such route.
+ */
+MAPPING_EXTERN int mapping_route_path(mapping_context *ctx, const char *name, mapping_object object,
+                                      const char *relationship, const char *method, unsigned flags, char **out);
+
+/** Resolves `reference` against `base` as RFC 3986 §5.2 does (`users/1` against
+ *  `http://h/api/v1/` is `http://h/api/v1/users/1`). @param out New: mapping_free(). */
+MAPPING_EXTERN int mapping_url_resolve(const char *base, const char *reference, char **out);
+
 /* ---- Writing out ----------------------------------------------------------------------------- */
 
 /** Serialization flags, combined with |. */

@@ -26,3 +26,24 @@ def test_interpolate_from_objects_and_decode_queries_N17():
         user = ctx.import_json("user", {"id": 12345})[0]
         assert mapping.PathPattern("/users/:userID").interpolate(user) == "/users/12345"
     assert mapping.decode_query("this=that&this=theOther&x=%2F") == {"this": ["that", "theOther"], "x": "/"}
+
+
+def test_routes_and_url_resolution_C2_C3_C15():
+    spec = {"entities": {"User": {"attributes": {"userID": "integer"}}, "Admin": {"parent": "User"}},
+            "mappings": {"admin": {"entity": "Admin", "attributes": {"userID": "id"}}},
+            "routes": [{"entity": "User", "method": "ANY", "path": "/users/:userID"},
+                       {"entity": "Admin", "method": "POST", "path": "/admins"},
+                       {"name": "airlines_list", "method": "GET", "path": "/airlines.json"}]}
+    with mapping.Context(spec) as ctx:
+        admin = ctx.import_json("admin", {"id": 12345})[0]
+        assert ctx.route_path(admin, "POST") == "/admins"
+        assert ctx.route_path(admin, "GET") == "/users/12345"  # the parent entity's ANY
+        assert ctx.route_path(name="airlines_list") == "/airlines.json"
+        with pytest.raises(mapping.NotFoundError):
+            ctx.route_path(name="nope")
+    assert mapping.resolve_url("http://restkit.org/api/v1/", "users/1") == "http://restkit.org/api/v1/users/1"
+    assert mapping.resolve_url("http://restkit.org/api/v1/", "/users/1") == "http://restkit.org/users/1"
+    spec["routes"].append({"name": "x", "method": "ANY", "path": "/x"})
+    with pytest.raises(mapping.SpecError) as caught:
+        mapping.Context(spec)
+    assert caught.value.path == "$.routes[3].method"

@@ -138,6 +138,8 @@ path_interpolate = ffi("mapping_path_interpolate", [c_char_p, c_char_p, c_uint, 
 path_from_object = ffi("mapping_path_from_object", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
 query_decode = ffi("mapping_query_decode", [c_char_p, POINTER(c_void_p)])
 PATH_ESCAPE, PATH_QUERY = 1, 2
+route_path = ffi("mapping_route_path", [ContextP, c_char_p, Object, c_char_p, c_char_p, c_uint, POINTER(c_void_p)])
+url_resolve = ffi("mapping_url_resolve", [c_char_p, c_char_p, POINTER(c_void_p)])
 
 serialize = ffi("mapping_serialize", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
 serialize_list = ffi("mapping_serialize_list", [ContextP, c_char_p, ListP, c_uint, POINTER(c_void_p)])

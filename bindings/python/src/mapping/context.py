@@ -273,6 +273,19 @@ class Context:
         if not isinstance(item, Object) or item._context is not self:
             raise MisuseError("serialize takes Objects of this context")
 
+    # -- routes ----------------------------------------------------------------------------------
+
+    def route_path(self, obj=None, method="GET", *, name=None, relationship=None, escape=False):
+        """The path of a route of the spec: the named one, or the one for `obj` (and its
+        `relationship`) and `method`, filled from `obj`. Raises NotFoundError without a route."""
+        if obj is not None:
+            self._own(obj)
+        out = ctypes.c_void_p()
+        self._check(_ffi.route_path(self._ptr, _encode(name) if name else None, obj._handle if obj is not None else 0,
+                                    _encode(relationship) if relationship else None, _encode(method),
+                                    _ffi.PATH_ESCAPE if escape else 0, ctypes.byref(out)))
+        return _ffi.take_string(out.value)
+
     # -- model -----------------------------------------------------------------------------------
 
     def attribute_type(self, entity, attribute):

@@ -47,3 +47,10 @@ def decode_query(query):
     out = ctypes.c_void_p()
     check(_ffi.query_decode(query.encode("utf-8"), ctypes.byref(out)))
     return json.loads(_ffi.take_string(out.value))
+
+
+def resolve_url(base, reference):
+    """`reference` resolved against `base` (RFC 3986 §5.2)."""
+    out = ctypes.c_void_p()
+    check(_ffi.url_resolve(base.encode("utf-8"), reference.encode("utf-8"), ctypes.byref(out)))
+    return _ffi.take_string(out.value)
