@@ -17,6 +17,7 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
         case denied = -13       // MAPPING_EDENIED: a deny delete rule refused a deletion
         case predicate = -14    // MAPPING_EPREDICATE: a predicate or sort that does not parse or resolve
         case constraint = -15   // MAPPING_ECONSTRAINT: a count or identity rule of the model is broken
+        case response = -16     // MAPPING_ERESPONSE: an error status; the message is the payload's
     }
 
     public var code: Code

@@ -1,4 +1,5 @@
 public import MappingCore
+internal import CJansson
 
 extension CompiledSpec {
     /// Parses and validates a spec given as JSON text.
@@ -34,5 +35,25 @@ extension MappingContext {
         try withBytes(of: Array(text.utf8)) { (buffer) throws(MappingError) in
             try importJSON(mapping: mapping, buffer)
         }
+    }
+}
+
+extension MappingContext {
+    /// Parses a response body (empty: no body) and maps it with the spec's response descriptors.
+    public func mapResponse(_ response: HTTPResponse, body: UnsafeRawBufferPointer,
+                            options: ImportOptions = ImportOptions()) throws(MappingError) -> [ObjectID] {
+        let isBlank = body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        guard !isBlank else {
+            return try mapResponse(response, root: nil as JSONValue?, reader: JSONValueReader(), options: options)
+        }
+        let document = try JanssonDocument.parse(body)
+        return try withExtendedLifetime(document) { () throws(MappingError) -> [ObjectID] in
+            try mapResponse(response, root: document.root, reader: JanssonReader(), options: options)
+        }
+    }
+
+    public func mapResponse(_ response: HTTPResponse, body text: String,
+                            options: ImportOptions = ImportOptions()) throws(MappingError) -> [ObjectID] {
+        try withBytes(of: Array(text.utf8)) { (buffer) throws(MappingError) in try mapResponse(response, body: buffer, options: options) }
     }
 }

@@ -17,6 +17,10 @@ public struct ImportOptions: Sendable {
     /// (sub-entities too) that match the predicate (all, if `nil`) and that the import did not touch —
     /// map, skip as unmodified, or reach by identity — are deleted, applying delete rules.
     public var orphanScope: (entity: String, predicate: String?)?
+    /// Where each mapping of the import is applied, instead of its `rootPath` (one entry per mapping;
+    /// `nil` = the payload's root). A key path the payload lacks maps nothing, as a response
+    /// descriptor's key path; only when every one is missing is it an error.
+    public var keyPaths: [String?]?
 
     public init(metadata: JSONValue = .null, onEvent: (@Sendable (ImportEvent) -> Void)? = nil,
                 onProgress: (@Sendable (_ done: Int, _ known: Int) -> Void)? = nil, progressInterval: Int = 256,

@@ -56,7 +56,27 @@ struct Importer<Reader: JSONReader> {
     /// Maps the payload with each mapping in turn (each at its own `rootPath`), as one import.
     mutating func run(mappings references: [MappingRef], root: Reader.Node) throws(MappingError) -> [ObjectID] {
         var objects: [ObjectID] = []
-        for reference in references { objects += try run(mapping: reference, root: root) }
+        if let keyPaths = options.keyPaths {
+            guard keyPaths.count == references.count else {
+                throw MappingError(.misuse, "one key path per mapping: \(references.count) mappings, \(keyPaths.count) key paths")
+            }
+            var found = 0
+            for (reference, keyPath) in zip(references, keyPaths) {
+                guard let node = keyPath.map({ resolve(KeyPath($0), in: root) }) ?? root else { continue }
+                found += 1
+                if reader.kind(of: node) == .null { continue }
+                documentRoot = root
+                path = PayloadPath()
+                for step in keyPath.map({ KeyPath($0).steps }) ?? [] { path.push(.key(step.key.name)) }
+                objects += try mapEach(node, reference, create: true)
+            }
+            guard found > 0 || references.isEmpty else {
+                throw MappingError(.mapping, "no mappable representations were found at the key paths searched: "
+                                   + keyPaths.map { $0 ?? "(root)" }.joined(separator: ", "))
+            }
+        } else {
+            for reference in references { objects += try run(mapping: reference, root: root) }
+        }
         let connector = Connector(model: model)
         var connected = Set<PendingConnection>()
         for pending in pendingConnections where connected.insert(pending).inserted {

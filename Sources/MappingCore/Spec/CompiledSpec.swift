@@ -4,11 +4,14 @@ public struct CompiledSpec: Sendable {
     public let mappings: [MappingPlan]
     public let dynamicMappings: [DynamicMappingPlan]
     public let routes: RouteTable
+    public let responseDescriptors: [ResponseDescriptor]
     private let referenceByName: [String: MappingRef]
 
-    init(model: Model, mappings: [MappingPlan], dynamicMappings: [DynamicMappingPlan], routes: RouteTable) {
+    init(model: Model, mappings: [MappingPlan], dynamicMappings: [DynamicMappingPlan], routes: RouteTable,
+         responseDescriptors: [ResponseDescriptor] = []) {
         self.model = model
         self.routes = routes
+        self.responseDescriptors = responseDescriptors
         self.mappings = mappings
         self.dynamicMappings = dynamicMappings
         var byName: [String: MappingRef] = [:]
@@ -43,11 +46,14 @@ public struct CompiledSpec: Sendable {
     /// Loads and validates a spec document. Every error names the JSON path inside the spec.
     public static func load(_ document: JSONValue) throws(MappingError) -> CompiledSpec {
         let root = try SpecObject(document, path: "$")
-        try root.allowKeys(["entities", "mappings", "routes"], later: ["responseDescriptors", "requestDescriptors", "pagination"])
+        try root.allowKeys(["entities", "mappings", "routes", "responseDescriptors"], later: ["requestDescriptors", "pagination"])
         let model = try EntityLoader.load(try root.required("entities"))
         let (mappings, dynamicMappings) = try MappingLoader.load(try root.required("mappings"), model: model)
-        return CompiledSpec(model: model, mappings: mappings, dynamicMappings: dynamicMappings,
-                            routes: try RouteLoader.load(root["routes"], model: model))
+        let routes = try RouteLoader.load(root["routes"], model: model)
+        let named = CompiledSpec(model: model, mappings: mappings, dynamicMappings: dynamicMappings, routes: routes)
+        return CompiledSpec(model: model, mappings: mappings, dynamicMappings: dynamicMappings, routes: routes,
+                            responseDescriptors: try ResponseDescriptorLoader.load(root["responseDescriptors"],
+                                                                                    references: named.reference(named:)))
     }
 }
 
