@@ -78,6 +78,7 @@ MAPPING_EXTERN int mapping_version_number(void);
 #define MAPPING_EDENIED   -13  /* a deletion refused by a relationship whose delete rule is deny */
 #define MAPPING_EPREDICATE -14 /* a predicate or sort that does not parse or names nothing; column set */
 #define MAPPING_ECONSTRAINT -15 /* a model rule is broken: minCount/maxCount, or an identity already taken */
+#define MAPPING_ERESPONSE  -16 /* an HTTP error status; the message carries the payload's error messages */
 
 /** The name of a status code ("MAPPING_ETYPE"), or "MAPPING_E?" for an unknown one. Borrowed, static. */
 MAPPING_EXTERN const char *mapping_strerror(int code);
@@ -510,6 +511,35 @@ MAPPING_EXTERN int mapping_route_path(mapping_context *ctx, const char *name, ma
 /** Resolves `reference` against `base` as RFC 3986 §5.2 does (`users/1` against
  *  `http://h/api/v1/` is `http://h/api/v1/users/1`). @param out New: mapping_free(). */
 MAPPING_EXTERN int mapping_url_resolve(const char *base, const char *reference, char **out);
+
+/* ---- Responses ------------------------------------------------------------------------------- */
+
+/** A response the host received, for mapping_map_response(). Initialize with MAPPING_RESPONSE_INIT. */
+typedef struct mapping_response {
+    unsigned version;        /* MAPPING_RESPONSE_VERSION */
+    const char *method;      /* "GET", "POST", ... */
+    const char *url;         /* the request URL, absolute */
+    int status;              /* the HTTP status */
+    const char *headers;     /* a JSON object readable as @metadata.HTTP.*.headers, or NULL */
+    const char *body;        /* the body (JSON), or NULL / empty for none */
+    size_t body_len;         /* its length, or MAPPING_NUL_TERMINATED */
+    const char *base_url;    /* the base URL descriptor patterns are relative to, or NULL */
+} mapping_response;
+
+#define MAPPING_RESPONSE_VERSION 1
+#define MAPPING_RESPONSE_INIT { MAPPING_RESPONSE_VERSION, "GET", NULL, 200, NULL, NULL, 0, NULL }
+
+/**
+ * METHOD. Maps a response with the spec's `responseDescriptors`: every descriptor whose methods, path
+ * pattern (relative to the base URL, RestKit's rules) and status codes match contributes its key path
+ * with its mapping; for one key path the most specific pattern wins (literal segments beat parameters).
+ * One all-or-nothing import, with @metadata.HTTP.{request,response}, @metadata.routing.parameters and
+ * @metadata.query.parameters readable. An error status fails with MAPPING_ERESPONSE, its message made of
+ * the payload's error messages when an error descriptor (`errorMessage`) matches.
+ * @param out  the mapped objects (NULL allowed). New: mapping_list_free().
+ * @return MAPPING_OK; MAPPING_ERESPONSE; MAPPING_EMAPPING when no descriptor matches; as mapping_import().
+ */
+MAPPING_EXTERN int mapping_map_response(mapping_context *ctx, const mapping_response *response, mapping_list **out);
 
 /* ---- Writing out ----------------------------------------------------------------------------- */
 

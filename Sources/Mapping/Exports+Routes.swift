@@ -1,4 +1,6 @@
+import CMappingHeader
 import MappingCore
+import MappingJSON
 
 /// Exported to C as `mapping_route_path`.
 @_cdecl("mapping_route_path")
@@ -28,5 +30,31 @@ public func mapping_url_resolve(_ base: UnsafePointer<CChar>?, _ reference: Unsa
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let resolved = URLResolution.resolve(try CString.argument(reference, "reference"), against: try CString.argument(base, "base"))
         out.pointee = CString.copy(resolved.utf8)
+    }
+}
+
+/// Exported to C as `mapping_map_response`.
+@_cdecl("mapping_map_response")
+public func mapping_map_response(_ context: OpaquePointer?, _ response: UnsafePointer<mapping_response>?,
+                                 _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
+    out?.pointee = nil
+    return withContext(context) { (handle, _) throws(MappingError) in
+        guard let given = response?.pointee else { throw MappingError(.misuse, "the response is NULL") }
+        guard given.version == 1 else { throw MappingError(.misuse, "mapping_response version \(given.version) is not known (expected 1)") }
+        let methodName = try CString.argument(given.method, "method")
+        guard let method = HTTPMethods(name: methodName), method != .any else {
+            throw MappingError(.misuse, "\"\(methodName)\" is not an HTTP method")
+        }
+        var headers = JSONValue.null
+        if let text = given.headers { headers = try JanssonDocument.parse(String(cString: text)).value(depthLimit: 16) }
+        let request = HTTPResponse(method: method, url: try CString.argument(given.url, "url"), status: Int(given.status),
+                                   headers: headers, baseURL: given.base_url.map { String(cString: $0) })
+        let objects: [ObjectID]
+        if given.body == nil {
+            objects = try handle.core.mapResponse(request, body: UnsafeRawBufferPointer(start: nil, count: 0))
+        } else {
+            objects = try handle.core.mapResponse(request, body: try CString.buffer(given.body, length: UInt(bitPattern: given.body_len), "body"))
+        }
+        if let out { out.pointee = Registry.lists.add(ListHandle(objects)) }
     }
 }

@@ -40,6 +40,7 @@ public func mapping_strerror(_ code: CInt) -> UnsafePointer<CChar>? {
     case -13: "MAPPING_EDENIED"
     case -14: "MAPPING_EPREDICATE"
     case -15: "MAPPING_ECONSTRAINT"
+    case -16: "MAPPING_ERESPONSE"
     default: "MAPPING_E?"
     }
     return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)

@@ -68,7 +68,7 @@ enum ResponseDescriptorLoader {
             }
             descriptors.append(ResponseDescriptor(
                 mapping: mapping, methods: try RouteLoader.methods(object), pattern: pattern,
-                keyPath: try object.string("keyPath"),
+                keyPath: object["keyPath"] == .null ? nil : try object.string("keyPath"),
                 statusCodes: try statusCodes(object, defaultClass: errorMessage == nil ? 200 : nil),
                 errorMessage: errorMessage))
         }

@@ -47,3 +47,22 @@ def test_routes_and_url_resolution_C2_C3_C15():
     with pytest.raises(mapping.SpecError) as caught:
         mapping.Context(spec)
     assert caught.value.path == "$.routes[3].method"
+
+
+def test_map_response_with_descriptors_and_errors():
+    spec = {"entities": {"User": {"attributes": {"code": "string", "name": "string", "agent": "string"}, "identification": "code"}},
+            "mappings": {"user": {"entity": "User", "attributes": {"code": "code", "name": "name",
+                                                                  "agent": "@metadata.HTTP.request.headers.User-Agent"}}},
+            "responseDescriptors": [{"mapping": "user", "method": "GET", "pathPattern": "/users/:code", "keyPath": "user"},
+                                    {"errorMessage": "message", "keyPath": "errors"}]}
+    with mapping.Context(spec) as ctx:
+        base = "http://127.0.0.1:9"
+        users = ctx.map_response("GET", base + "/users/u1", 200, {"user": {"code": "u1", "name": "Ada"}},
+                                 headers={"User-Agent": "test"}, base_url=base)
+        assert [(u["code"], u["agent"]) for u in users] == [("u1", "test")]
+        with pytest.raises(mapping.ResponseError) as caught:
+            ctx.map_response("GET", base + "/users/u2", 404, {"errors": [{"message": "No such user."}]}, base_url=base)
+        assert str(caught.value) == "No such user."
+        with pytest.raises(mapping.UnmappableError):
+            ctx.map_response("POST", base + "/users/u1", 200, {"user": {"code": "u1"}}, base_url=base)
+        assert ctx.count("User") == 1

@@ -139,6 +139,13 @@ path_from_object = ffi("mapping_path_from_object", [ContextP, c_char_p, Object, 
 query_decode = ffi("mapping_query_decode", [c_char_p, POINTER(c_void_p)])
 PATH_ESCAPE, PATH_QUERY = 1, 2
 route_path = ffi("mapping_route_path", [ContextP, c_char_p, Object, c_char_p, c_char_p, c_uint, POINTER(c_void_p)])
+class Response(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint), ("method", c_char_p), ("url", c_char_p), ("status", c_int),
+                ("headers", c_char_p), ("body", c_char_p), ("body_len", c_size_t), ("base_url", c_char_p)]
+
+
+RESPONSE_VERSION = 1
+map_response = ffi("mapping_map_response", [ContextP, POINTER(Response), POINTER(ListP)])
 url_resolve = ffi("mapping_url_resolve", [c_char_p, c_char_p, POINTER(c_void_p)])
 
 serialize = ffi("mapping_serialize", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
@@ -147,7 +154,7 @@ free = ffi("mapping_free", [c_void_p], None)
 
 # Status codes and flags, as in mapping.h.
 (OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING, EDENIED,
- EPREDICATE, ECONSTRAINT) = (0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15)
+ EPREDICATE, ECONSTRAINT, ERESPONSE) = (0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16)
 TYPE_STRING, TYPE_INTEGER, TYPE_DOUBLE, TYPE_DECIMAL, TYPE_BOOLEAN, TYPE_DATE, TYPE_JSON = range(1, 8)
 SERIALIZE_NULLS, SERIALIZE_PRETTY, SERIALIZE_NO_ROOT, SERIALIZE_FORM = 1, 2, 4, 8
 

@@ -286,6 +286,17 @@ class Context:
                                     _ffi.PATH_ESCAPE if escape else 0, ctypes.byref(out)))
         return _ffi.take_string(out.value)
 
+    def map_response(self, method, url, status, body, *, headers=None, base_url=None):
+        """Maps an HTTP response with the spec's response descriptors (see the README): returns the
+        objects; raises ResponseError for an error status (with the payload's error messages)."""
+        data = _json_bytes(body) if body not in (None, b"", "") else b""
+        response = _ffi.Response(version=_ffi.RESPONSE_VERSION, method=_encode(method), url=_encode(url), status=status,
+                                 headers=json.dumps(headers).encode("utf-8") if headers is not None else None,
+                                 body=data, body_len=len(data), base_url=_encode(base_url) if base_url else None)
+        result = _ffi.ListP()
+        self._check(_ffi.map_response(self._ptr, ctypes.byref(response), ctypes.byref(result)))
+        return [Object(self, handle) for handle in _take_list(result)]
+
     # -- model -----------------------------------------------------------------------------------
 
     def attribute_type(self, entity, attribute):

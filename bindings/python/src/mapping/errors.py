@@ -76,9 +76,14 @@ class ConstraintError(MappingError):
     code = _ffi.ECONSTRAINT
 
 
+class ResponseError(MappingError):
+    """An HTTP error status; the message carries the payload's error messages."""
+    code = _ffi.ERESPONSE
+
+
 _BY_CODE = {cls.code: cls for cls in (MisuseError, SpecError, ParseError, WrongTypeError, UnknownNameError,
                                       NotFoundError, StaleObjectError, NullValueError, DepthError,
-                                      OutOfRangeError, UnmappableError, DeniedError, PredicateError, ConstraintError)}
+                                      OutOfRangeError, UnmappableError, DeniedError, PredicateError, ConstraintError, ResponseError)}
 
 
 def _text(raw):
