@@ -541,6 +541,17 @@ typedef struct mapping_response {
  */
 MAPPING_EXTERN int mapping_map_response(mapping_context *ctx, const mapping_response *response, mapping_list **out);
 
+/**
+ * METHOD. The parameters of a request for `objects` and `method`, by the spec's `requestDescriptors`
+ * (for each object's entity, or the nearest parent entity: an exact method, then a method set
+ * containing it): each object written by the descriptor's mapping (nulls included), one object as an
+ * object and several as an array, wrapped in the descriptor's `rootKeyPath`. With
+ * MAPPING_SERIALIZE_FORM the text is `application/x-www-form-urlencoded` (RestKit's rules).
+ * @param out  New: mapping_free(). @return MAPPING_ENOTFOUND when an object has no descriptor.
+ */
+MAPPING_EXTERN int mapping_parameters(mapping_context *ctx, const mapping_list *objects, const char *method, unsigned flags,
+                                      char **out);
+
 /* ---- Writing out ----------------------------------------------------------------------------- */
 
 /** Serialization flags, combined with |. */

@@ -58,3 +58,20 @@ public func mapping_map_response(_ context: OpaquePointer?, _ response: UnsafePo
         if let out { out.pointee = Registry.lists.add(ListHandle(objects)) }
     }
 }
+
+/// Exported to C as `mapping_parameters`.
+@_cdecl("mapping_parameters")
+public func mapping_parameters(_ context: OpaquePointer?, _ objects: OpaquePointer?, _ method: UnsafePointer<CChar>?,
+                               _ flags: CUnsignedInt, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withContext(context) { (handle, _) throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        guard let list = Registry.lists.find(objects) else { throw MappingError(.misuse, "the list is NULL or was freed") }
+        let methodName = try CString.argument(method, "method")
+        guard let methods = HTTPMethods(name: methodName), methods != .any else {
+            throw MappingError(.misuse, "\"\(methodName)\" is not an HTTP method")
+        }
+        let text = try handle.core.parameters(for: list.objects, method: methods, form: flags & 8 != 0)
+        out.pointee = CString.copy(text.utf8)
+    }
+}

@@ -159,14 +159,7 @@ public final class MappingContext: Sendable {
     /// JSON text for one object (`asList == false`) or a list, through the named mapping.
     public func serialize(mapping name: String, objects: [ObjectID], asList: Bool,
                           options: SerializeOptions = []) throws(MappingError) -> String {
-        let plan = try mappingReference(name)
-        let spec = self.spec
-        let hosts = hostTransformers
-        let document = try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> JSONValue in
-            var serializer = Serializer(spec: spec, store: store, options: options)
-            serializer.hosts = hosts
-            return try serializer.document(objects, mapping: plan, asList: asList)
-        }
+        let document = try serializedDocument(mapping: name, objects: objects, asList: asList, options: options)
         if options.contains(.formEncoded) {
             guard let form = FormEncoder.encode(document) else {
                 throw MappingError(.misuse, "form encoding needs an object at the top: serialize one object, or give the mapping a rootPath")
@@ -174,5 +167,18 @@ public final class MappingContext: Sendable {
             return form
         }
         return JSONWriter.text(document, pretty: options.contains(.pretty))
+    }
+
+    /// What `serialize` writes, as a `JSONValue`.
+    func serializedDocument(mapping name: String, objects: [ObjectID], asList: Bool,
+                            options: SerializeOptions) throws(MappingError) -> JSONValue {
+        let plan = try mappingReference(name)
+        let spec = self.spec
+        let hosts = hostTransformers
+        return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> JSONValue in
+            var serializer = Serializer(spec: spec, store: store, options: options)
+            serializer.hosts = hosts
+            return try serializer.document(objects, mapping: plan, asList: asList)
+        }
     }
 }

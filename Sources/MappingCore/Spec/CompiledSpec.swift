@@ -5,13 +5,15 @@ public struct CompiledSpec: Sendable {
     public let dynamicMappings: [DynamicMappingPlan]
     public let routes: RouteTable
     public let responseDescriptors: [ResponseDescriptor]
+    public let requestDescriptors: [RequestDescriptor]
     private let referenceByName: [String: MappingRef]
 
     init(model: Model, mappings: [MappingPlan], dynamicMappings: [DynamicMappingPlan], routes: RouteTable,
-         responseDescriptors: [ResponseDescriptor] = []) {
+         responseDescriptors: [ResponseDescriptor] = [], requestDescriptors: [RequestDescriptor] = []) {
         self.model = model
         self.routes = routes
         self.responseDescriptors = responseDescriptors
+        self.requestDescriptors = requestDescriptors
         self.mappings = mappings
         self.dynamicMappings = dynamicMappings
         var byName: [String: MappingRef] = [:]
@@ -46,14 +48,16 @@ public struct CompiledSpec: Sendable {
     /// Loads and validates a spec document. Every error names the JSON path inside the spec.
     public static func load(_ document: JSONValue) throws(MappingError) -> CompiledSpec {
         let root = try SpecObject(document, path: "$")
-        try root.allowKeys(["entities", "mappings", "routes", "responseDescriptors"], later: ["requestDescriptors", "pagination"])
+        try root.allowKeys(["entities", "mappings", "routes", "responseDescriptors", "requestDescriptors"], later: ["pagination"])
         let model = try EntityLoader.load(try root.required("entities"))
         let (mappings, dynamicMappings) = try MappingLoader.load(try root.required("mappings"), model: model)
         let routes = try RouteLoader.load(root["routes"], model: model)
         let named = CompiledSpec(model: model, mappings: mappings, dynamicMappings: dynamicMappings, routes: routes)
         return CompiledSpec(model: model, mappings: mappings, dynamicMappings: dynamicMappings, routes: routes,
                             responseDescriptors: try ResponseDescriptorLoader.load(root["responseDescriptors"],
-                                                                                    references: named.reference(named:)))
+                                                                                    references: named.reference(named:)),
+                            requestDescriptors: try RequestDescriptorLoader.load(root["requestDescriptors"], model: model,
+                                                                                  references: named.reference(named:)))
     }
 }
 

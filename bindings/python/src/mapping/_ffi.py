@@ -146,6 +146,7 @@ class Response(ctypes.Structure):
 
 RESPONSE_VERSION = 1
 map_response = ffi("mapping_map_response", [ContextP, POINTER(Response), POINTER(ListP)])
+parameters = ffi("mapping_parameters", [ContextP, ListP, c_char_p, c_uint, POINTER(c_void_p)])
 url_resolve = ffi("mapping_url_resolve", [c_char_p, c_char_p, POINTER(c_void_p)])
 
 serialize = ffi("mapping_serialize", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])

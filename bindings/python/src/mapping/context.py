@@ -286,6 +286,23 @@ class Context:
                                     _ffi.PATH_ESCAPE if escape else 0, ctypes.byref(out)))
         return _ffi.take_string(out.value)
 
+    def parameters(self, objects, method="POST", *, form=False):
+        """Request parameters for one Object or a list, by the spec's request descriptors: JSON text,
+        or form-encoded text with `form=True`."""
+        items = [objects] if isinstance(objects, Object) else list(objects)
+        for item in items:
+            self._own(item)
+        handles = (_ffi.Object * len(items))(*(item._handle for item in items))
+        selection = _ffi.ListP()
+        check(_ffi.list_new(handles, len(items), ctypes.byref(selection)))
+        out = ctypes.c_void_p()
+        try:
+            self._check(_ffi.parameters(self._ptr, selection, _encode(method), _ffi.SERIALIZE_FORM if form else 0,
+                                        ctypes.byref(out)))
+        finally:
+            _ffi.list_free(selection)
+        return _ffi.take_string(out.value)
+
     def map_response(self, method, url, status, body, *, headers=None, base_url=None):
         """Maps an HTTP response with the spec's response descriptors (see the README): returns the
         objects; raises ResponseError for an error status (with the payload's error messages)."""

@@ -1,0 +1,85 @@
+/// How objects become request parameters (RestKit's RKRequestDescriptor, REFERENCE.md §1.8, §1.10):
+/// an entity (sub-entities included), methods, the mapping written in reverse, and a root key path
+/// that wraps the parameters (`{"user": {...}}`).
+public struct RequestDescriptor: Sendable {
+    public let entity: Int
+    public let methods: HTTPMethods
+    public let mapping: MappingRef
+    public let rootKeyPath: String?
+}
+
+enum RequestDescriptorLoader {
+    static func load(_ value: JSONValue?, model: Model, references: (String) -> MappingRef?) throws(MappingError) -> [RequestDescriptor] {
+        guard let value else { return [] }
+        guard case .array(let elements) = value else {
+            throw MappingError(.spec, "expected an array of request descriptors", path: "$.requestDescriptors")
+        }
+        var descriptors: [RequestDescriptor] = []
+        for (offset, element) in elements.enumerated() {
+            let object = try SpecObject(element, path: JSONPathText.appending("$.requestDescriptors", index: offset))
+            try object.allowKeys(["entity", "method", "mapping", "rootKeyPath"])
+            guard let entityName = try object.string("entity"), let entity = model.entityIndex(named: entityName) else {
+                throw MappingError(.spec, "a request descriptor needs a known \"entity\"", path: object.path("entity"))
+            }
+            guard let name = try object.string("mapping"), let mapping = references(name) else {
+                throw MappingError(.spec, "a request descriptor needs a known \"mapping\"", path: object.path("mapping"))
+            }
+            descriptors.append(RequestDescriptor(entity: entity, methods: try RouteLoader.methods(object), mapping: mapping,
+                                                 rootKeyPath: try object.string("rootKeyPath")))
+        }
+        return descriptors
+    }
+}
+
+extension CompiledSpec {
+    /// The request descriptor for an object of `entity` and `method`: on the entity an exact method,
+    /// then a method set containing it, then the parent entity, and so on up.
+    func requestDescriptor(for entity: Int, method: HTTPMethods) -> RequestDescriptor? {
+        var current: Int? = entity
+        var steps = 0
+        while let level = current, steps <= model.entities.count {
+            let here = requestDescriptors.filter { $0.entity == level }
+            if let exact = here.first(where: { $0.methods == method }) { return exact }
+            if let contained = here.first(where: { $0.methods.isSuperset(of: method) }) { return contained }
+            current = model.entities.indices.contains(level) ? model.entities[level].parent : nil
+            steps += 1
+        }
+        return nil
+    }
+}
+
+extension MappingContext {
+    /// The parameters of a request for `objects` and `method`: each object written by its request
+    /// descriptor's mapping, one object as an object and several as an array, wrapped in the
+    /// descriptor's root key path (several objects must share it), as JSON or form-encoded text.
+    public func parameters(for objects: [ObjectID], method: HTTPMethods, form: Bool) throws(MappingError) -> String {
+        guard !objects.isEmpty else { throw MappingError(.misuse, "no objects to parameterize") }
+        var descriptors: [RequestDescriptor] = []
+        for object in objects {
+            let name = try entityName(of: object)
+            guard let entity = spec.model.entityIndex(named: name),
+                  let descriptor = spec.requestDescriptor(for: entity, method: method) else {
+                throw MappingError(.notFound, "no request descriptor for a \(name) and this method")
+            }
+            descriptors.append(descriptor)
+        }
+        let root = descriptors.first?.rootKeyPath
+        guard descriptors.allSatisfy({ $0.rootKeyPath == root }) else {
+            throw MappingError(.misuse, "the objects' request descriptors have different root key paths")
+        }
+        var bodies: [JSONValue] = []
+        for (object, descriptor) in zip(objects, descriptors) {
+            bodies.append(try serializedDocument(mapping: spec.name(of: descriptor.mapping), objects: [object], asList: false,
+                                                 options: [.omitRootPath, .includeNulls]))
+        }
+        var document: JSONValue = bodies.count == 1 ? bodies.first ?? .null : .array(bodies)
+        if let root { for step in KeyPath(root).steps.reversed() { document = .object([JSONMember(step.key.name, document)]) } }
+        if form {
+            guard let encoded = FormEncoder.encode(document) else {
+                throw MappingError(.misuse, "form parameters need an object at the top: give the request descriptor a rootKeyPath")
+            }
+            return encoded
+        }
+        return document.text()
+    }
+}
