@@ -9,13 +9,14 @@
 from . import _ffi
 from .context import Context, Object
 from .paths import PathPattern, decode_query, resolve_url
+from .manager import ObjectManager
 from .errors import (ConstraintError, ResponseError, DeniedError, DepthError, MappingError, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
                      ParseError, PredicateError, SpecError, StaleObjectError, UnknownNameError, UnmappableError, WrongTypeError)
 
 __version__ = _ffi.version().decode("ascii")
 
 __all__ = [
-    "Context", "Object", "PathPattern", "decode_query", "resolve_url", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
+    "Context", "Object", "ObjectManager", "PathPattern", "decode_query", "resolve_url", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
     "UnknownNameError", "NotFoundError", "StaleObjectError", "NullValueError", "DepthError", "OutOfRangeError",
     "UnmappableError", "DeniedError", "PredicateError", "ConstraintError", "ResponseError", "__version__",
 ]

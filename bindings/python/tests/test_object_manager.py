@@ -1,0 +1,165 @@
+"""The Python ObjectManager against a real HTTP server on 127.0.0.1 (the standard library's, in a
+thread, on a free port): users, articles with comments, a paginated list; GET, POST (JSON and form),
+PUT, DELETE and an error response, asserting the graph after each step."""
+import json
+import threading
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+import mapping
+
+SPEC = {
+    "entities": {
+        "User": {"attributes": {"id": "integer", "name": "string"},
+                 "relationships": {"articles": {"entity": "Article", "toMany": True, "inverse": "author"}}},
+        "Article": {"attributes": {"id": "integer", "title": "string"},
+                    "relationships": {"author": {"entity": "User", "inverse": "articles"},
+                                      "comments": {"entity": "Comment", "toMany": True, "ordered": True, "inverse": "article"}}},
+        "Comment": {"attributes": {"id": "integer", "body": "string"},
+                    "relationships": {"article": {"entity": "Article", "inverse": "comments"}}},
+    },
+    "mappings": {
+        "user": {"entity": "User", "attributes": {"id": "id", "name": "name"}},
+        "article": {"entity": "Article", "attributes": {"id": "id", "title": "title"},
+                    "relationships": {"author": {"keyPath": "author_id"}, "comments": {"mapping": "comment"}}},
+        "comment": {"entity": "Comment", "attributes": {"id": "id", "body": "body"}},
+    },
+    "routes": [{"entity": "User", "method": ["GET", "PUT", "DELETE"], "path": "users/:id"},
+               {"entity": "User", "method": "POST", "path": "users"}],
+    "responseDescriptors": [
+        {"mapping": "user", "method": "GET", "pathPattern": "users", "keyPath": "users"},
+        {"mapping": "user", "method": "ANY", "pathPattern": "users/:id", "keyPath": "user"},
+        {"mapping": "user", "method": "POST", "pathPattern": "users", "keyPath": "user", "statusCodes": [201]},
+        {"mapping": "article", "method": "GET", "pathPattern": "articles", "keyPath": "articles"},
+        {"mapping": "user", "method": "GET", "pathPattern": "paginate", "keyPath": "entries"},
+        {"errorMessage": "message", "keyPath": "errors"},
+    ],
+    "requestDescriptors": [{"entity": "User", "method": "ANY", "mapping": "user", "rootKeyPath": "user"}],
+}
+
+
+class API(BaseHTTPRequestHandler):
+    users = {}
+    log = []
+
+    def log_message(self, *args):  # keep pytest's output clean
+        pass
+
+    def reply(self, status, payload=None, content_type="application/json"):
+        body = b"" if payload is None else json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def body(self):
+        data = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
+        API.log.append((self.command, self.path, self.headers.get("Content-Type"), data))
+        if self.headers.get("Content-Type") == "application/x-www-form-urlencoded":
+            fields = urllib.parse.parse_qs(data)
+            return {"id": int(fields["user[id]"][0]) if "user[id]" in fields else None, "name": fields["user[name]"][0]}
+        return json.loads(data)["user"]
+
+    def do_GET(self):
+        url = urllib.parse.urlparse(self.path)
+        parts = url.path.strip("/").split("/")[1:]  # after "api"
+        if parts == ["users"]:
+            self.reply(200, {"users": sorted(API.users.values(), key=lambda u: u["id"])})
+        elif len(parts) == 2 and parts[0] == "users":
+            user = API.users.get(int(parts[1]))
+            self.reply(200, {"user": user}) if user else self.reply(404, {"errors": [{"message": "No such user."}]})
+        elif parts == ["articles"]:
+            self.reply(200, {"articles": [{"id": 1, "title": "Hello", "author_id": 1,
+                                           "comments": [{"id": 10, "body": "First"}, {"id": 11, "body": "Second"}]}]})
+        elif parts == ["paginate"]:
+            query = urllib.parse.parse_qs(url.query)
+            page, per_page = int(query["page"][0]), int(query["per_page"][0])
+            people = [{"id": 100 + i, "name": f"P{i}"} for i in range(5)]
+            entries = people[(page - 1) * per_page:page * per_page]
+            self.reply(200 if entries else 422, {"entries": entries, "total_entries": len(people)} if entries
+                       else {"errors": [{"message": "Invalid page number."}]})
+        else:
+            self.reply(404, {"errors": [{"message": "Not found."}]})
+
+    def do_POST(self):
+        user = self.body()
+        user["id"] = user.get("id") or max(API.users, default=0) + 1
+        API.users[user["id"]] = user
+        self.reply(201, {"user": user})
+
+    def do_PUT(self):
+        user = self.body()
+        API.users[user["id"]] = user
+        self.reply(200, {"user": user})
+
+    def do_DELETE(self):
+        key = int(self.path.rstrip("/").split("/")[-1])
+        self.reply(204) if API.users.pop(key, None) else self.reply(404, {"errors": [{"message": "No such user."}]})
+
+
+@pytest.fixture
+def server():
+    API.users = {1: {"id": 1, "name": "Ada"}, 2: {"id": 2, "name": "Grace"}}
+    API.log = []
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), API)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/api/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_object_manager_round_trip(server):
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        users = manager.get_objects("users")  # GET a list
+        assert [(u["id"], u["name"]) for u in users] == [(1, "Ada"), (2, "Grace")]
+        API.users[1]["name"] = "Ada Lovelace"
+        assert manager.get_object(users[0]) == [users[0]] and users[0]["name"] == "Ada Lovelace"  # GET by route
+        articles = manager.get_objects("articles")  # nested comments, author by identity
+        assert articles[0].related("author") == users[0]
+        assert [c["body"] for c in articles[0].related("comments")] == ["First", "Second"]
+
+        carl = ctx.create("User", id=3, name="Carl")
+        assert manager.post_object(carl) == [carl] and API.users[3]["name"] == "Carl"  # POST JSON
+        assert API.log[-1][2] == "application/json" and json.loads(API.log[-1][3]) == {"user": {"id": 3, "name": "Carl"}}
+        dana = ctx.create("User", id=4, name="Dana Scully")
+        manager.post_object(dana, form=True)  # POST form
+        assert API.log[-1][2] == "application/x-www-form-urlencoded" and API.log[-1][3] == "user[id]=4&user[name]=Dana%20Scully"
+        assert API.users[4]["name"] == "Dana Scully"
+
+        carl["name"] = "Carl Sagan"
+        manager.put_object(carl)  # PUT
+        assert API.users[3]["name"] == "Carl Sagan" and API.log[-1][1] == "/api/users/3"
+
+        manager.delete_object(dana)  # DELETE 204: deleted locally too
+        assert 4 not in API.users and not dana.is_live() and ctx.count("User") == 3
+
+        with pytest.raises(mapping.ResponseError) as caught:  # an error response
+            manager.get_objects("users/99")
+        assert str(caught.value) == "No such user." and caught.value.status == 404
+        assert ctx.count("User") == 3
+
+        ghost = ctx.create("User", id=77, name="Ghost")
+        manager.delete_object(ghost)  # 404 on DELETE: deleted locally all the same
+        assert not ghost.is_live()
+
+
+def test_paginated_list(server):
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        seen = []
+        page = 1
+        while True:
+            try:
+                entries = manager.get_objects("paginate", {"per_page": 2, "page": page})
+            except mapping.ResponseError as error:
+                assert str(error) == "Invalid page number."
+                break
+            seen += [user["name"] for user in entries]
+            page += 1
+        assert seen == ["P0", "P1", "P2", "P3", "P4"] and page == 4
+        assert ctx.count("User") == 5
