@@ -91,6 +91,9 @@ typedef struct mapping_context mapping_context;
 /** An immutable list of object handles (import results, to-many relationships, fetches). Opaque. */
 typedef struct mapping_list mapping_list;
 
+/** The state of a paginated list (RestKit's RKPaginator). Opaque. */
+typedef struct mapping_paginator mapping_paginator;
+
 /** A handle to one object of a context's graph. It carries a generation, so a handle to a deleted
  *  object, or to another context's object, is reported as MAPPING_ESTALE and never followed.
  *  Handles are plain values: copy and compare them freely (equal handles name the same object). */
@@ -551,6 +554,34 @@ MAPPING_EXTERN int mapping_map_response(mapping_context *ctx, const mapping_resp
  */
 MAPPING_EXTERN int mapping_parameters(mapping_context *ctx, const mapping_list *objects, const char *method, unsigned flags,
                                       char **out);
+
+/* ---- Pagination ------------------------------------------------------------------------------ */
+
+/**
+ * CONSTRUCTOR. A paginator for a path pattern with `:perPage`, `:currentPage` and `:offset`, e.g.
+ * "/articles?per_page=:perPage&page=:currentPage". Page metadata is read from each page's body by the
+ * spec's `pagination` key paths (default per_page, current_page, total_entries, total_pages, offset).
+ * @param per_page  the page size asked for (0: 25). @param out New: mapping_paginator_free().
+ */
+MAPPING_EXTERN int mapping_paginator_new(mapping_context *ctx, const char *pattern, size_t per_page,
+                                         mapping_paginator **out);
+
+/** DESTRUCTOR. NULL is a no-op. */
+MAPPING_EXTERN void mapping_paginator_free(mapping_paginator *paginator);
+
+/** The path for loading `page` (1-based). @param out New: mapping_free(). */
+MAPPING_EXTERN int mapping_paginator_path(mapping_paginator *paginator, size_t page, char **out);
+
+/** Reads the page metadata of the loaded `page`'s body (JSON). Without metadata the page count and
+ *  current page become 0; with an object count but no page count, the page count is computed. */
+MAPPING_EXTERN int mapping_paginator_update(mapping_paginator *paginator, size_t page, const char *body, size_t len);
+
+/**
+ * One piece of the paginator's state: "perPage", "currentPage", "pageCount", "objectCount" (-1 while
+ * unknown), "offset" (the mapped one, else (currentPage - 1) * perPage), "hasNextPage" (1/0;
+ * MAPPING_EMISUSE before a page with a known count is loaded), "hasPreviousPage" (1/0).
+ */
+MAPPING_EXTERN int mapping_paginator_get(const mapping_paginator *paginator, const char *field, long long *out);
 
 /* ---- Writing out ----------------------------------------------------------------------------- */
 

@@ -6,11 +6,15 @@ public struct CompiledSpec: Sendable {
     public let routes: RouteTable
     public let responseDescriptors: [ResponseDescriptor]
     public let requestDescriptors: [RequestDescriptor]
+    /// Where page metadata is in responses (the `pagination` section; RestKit's usual names by default).
+    public let paginationKeys: Paginator.Keys
     private let referenceByName: [String: MappingRef]
 
     init(model: Model, mappings: [MappingPlan], dynamicMappings: [DynamicMappingPlan], routes: RouteTable,
-         responseDescriptors: [ResponseDescriptor] = [], requestDescriptors: [RequestDescriptor] = []) {
+         responseDescriptors: [ResponseDescriptor] = [], requestDescriptors: [RequestDescriptor] = [],
+         paginationKeys: Paginator.Keys = Paginator.Keys()) {
         self.model = model
+        self.paginationKeys = paginationKeys
         self.routes = routes
         self.responseDescriptors = responseDescriptors
         self.requestDescriptors = requestDescriptors
@@ -48,7 +52,7 @@ public struct CompiledSpec: Sendable {
     /// Loads and validates a spec document. Every error names the JSON path inside the spec.
     public static func load(_ document: JSONValue) throws(MappingError) -> CompiledSpec {
         let root = try SpecObject(document, path: "$")
-        try root.allowKeys(["entities", "mappings", "routes", "responseDescriptors", "requestDescriptors"], later: ["pagination"])
+        try root.allowKeys(["entities", "mappings", "routes", "responseDescriptors", "requestDescriptors", "pagination"])
         let model = try EntityLoader.load(try root.required("entities"))
         let (mappings, dynamicMappings) = try MappingLoader.load(try root.required("mappings"), model: model)
         let routes = try RouteLoader.load(root["routes"], model: model)
@@ -57,7 +61,28 @@ public struct CompiledSpec: Sendable {
                             responseDescriptors: try ResponseDescriptorLoader.load(root["responseDescriptors"],
                                                                                     references: named.reference(named:)),
                             requestDescriptors: try RequestDescriptorLoader.load(root["requestDescriptors"], model: model,
-                                                                                  references: named.reference(named:)))
+                                                                                  references: named.reference(named:)),
+                            paginationKeys: try paginationKeys(root["pagination"]))
+    }
+
+    /// The `pagination` section: `{"perPage", "currentPage", "objectCount", "pageCount", "offset"}`,
+    /// each a key path into a page's body, or null for none.
+    private static func paginationKeys(_ value: JSONValue?) throws(MappingError) -> Paginator.Keys {
+        var keys = Paginator.Keys()
+        guard let value else { return keys }
+        let object = try SpecObject(value, path: "$.pagination")
+        try object.allowKeys(["perPage", "currentPage", "objectCount", "pageCount", "offset"])
+        func key(_ name: String, _ fallback: String?) throws(MappingError) -> String? {
+            guard let given = object[name] else { return fallback }
+            if case .null = given { return nil }
+            return try object.string(name)
+        }
+        keys.perPage = try key("perPage", keys.perPage)
+        keys.currentPage = try key("currentPage", keys.currentPage)
+        keys.objectCount = try key("objectCount", keys.objectCount)
+        keys.pageCount = try key("pageCount", keys.pageCount)
+        keys.offset = try key("offset", keys.offset)
+        return keys
     }
 }
 

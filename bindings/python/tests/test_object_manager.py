@@ -79,8 +79,9 @@ class API(BaseHTTPRequestHandler):
             page, per_page = int(query["page"][0]), int(query["per_page"][0])
             people = [{"id": 100 + i, "name": f"P{i}"} for i in range(5)]
             entries = people[(page - 1) * per_page:page * per_page]
-            self.reply(200 if entries else 422, {"entries": entries, "total_entries": len(people)} if entries
-                       else {"errors": [{"message": "Invalid page number."}]})
+            self.reply(200 if entries else 422,
+                       {"entries": entries, "total_entries": len(people), "per_page": per_page, "current_page": page}
+                       if entries else {"errors": [{"message": "Invalid page number."}]})
         else:
             self.reply(404, {"errors": [{"message": "Not found."}]})
 
@@ -163,3 +164,17 @@ def test_paginated_list(server):
             page += 1
         assert seen == ["P0", "P1", "P2", "P3", "P4"] and page == 4
         assert ctx.count("User") == 5
+
+
+def test_paginator_iterates_pages_O3_O4(server):
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        pages = list(manager.paginate("paginate?per_page=:perPage&page=:currentPage", per_page=2))
+        assert [[user["name"] for user in page] for page in pages] == [["P0", "P1"], ["P2", "P3"], ["P4"]]
+        paginator = mapping.Paginator(ctx, "paginate?per_page=:perPage&page=:currentPage", 2)
+        assert paginator.path(1) == "paginate?per_page=2&page=1" and paginator.current_page is None
+        with pytest.raises(mapping.MisuseError):
+            paginator.has_next_page
+        paginator.update(2, {"per_page": 2, "total_entries": 5, "current_page": 2})
+        assert (paginator.page_count, paginator.object_count, paginator.offset) == (3, 5, 2)
+        assert paginator.has_next_page and paginator.has_previous_page

@@ -8,7 +8,7 @@
 """
 from . import _ffi
 from .context import Context, Object
-from .paths import PathPattern, decode_query, resolve_url
+from .paths import Paginator, PathPattern, decode_query, resolve_url
 from .manager import ObjectManager
 from .errors import (ConstraintError, ResponseError, DeniedError, DepthError, MappingError, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
                      ParseError, PredicateError, SpecError, StaleObjectError, UnknownNameError, UnmappableError, WrongTypeError)
@@ -16,7 +16,7 @@ from .errors import (ConstraintError, ResponseError, DeniedError, DepthError, Ma
 __version__ = _ffi.version().decode("ascii")
 
 __all__ = [
-    "Context", "Object", "ObjectManager", "PathPattern", "decode_query", "resolve_url", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
+    "Context", "Object", "ObjectManager", "Paginator", "PathPattern", "decode_query", "resolve_url", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
     "UnknownNameError", "NotFoundError", "StaleObjectError", "NullValueError", "DepthError", "OutOfRangeError",
     "UnmappableError", "DeniedError", "PredicateError", "ConstraintError", "ResponseError", "__version__",
 ]

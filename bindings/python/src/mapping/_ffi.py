@@ -22,9 +22,14 @@ class _Value(ctypes.Structure):
     pass
 
 
+class _Paginator(ctypes.Structure):
+    pass
+
+
 ContextP = POINTER(_Context)
 ListP = POINTER(_List)
 ValueP = POINTER(_Value)
+PaginatorP = POINTER(_Paginator)
 Object = c_uint64
 
 
@@ -147,6 +152,11 @@ class Response(ctypes.Structure):
 RESPONSE_VERSION = 1
 map_response = ffi("mapping_map_response", [ContextP, POINTER(Response), POINTER(ListP)])
 parameters = ffi("mapping_parameters", [ContextP, ListP, c_char_p, c_uint, POINTER(c_void_p)])
+paginator_new = ffi("mapping_paginator_new", [ContextP, c_char_p, c_size_t, POINTER(PaginatorP)])
+paginator_free = ffi("mapping_paginator_free", [PaginatorP], None)
+paginator_path = ffi("mapping_paginator_path", [PaginatorP, c_size_t, POINTER(c_void_p)])
+paginator_update = ffi("mapping_paginator_update", [PaginatorP, c_size_t, c_char_p, c_size_t])
+paginator_get = ffi("mapping_paginator_get", [PaginatorP, c_char_p, POINTER(c_longlong)])
 url_resolve = ffi("mapping_url_resolve", [c_char_p, c_char_p, POINTER(c_void_p)])
 
 serialize = ffi("mapping_serialize", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])

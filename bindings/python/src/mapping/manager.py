@@ -39,6 +39,19 @@ class ObjectManager:
         """GET the route of `obj`; the mapped objects (`obj` itself, updated, when the API returns it)."""
         return self._send("GET", self.context.route_path(obj, "GET"), params=params)
 
+    def paginate(self, pattern, per_page=25):
+        """Yields the objects of each page of a paginated list, loading pages in turn while the
+        paginator says there is a next one. `pattern` uses :perPage, :currentPage and :offset."""
+        paginator = paths.Paginator(self.context, pattern, per_page)
+        page = 1
+        while True:
+            objects, payload = self._send_raw("GET", paginator.path(page))
+            paginator.update(page, payload if payload is not None else b"{}")
+            yield objects
+            if not paginator.has_next_page:
+                return
+            page += 1
+
     # -- writing ---------------------------------------------------------------------------------
 
     def post_object(self, obj, path=None, *, form=None):
@@ -80,6 +93,10 @@ class ObjectManager:
         return url
 
     def _send(self, method, path, *, params=None, body=None, content_type=None):
+        return self._send_raw(method, path, params=params, body=body, content_type=content_type)[0]
+
+    def _send_raw(self, method, path, *, params=None, body=None, content_type=None):
+        """The mapped objects and the decoded payload of one request."""
         url = self.url(path, params)
         headers = {"Accept": f"{JSON}, {FORM};q=0.5", **self.headers}
         if content_type:
@@ -93,15 +110,16 @@ class ObjectManager:
             status, data, kind = error.code, error.read(), error.headers.get_content_type()
         payload = self._decode(data, kind)
         try:
-            return self.context.map_response(method, url, status, payload, headers=headers,
-                                             base_url=self.base_url)
+            objects = self.context.map_response(method, url, status, payload, headers=headers,
+                                                base_url=self.base_url)
         except ResponseError as error:
             error.status = status
             raise
         except Exception as error:  # an empty success without descriptors maps nothing
             if 200 <= status < 300 and not data and type(error).__name__ == "UnmappableError":
-                return []
+                return [], payload
             raise
+        return objects, payload
 
     @staticmethod
     def _decode(data, kind):

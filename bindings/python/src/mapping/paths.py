@@ -1,6 +1,7 @@
 """Path patterns and query strings with RestKit's rules, for hosts that do their own HTTP."""
 import ctypes
 import json
+import weakref
 
 from . import _ffi
 from .context import Object
@@ -54,3 +55,42 @@ def resolve_url(base, reference):
     out = ctypes.c_void_p()
     check(_ffi.url_resolve(base.encode("utf-8"), reference.encode("utf-8"), ctypes.byref(out)))
     return _ffi.take_string(out.value)
+
+
+class Paginator:
+    """RestKit's RKPaginator without the transport: `path(page)` to load, `update(page, body)` with what
+    came back, then `per_page`, `current_page`, `page_count`, `object_count` (None while unknown),
+    `offset`, `has_next_page`, `has_previous_page`."""
+
+    def __init__(self, context, pattern, per_page=25):
+        pointer = _ffi.PaginatorP()
+        context._check(_ffi.paginator_new(context._ptr, pattern.encode("utf-8"), per_page, ctypes.byref(pointer)))
+        self._pointer = pointer
+        self._finalizer = weakref.finalize(self, _ffi.paginator_free, pointer)
+
+    def path(self, page):
+        out = ctypes.c_void_p()
+        check(_ffi.paginator_path(self._pointer, page, ctypes.byref(out)))
+        return _ffi.take_string(out.value)
+
+    def update(self, page, body):
+        data = body if isinstance(body, (bytes, str)) else json.dumps(body)
+        data = data.encode("utf-8") if isinstance(data, str) else data
+        check(_ffi.paginator_update(self._pointer, page, data, len(data)))
+
+    def _get(self, field):
+        value = ctypes.c_longlong()
+        check(_ffi.paginator_get(self._pointer, field.encode("ascii"), ctypes.byref(value)))
+        return value.value
+
+    def _known(self, field):
+        value = self._get(field)
+        return None if value < 0 else value
+
+    per_page = property(lambda self: self._get("perPage"))
+    current_page = property(lambda self: self._known("currentPage"))
+    page_count = property(lambda self: self._known("pageCount"))
+    object_count = property(lambda self: self._known("objectCount"))
+    offset = property(lambda self: self._get("offset"))
+    has_next_page = property(lambda self: bool(self._get("hasNextPage")))
+    has_previous_page = property(lambda self: bool(self._get("hasPreviousPage")))
