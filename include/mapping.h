@@ -527,10 +527,13 @@ typedef struct mapping_response {
     const char *body;        /* the body (JSON), or NULL / empty for none */
     size_t body_len;         /* its length, or MAPPING_NUL_TERMINATED */
     const char *base_url;    /* the base URL descriptor patterns are relative to, or NULL */
+    const char *orphan_entity;     /* GET only: after mapping, objects of this entity ... */
+    const char *orphan_predicate;  /* ... matching this predicate (NULL: all) that the response did not
+                                      touch are deleted (RestKit's orphan deletion for GET) */
 } mapping_response;
 
-#define MAPPING_RESPONSE_VERSION 1
-#define MAPPING_RESPONSE_INIT { MAPPING_RESPONSE_VERSION, "GET", NULL, 200, NULL, NULL, 0, NULL }
+#define MAPPING_RESPONSE_VERSION 2 /* 2 added the orphan fields; version-1 structs are still read */
+#define MAPPING_RESPONSE_INIT { MAPPING_RESPONSE_VERSION, "GET", NULL, 200, NULL, NULL, 0, NULL, NULL, NULL }
 
 /**
  * METHOD. Maps a response with the spec's `responseDescriptors`: every descriptor whose methods, path

@@ -39,8 +39,7 @@ public func mapping_map_response(_ context: OpaquePointer?, _ response: UnsafePo
                                  _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
     out?.pointee = nil
     return withContext(context) { (handle, _) throws(MappingError) in
-        guard let given = response?.pointee else { throw MappingError(.misuse, "the response is NULL") }
-        guard given.version == 1 else { throw MappingError(.misuse, "mapping_response version \(given.version) is not known (expected 1)") }
+        let given = try ResponseStruct.read(response)
         let methodName = try CString.argument(given.method, "method")
         guard let method = HTTPMethods(name: methodName), method != .any else {
             throw MappingError(.misuse, "\"\(methodName)\" is not an HTTP method")
@@ -49,11 +48,16 @@ public func mapping_map_response(_ context: OpaquePointer?, _ response: UnsafePo
         if let text = given.headers { headers = try JanssonDocument.parse(String(cString: text)).value(depthLimit: 16) }
         let request = HTTPResponse(method: method, url: try CString.argument(given.url, "url"), status: Int(given.status),
                                    headers: headers, baseURL: given.base_url.map { String(cString: $0) })
+        var options = ImportOptions()
+        if let entity = given.orphan_entity, method == .get {
+            options.orphanScope = (String(cString: entity), given.orphan_predicate.map { String(cString: $0) })
+        }
         let objects: [ObjectID]
         if given.body == nil {
-            objects = try handle.core.mapResponse(request, body: UnsafeRawBufferPointer(start: nil, count: 0))
+            objects = try handle.core.mapResponse(request, body: UnsafeRawBufferPointer(start: nil, count: 0), options: options)
         } else {
-            objects = try handle.core.mapResponse(request, body: try CString.buffer(given.body, length: UInt(bitPattern: given.body_len), "body"))
+            objects = try handle.core.mapResponse(request, body: try CString.buffer(given.body, length: UInt(bitPattern: given.body_len), "body"),
+                                                  options: options)
         }
         if let out { out.pointee = Registry.lists.add(ListHandle(objects)) }
     }
@@ -73,5 +77,28 @@ public func mapping_parameters(_ context: OpaquePointer?, _ objects: OpaquePoint
         }
         let text = try handle.core.parameters(for: list.objects, method: methods, form: flags & 8 != 0)
         out.pointee = CString.copy(text.utf8)
+    }
+}
+
+/// Reads a caller's `mapping_response` by its version: a version-1 struct (compiled before the orphan
+/// fields existed) is shorter, so only its prefix is copied and the newer fields stay NULL.
+enum ResponseStruct {
+    static func read(_ pointer: UnsafePointer<mapping_response>?) throws(MappingError) -> mapping_response {
+        guard let pointer else { throw MappingError(.misuse, "the response is NULL") }
+        let raw = UnsafeRawPointer(pointer)
+        let version = raw.load(as: CUnsignedInt.self)
+        var result = mapping_response()
+        switch version {
+        case 2:
+            result = pointer.pointee
+        case 1:
+            let prefix = MemoryLayout<mapping_response>.offset(of: \mapping_response.orphan_entity) ?? 0
+            withUnsafeMutableBytes(of: &result) { target in
+                target.baseAddress?.copyMemory(from: raw, byteCount: min(prefix, target.count))
+            }
+        default:
+            throw MappingError(.misuse, "mapping_response version \(version) is not known (expected 1 or 2)")
+        }
+        return result
     }
 }

@@ -54,6 +54,19 @@ final class ResponseDescriptorTests: XCTestCase {
            {"errorMessage": "message", "keyPath": "errors"}]}
         """
 
+    func testEqualityD10() throws {
+        func make(mapping: Int = 0, pattern: String = "/issues", keyPath: String = "issue", status: Set<Int> = [200])
+            throws -> ResponseDescriptor {
+            ResponseDescriptor(mapping: .plain(mapping), methods: .get, pattern: try PathPattern(pattern), keyPath: keyPath,
+                               statusCodes: status, errorMessage: nil)
+        }
+        XCTAssertEqual(try make(), try make())
+        XCTAssertNotEqual(try make(), try make(mapping: 1))
+        XCTAssertNotEqual(try make(), try make(pattern: "/pull_requests"))
+        XCTAssertNotEqual(try make(), try make(keyPath: "pull_request"))
+        XCTAssertNotEqual(try make(), try make(status: [404]))
+    }
+
     func testTheMostSpecificPatternWinsForAKeyPath() throws {
         let ctx = try TestFixtures.context(spec)
         let base = "http://api.example.com"

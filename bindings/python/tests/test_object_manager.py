@@ -43,6 +43,7 @@ SPEC = {
 class API(BaseHTTPRequestHandler):
     users = {}
     log = []
+    delete_reply = None  # (status, payload) for DELETE, or None for the real behaviour
 
     def log_message(self, *args):  # keep pytest's output clean
         pass
@@ -98,6 +99,10 @@ class API(BaseHTTPRequestHandler):
 
     def do_DELETE(self):
         key = int(self.path.rstrip("/").split("/")[-1])
+        if API.delete_reply is not None:  # a canned answer (P8)
+            status, payload = API.delete_reply
+            self.reply(status, payload)
+            return
         self.reply(204) if API.users.pop(key, None) else self.reply(404, {"errors": [{"message": "No such user."}]})
 
 
@@ -105,6 +110,7 @@ class API(BaseHTTPRequestHandler):
 def server():
     API.users = {1: {"id": 1, "name": "Ada"}, 2: {"id": 2, "name": "Grace"}}
     API.log = []
+    API.delete_reply = None
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), API)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -178,3 +184,43 @@ def test_paginator_iterates_pages_O3_O4(server):
         paginator.update(2, {"per_page": 2, "total_entries": 5, "current_page": 2})
         assert (paginator.page_count, paginator.object_count, paginator.offset) == (3, 5, 2)
         assert paginator.has_next_page and paginator.has_previous_page
+
+
+@pytest.mark.parametrize("status, payload", [(204, None), (200, None), (200, {}), (404, None), (410, {})])
+def test_delete_succeeds_locally_for_empty_and_gone_answers_P8(server, status, payload):
+    """RestKit deletes the object locally for a DELETE answered 2xx with nothing to map (no body, a
+    zero-length body, `{}`) and for 404/410 (already gone on the server)."""
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        API.delete_reply = (status, payload)
+        user = ctx.create("User", id=1, name="Ada")
+        manager.delete_object(user)
+        assert not user.is_live() and ctx.count("User") == 0
+
+
+def test_delete_keeps_the_object_when_the_server_fails(server):
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        API.delete_reply = (500, {"errors": [{"message": "Try again later."}]})
+        user = ctx.create("User", id=1, name="Ada")
+        with pytest.raises(mapping.ResponseError) as caught:
+            manager.delete_object(user)
+        assert str(caught.value) == "Try again later." and caught.value.status == 500
+        assert user.is_live() and ctx.count("User") == 1
+
+
+def test_get_deletes_orphans_in_scope(server):
+    """A GET with `orphans=` deletes the local objects of the scope the response did not include;
+    objects outside the predicate stay, and an error response deletes nothing."""
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        stale = ctx.create("User", id=9, name="Stale")
+        local = ctx.create("User", id=10, name="Local draft")
+        users = manager.get_objects("users", orphans=("User", "name != 'Local draft'"))
+        assert sorted(u["id"] for u in users) == [1, 2]
+        assert not stale.is_live() and local.is_live() and ctx.count("User") == 3
+        with pytest.raises(mapping.ResponseError):
+            manager.get_objects("users/99", orphans=("User", None))
+        assert ctx.count("User") == 3
+        manager.get_objects("users", orphans=("User", None))
+        assert not local.is_live() and ctx.count("User") == 2

@@ -146,10 +146,11 @@ PATH_ESCAPE, PATH_QUERY = 1, 2
 route_path = ffi("mapping_route_path", [ContextP, c_char_p, Object, c_char_p, c_char_p, c_uint, POINTER(c_void_p)])
 class Response(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint), ("method", c_char_p), ("url", c_char_p), ("status", c_int),
-                ("headers", c_char_p), ("body", c_char_p), ("body_len", c_size_t), ("base_url", c_char_p)]
+                ("headers", c_char_p), ("body", c_char_p), ("body_len", c_size_t), ("base_url", c_char_p),
+                ("orphan_entity", c_char_p), ("orphan_predicate", c_char_p)]
 
 
-RESPONSE_VERSION = 1
+RESPONSE_VERSION = 2
 map_response = ffi("mapping_map_response", [ContextP, POINTER(Response), POINTER(ListP)])
 parameters = ffi("mapping_parameters", [ContextP, ListP, c_char_p, c_uint, POINTER(c_void_p)])
 paginator_new = ffi("mapping_paginator_new", [ContextP, c_char_p, c_size_t, POINTER(PaginatorP)])

@@ -303,13 +303,18 @@ class Context:
             _ffi.list_free(selection)
         return _ffi.take_string(out.value)
 
-    def map_response(self, method, url, status, body, *, headers=None, base_url=None):
+    def map_response(self, method, url, status, body, *, headers=None, base_url=None, orphans=None):
         """Maps an HTTP response with the spec's response descriptors (see the README): returns the
-        objects; raises ResponseError for an error status (with the payload's error messages)."""
+        objects; raises ResponseError for an error status (with the payload's error messages).
+        For a GET, `orphans=(entity, predicate or None)` deletes the objects of that scope the
+        response did not touch."""
         data = _json_bytes(body) if body not in (None, b"", "") else b""
         response = _ffi.Response(version=_ffi.RESPONSE_VERSION, method=_encode(method), url=_encode(url), status=status,
                                  headers=json.dumps(headers).encode("utf-8") if headers is not None else None,
                                  body=data, body_len=len(data), base_url=_encode(base_url) if base_url else None)
+        if orphans is not None:
+            response.orphan_entity = _encode(orphans[0])
+            response.orphan_predicate = _encode(orphans[1]) if orphans[1] is not None else None
         result = _ffi.ListP()
         self._check(_ffi.map_response(self._ptr, ctypes.byref(response), ctypes.byref(result)))
         return [Object(self, handle) for handle in _take_list(result)]

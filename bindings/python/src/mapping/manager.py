@@ -7,7 +7,7 @@ import urllib.request
 
 from . import paths
 from .context import Object
-from .errors import NotFoundError, ResponseError
+from .errors import NotFoundError, ResponseError, UnmappableError
 
 JSON = "application/json"
 FORM = "application/x-www-form-urlencoded"
@@ -31,9 +31,11 @@ class ObjectManager:
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def get_objects(self, path, params=None):
-        """GET `path` (relative to the base URL) with query `params`; the mapped objects."""
-        return self._send("GET", path, params=params)
+    def get_objects(self, path, params=None, *, orphans=None):
+        """GET `path` (relative to the base URL) with query `params`; the mapped objects. With
+        `orphans=(entity, predicate or None)`, local objects of that scope the response did not
+        include are deleted (RestKit's orphan deletion; an error response deletes nothing)."""
+        return self._send("GET", path, params=params, orphans=orphans)
 
     def get_object(self, obj, params=None):
         """GET the route of `obj`; the mapped objects (`obj` itself, updated, when the API returns it)."""
@@ -73,8 +75,8 @@ class ObjectManager:
         except ResponseError as error:
             if getattr(error, "status", None) not in (404, 410):
                 raise
-        except NotFoundError:
-            pass  # no descriptor for an empty 2xx answer: nothing to map
+        except (NotFoundError, UnmappableError):
+            pass  # a 2xx answer with nothing to map (no body, `{}`): the deletion succeeded
         if obj.is_live():
             self.context.delete(obj)
 
@@ -92,10 +94,10 @@ class ObjectManager:
             url += ("&" if "?" in url else "?") + urllib.parse.urlencode(params, doseq=True)
         return url
 
-    def _send(self, method, path, *, params=None, body=None, content_type=None):
-        return self._send_raw(method, path, params=params, body=body, content_type=content_type)[0]
+    def _send(self, method, path, *, params=None, body=None, content_type=None, orphans=None):
+        return self._send_raw(method, path, params=params, body=body, content_type=content_type, orphans=orphans)[0]
 
-    def _send_raw(self, method, path, *, params=None, body=None, content_type=None):
+    def _send_raw(self, method, path, *, params=None, body=None, content_type=None, orphans=None):
         """The mapped objects and the decoded payload of one request."""
         url = self.url(path, params)
         headers = {"Accept": f"{JSON}, {FORM};q=0.5", **self.headers}
@@ -111,7 +113,7 @@ class ObjectManager:
         payload = self._decode(data, kind)
         try:
             objects = self.context.map_response(method, url, status, payload, headers=headers,
-                                                base_url=self.base_url)
+                                                base_url=self.base_url, orphans=orphans)
         except ResponseError as error:
             error.status = status
             raise

@@ -1,0 +1,91 @@
+/* mapping_map_response from C: a GET with orphan deletion (version-2 struct), a caller compiled
+ * against the version-1 struct (no orphan fields), an unknown version, NULL, and an error status. */
+#include "harness.h"
+
+static const char *spec =
+    "{\"entities\": {\"User\": {\"attributes\": {\"id\": \"integer\", \"name\": \"string\"}}},"
+    " \"mappings\": {\"user\": {\"entity\": \"User\", \"attributes\": {\"id\": \"id\", \"name\": \"name\"}}},"
+    " \"responseDescriptors\": [{\"mapping\": \"user\", \"method\": \"GET\", \"pathPattern\": \"users\", \"keyPath\": \"users\"},"
+    "  {\"errorMessage\": \"message\", \"keyPath\": \"errors\"}]}";
+
+/* The struct as version 1 of the header declared it: what an older caller passes. */
+typedef struct {
+    unsigned version;
+    const char *method, *url;
+    int status;
+    const char *headers, *body;
+    size_t body_len;
+    const char *base_url;
+} response_v1;
+
+static size_t users(mapping_context *ctx) {
+    size_t count = 0;
+    EXPECT_OK(ctx, mapping_count(ctx, "User", &count));
+    return count;
+}
+
+static void test_get_deletes_orphans_of_the_scope(void) {
+    mapping_context *ctx = NULL;
+    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(ctx, mapping_import(ctx, "user", "[{\"id\": 1}, {\"id\": 2}, {\"id\": 3, \"name\": \"Keep\"}]",
+                                  MAPPING_NUL_TERMINATED, NULL));
+    mapping_response response = MAPPING_RESPONSE_INIT;
+    response.url = "https://api.example.com/v1/users";
+    response.base_url = "https://api.example.com/v1/";
+    response.body = "{\"users\": [{\"id\": 2, \"name\": \"Two\"}, {\"id\": 4, \"name\": \"Four\"}]}";
+    response.body_len = MAPPING_NUL_TERMINATED;
+    response.orphan_entity = "User";
+    response.orphan_predicate = "name == nil OR name != 'Keep'";
+    mapping_list *out = NULL;
+    EXPECT_OK(ctx, mapping_map_response(ctx, &response, &out));
+    EXPECT(mapping_list_count(out) == 2);
+    mapping_list_free(out);
+    /* 1 was in the scope and not in the response: deleted. 3 is outside the scope: kept. */
+    EXPECT(users(ctx) == 3);
+    mapping_object object = 0;
+    EXPECT_RC(ctx, MAPPING_ENOTFOUND, mapping_get(ctx, "User", "1", &object));
+    EXPECT_OK(ctx, mapping_get(ctx, "User", "3", &object));
+    mapping_context_free(ctx);
+}
+
+static void test_a_version_1_struct_is_still_read(void) {
+    mapping_context *ctx = NULL;
+    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(ctx, mapping_import(ctx, "user", "[{\"id\": 1}]", MAPPING_NUL_TERMINATED, NULL));
+    response_v1 old = {1, "GET", "https://api.example.com/v1/users", 200, NULL,
+                       "{\"users\": [{\"id\": 2}]}", MAPPING_NUL_TERMINATED, "https://api.example.com/v1/"};
+    EXPECT_OK(ctx, mapping_map_response(ctx, (const mapping_response *)(const void *)&old, NULL));
+    EXPECT(users(ctx) == 2); /* no orphan fields in version 1: nothing deleted */
+    mapping_context_free(ctx);
+}
+
+static void test_bad_calls_and_an_error_status(void) {
+    mapping_context *ctx = NULL;
+    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    mapping_response response = MAPPING_RESPONSE_INIT;
+    response.url = "https://api.example.com/v1/users";
+    response.base_url = "https://api.example.com/v1/";
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_map_response(ctx, NULL, NULL));
+    response.version = 99;
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_map_response(ctx, &response, NULL));
+    EXPECT(strstr(mapping_errmsg(ctx), "version 99") != NULL);
+    response.version = MAPPING_RESPONSE_VERSION;
+    response.status = 422;
+    response.body = "{\"errors\": [{\"message\": \"Name is taken.\"}]}";
+    response.body_len = MAPPING_NUL_TERMINATED;
+    response.orphan_entity = "User";
+    EXPECT_OK(ctx, mapping_import(ctx, "user", "[{\"id\": 1}]", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_RC(ctx, MAPPING_ERESPONSE, mapping_map_response(ctx, &response, NULL));
+    EXPECT(strstr(mapping_errmsg(ctx), "Name is taken.") != NULL);
+    EXPECT(users(ctx) == 1); /* an error response deletes no orphans */
+    mapping_context_free(ctx);
+}
+
+int main(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    test_get_deletes_orphans_of_the_scope();
+    test_a_version_1_struct_is_still_read();
+    test_bad_calls_and_an_error_status();
+    return harness_finish("c response");
+}
