@@ -67,6 +67,7 @@ bench: release
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Iinclude -o bench/bin/lookup bench/lookup.c \
 	  -L$(RELEASE_DIR) -lmapping -Wl,-rpath,$(RELEASE_DIR)
 	bench/bin/lookup | tee bench/lookup.md
+	python3 bench/bulk.py | tee bench/bulk.md
 
 clean:
 	rm -rf .build .build-tsan examples/c/bin Tests/c/bin bench/bin

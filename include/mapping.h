@@ -240,6 +240,12 @@ MAPPING_EXTERN size_t mapping_list_count(const mapping_list *list);
  *  MAPPING_NO_OBJECT); MAPPING_EMISUSE for a NULL or freed list. */
 MAPPING_EXTERN int mapping_list_get(const mapping_list *list, size_t index, mapping_object *out);
 
+/** Copies the list's handles into `buffer` in one call (bindings use it instead of one
+ *  mapping_list_get per object): min(capacity, count) of them. `buffer` may be NULL when capacity is 0.
+ *  @param count  receives the list's full count (a larger capacity is needed when it exceeds it).
+ *  @return MAPPING_OK; MAPPING_EMISUSE for a NULL or freed list or a NULL buffer with capacity > 0. */
+MAPPING_EXTERN int mapping_list_copy(const mapping_list *list, mapping_object *buffer, size_t capacity, size_t *count);
+
 /** DESTRUCTOR. NULL is a no-op, and so is a list already freed. */
 MAPPING_EXTERN void mapping_list_free(mapping_list *list);
 
@@ -315,6 +321,15 @@ MAPPING_EXTERN int mapping_get_decimal(mapping_context *ctx, mapping_object obje
  *  strings). New: release with mapping_free(). Never MAPPING_ENULL. */
 MAPPING_EXTERN int mapping_get_json(mapping_context *ctx, mapping_object object, const char *attribute,
                                     char **out);
+
+/** One attribute of every object of `objects`, in one call: a JSON array with an element per object,
+ *  each as mapping_get_json writes it (null for null) except dates, written as the seconds since
+ *  1970 that mapping_get_date gives (a number, exact to the microsecond). For reading a column of many objects without a
+ *  call per value; the objects may be of several entities that all have `attribute`.
+ *  New: release with mapping_free().
+ *  @return MAPPING_OK; MAPPING_ENAME / MAPPING_ESTALE naming the position of the object that fails. */
+MAPPING_EXTERN int mapping_get_values(mapping_context *ctx, const mapping_list *objects, const char *attribute,
+                                      char **out);
 
 /** The target of a to-one relationship; MAPPING_NO_OBJECT when empty. MAPPING_ETYPE for a to-many
  *  relationship. */

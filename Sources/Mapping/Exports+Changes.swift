@@ -67,7 +67,7 @@ public func mapping_set_related(_ context: OpaquePointer?, _ object: UInt64, _ r
 public func mapping_set_related_list(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
                                      _ targets: OpaquePointer?) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in
-        guard let list = Registry.lists.find(targets) else { throw MappingError(.misuse, "the list is NULL or was freed") }
+        let list = try Registry.list(targets)
         try handle.core.setRelated(ObjectID(raw: object), relationship: try CString.argument(relationship, "relationship"),
                                    to: list.objects)
     }

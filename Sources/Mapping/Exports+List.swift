@@ -26,9 +26,7 @@ public func mapping_list_get(_ list: OpaquePointer?, _ index: Int,
                              _ out: UnsafeMutablePointer<UInt64>?) -> CInt {
     out?.pointee = 0
     return withoutContext { () throws(MappingError) in
-        guard let handle = Registry.lists.find(list) else {
-            throw MappingError(.misuse, list == nil ? "the list is NULL" : "the list was freed or is not a mapping_list")
-        }
+        let handle = try Registry.list(list)
         let position = UInt(bitPattern: index)
         guard position < UInt(handle.objects.count) else {
             throw MappingError(.range, "index \(position) is out of range for a list of \(handle.objects.count)")
@@ -41,4 +39,22 @@ public func mapping_list_get(_ list: OpaquePointer?, _ index: Int,
 @_cdecl("mapping_list_free")
 public func mapping_list_free(_ list: OpaquePointer?) {
     Registry.lists.remove(list)
+}
+
+/// Exported to C as `mapping_list_copy`.
+@_cdecl("mapping_list_copy")
+public func mapping_list_copy(_ list: OpaquePointer?, _ buffer: UnsafeMutablePointer<UInt64>?, _ capacity: Int,
+                              _ count: UnsafeMutablePointer<Int>?) -> CInt {
+    count?.pointee = 0
+    return withoutContext { () throws(MappingError) in
+        let handle = try Registry.list(list)
+        guard capacity >= 0 else { throw MappingError(.misuse, "the capacity is too large") }
+        guard capacity == 0 || buffer != nil else { throw MappingError(.misuse, "the buffer is NULL") }
+        let objects = handle.objects
+        if let buffer {
+            let target = UnsafeMutableBufferPointer(start: buffer, count: min(capacity, objects.count))
+            for (slot, object) in zip(target.indices, objects) { target[slot] = object.raw }
+        }
+        count?.pointee = objects.count
+    }
 }

@@ -205,3 +205,21 @@ public func mapping_get_related_list(_ context: OpaquePointer?, _ object: UInt64
         out.pointee = Registry.lists.add(ListHandle(targets))
     }
 }
+
+/// Exported to C as `mapping_get_values`.
+@_cdecl("mapping_get_values")
+public func mapping_get_values(_ context: OpaquePointer?, _ objects: OpaquePointer?, _ attribute: UnsafePointer<CChar>?,
+                               _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withContext(context) { (handle, _) throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        let list = try Registry.list(objects)
+        let values = try handle.core.values(of: list.objects, attribute: try CString.argument(attribute, "attribute"))
+        // Dates as the seconds mapping_get_date gives: exact to the microsecond, unlike ISO text (ms).
+        let array = JSONValue.array(values.map { value in
+            if case .date(let instant)? = value { return .real(instant.secondsSince1970) }
+            return value?.jsonValue ?? .null
+        })
+        out.pointee = CString.copy(array.text().utf8)
+    }
+}

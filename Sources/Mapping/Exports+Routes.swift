@@ -70,7 +70,7 @@ public func mapping_parameters(_ context: OpaquePointer?, _ objects: OpaquePoint
     out?.pointee = nil
     return withContext(context) { (handle, _) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
-        guard let list = Registry.lists.find(objects) else { throw MappingError(.misuse, "the list is NULL or was freed") }
+        let list = try Registry.list(objects)
         let methodName = try CString.argument(method, "method")
         guard let methods = HTTPMethods(name: methodName), methods != .any else {
             throw MappingError(.misuse, "\"\(methodName)\" is not an HTTP method")

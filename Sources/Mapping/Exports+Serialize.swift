@@ -23,9 +23,7 @@ public func mapping_serialize_list(_ context: OpaquePointer?, _ mapping: UnsafeP
     out?.pointee = nil
     return withContext(context) { (handle, _) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
-        guard let objects = Registry.lists.find(list)?.objects else {
-            throw MappingError(.misuse, list == nil ? "the list is NULL" : "the list was freed or is not a mapping_list")
-        }
+        let objects = try Registry.list(list).objects
         let text = try handle.core.serialize(mapping: try CString.argument(mapping, "mapping"), objects: objects,
                                              asList: true, options: SerializeOptions(rawValue: UInt32(flags)))
         out.pointee = CString.copy(text.utf8)

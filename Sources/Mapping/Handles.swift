@@ -92,4 +92,12 @@ enum Registry {
     static let contexts = HandleTable<ContextHandle>()
     static let lists = HandleTable<ListHandle>()
     static let outputs = HandleTable<TransformOutput>()
+
+    /// The list a caller passed, or the misuse error every list-taking call reports.
+    static func list(_ pointer: OpaquePointer?) throws(MappingError) -> ListHandle {
+        guard let list = lists.find(pointer) else {
+            throw MappingError(.misuse, pointer == nil ? "the list is NULL" : "the list was freed or is not a mapping_list")
+        }
+        return list
+    }
 }

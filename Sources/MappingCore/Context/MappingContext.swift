@@ -91,6 +91,11 @@ public final class MappingContext: Sendable {
         try read { (reader) throws(MappingError) in try reader.value(of: object, attribute: attribute) }
     }
 
+    /// One attribute of many objects under a single lock: the bulk read behind `mapping_get_values`.
+    public func values(of objects: [ObjectID], attribute: String) throws(MappingError) -> [AttributeValue?] {
+        try read { (reader) throws(MappingError) -> [AttributeValue?] in try reader.column(objects, attribute: attribute) }
+    }
+
     /// The target of a to-one relationship, or `nil`.
     public func relatedObject(of object: ObjectID, relationship: String) throws(MappingError) -> ObjectID? {
         try read { (reader) throws(MappingError) -> ObjectID? in

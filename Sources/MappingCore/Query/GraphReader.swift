@@ -36,6 +36,41 @@ struct GraphReader {
         return (record.values[index], entity.attributes[index])
     }
 
+    /// One attribute of many objects, the name resolved once per entity rather than per object. Errors
+    /// name the position of the object that fails; the attribute must have one type across the
+    /// objects' entities, so callers can convert the whole column the same way.
+    func column(_ objects: [ObjectID], attribute name: String) throws(MappingError) -> [AttributeValue?] {
+        var slotByEntity = [Int?](repeating: nil, count: model.entities.count)
+        var columnType: AttributeType?
+        var values: [AttributeValue?] = []
+        values.reserveCapacity(objects.count)
+        for (position, object) in objects.enumerated() {
+            guard let record = store.record(object), slotByEntity.indices.contains(record.entity) else {
+                throw MappingError(.stale, "object \(position) (\(object)) was deleted or belongs to another context")
+            }
+            let slot: Int
+            if let known = slotByEntity[record.entity] {
+                slot = known
+            } else {
+                let entity = model.entities[record.entity]
+                guard let index = entity.attributeIndex(named: name) else {
+                    throw MappingError(.name, "object \(position): entity \"\(entity.name)\" has no attribute \"\(name)\"",
+                                       attribute: entity.name + "." + name)
+                }
+                let type = entity.attributes[index].type
+                if let columnType, columnType != type {
+                    throw MappingError(.type, "object \(position): \"\(name)\" is a \(type.rawValue) in \(entity.name) but a \(columnType.rawValue) in the objects before",
+                                       attribute: entity.name + "." + name)
+                }
+                columnType = type
+                slotByEntity[record.entity] = index
+                slot = index
+            }
+            values.append(record.values.indices.contains(slot) ? record.values[slot] : nil)
+        }
+        return values
+    }
+
     func links(of object: ObjectID, relationship name: String) throws(MappingError) -> (Links, Relationship) {
         let record = try record(object)
         let entity = try entity(of: object)

@@ -91,6 +91,7 @@ import_with = ffi("mapping_import_with", [ContextP, POINTER(c_char_p), c_size_t,
 list_new = ffi("mapping_list_new", [POINTER(Object), c_size_t, POINTER(ListP)])
 list_count = ffi("mapping_list_count", [ListP], c_size_t)
 list_get = ffi("mapping_list_get", [ListP, c_size_t, POINTER(Object)])
+list_copy = ffi("mapping_list_copy", [ListP, POINTER(Object), c_size_t, POINTER(c_size_t)])
 list_free = ffi("mapping_list_free", [ListP], None)
 
 object_check = ffi("mapping_object_check", [ContextP, Object])
@@ -110,6 +111,7 @@ get_bool = ffi("mapping_get_bool", [ContextP, Object, c_char_p, POINTER(c_bool)]
 get_date = ffi("mapping_get_date", [ContextP, Object, c_char_p, POINTER(c_double)])
 get_decimal = ffi("mapping_get_decimal", [ContextP, Object, c_char_p, POINTER(c_char_p)])
 get_json = ffi("mapping_get_json", [ContextP, Object, c_char_p, POINTER(c_void_p)])
+get_values = ffi("mapping_get_values", [ContextP, ListP, c_char_p, POINTER(c_void_p)])
 get_related = ffi("mapping_get_related", [ContextP, Object, c_char_p, POINTER(Object)])
 get_related_list = ffi("mapping_get_related_list", [ContextP, Object, c_char_p, POINTER(ListP)])
 
