@@ -68,6 +68,7 @@ bench: release
 	  -L$(RELEASE_DIR) -lmapping -Wl,-rpath,$(RELEASE_DIR)
 	bench/bin/lookup | tee bench/lookup.md
 	python3 bench/bulk.py | tee bench/bulk.md
+	python3 bench/imports.py | tee bench/RESULTS.md
 
 clean:
 	rm -rf .build .build-tsan examples/c/bin Tests/c/bin bench/bin

@@ -1,0 +1,143 @@
+"""Import costs side by side (issue 5): the people workload from ../shared/bench/gen.py at 10k and
+100k records, interleaved rounds in one process, medians. Every way does the same job — people
+uniqued by id with their inline companies uniqued by id and their phones uniqued by number,
+ISO dates parsed — and ratios are to jansson's bare parse of the same bytes.
+  - jansson parse only: json_loadb + json_delete through ctypes (one call each, so C speed)
+  - libmapping cold import: a new context, mapping_import (through ctypes: one call)
+  - libmapping re-import: the same payload again into that context (every object updated)
+  - Python json + dict identity maps, GC paused: the hand-written baseline, cold and re-import
+Writes a Markdown report on stdout (`make bench` keeps it in bench/RESULTS.md)."""
+import ctypes
+import ctypes.util
+import datetime
+import gc
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "bindings", "python", "src"))
+from mapping import _ffi  # noqa: E402
+
+GENERATOR = os.path.join(HERE, "..", "..", "shared", "bench", "gen.py")
+SIZES = [(10_000, 7), (100_000, 5)]
+SPEC = open(os.path.join(HERE, "people.spec.json"), "rb").read()
+
+jansson = ctypes.CDLL(ctypes.util.find_library("jansson") or "libjansson.so.4")
+jansson.json_loadb.restype = ctypes.c_void_p
+jansson.json_loadb.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p]
+jansson.json_delete.argtypes = [ctypes.c_void_p]
+ERROR_SIZE = 256 + 16 + 80  # json_error_t is smaller than this
+
+
+def jansson_parse(data):
+    error = ctypes.create_string_buffer(ERROR_SIZE)
+    tree = jansson.json_loadb(data, len(data), 0, error)
+    if not tree:
+        raise RuntimeError("jansson could not parse the payload")
+    jansson.json_delete(tree)
+
+
+class Engine:
+    """A libmapping context driven through the C ABI (one ctypes call per import)."""
+
+    def __init__(self):
+        self.ctx = _ffi.ContextP()
+        if _ffi.context_new(ctypes.byref(self.ctx), SPEC, len(SPEC)) != 0:
+            raise RuntimeError("the bench spec does not load")
+
+    def load(self, data):
+        if _ffi.import_(self.ctx, b"person", data, len(data), None) != 0:
+            raise RuntimeError("import failed")
+
+    def close(self):
+        _ffi.context_free(self.ctx)
+
+
+class DictGraph:
+    """The hand-written Python baseline: dicts uniqued through per-entity identity maps."""
+
+    def __init__(self):
+        self.people, self.companies, self.phones = {}, {}, {}
+
+    def load(self, data):
+        gc.disable()
+        try:
+            for row in json.loads(data)["people"]:
+                person = self.people.get(row["id"])
+                if person is None:
+                    person = self.people[row["id"]] = {"id": row["id"]}
+                person["name"], person["email"] = row["name"], row["email"]
+                person["birthdate"] = datetime.datetime.fromisoformat(row["birthdate"]).replace(tzinfo=datetime.timezone.utc)
+                person["score"], person["active"], person["companyId"] = float(row["score"]), row["active"], row["company_id"]
+                inline = row.get("company")
+                if inline is not None:
+                    company = self.companies.get(inline["id"])
+                    if company is None:
+                        company = self.companies[inline["id"]] = {"id": inline["id"], "employees": []}
+                    company["name"], company["country"] = inline["name"], inline["country"]
+                    if person.get("company") is not company:
+                        company["employees"].append(person)
+                        person["company"] = company
+                phones = []
+                for item in row["phones"]:
+                    phone = self.phones.get(item["number"])
+                    if phone is None:
+                        phone = self.phones[item["number"]] = {"number": item["number"]}
+                    phone["type"], phone["owner"] = item["type"], person
+                    phones.append(phone)
+                person["phones"] = phones
+        finally:
+            gc.enable()
+
+
+def timed(work):
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def run(count, rounds):
+    data = subprocess.run([sys.executable, GENERATOR, str(count)], check=True, capture_output=True).stdout
+    samples = {key: [] for key in ["parse", "cold", "update", "py-cold", "py-update"]}
+    for _ in range(rounds):
+        samples["parse"].append(timed(lambda: jansson_parse(data)))
+        engine = Engine()
+        samples["cold"].append(timed(lambda: engine.load(data)))
+        samples["update"].append(timed(lambda: engine.load(data)))
+        engine.close()
+        graph = DictGraph()
+        samples["py-cold"].append(timed(lambda: graph.load(data)))
+        samples["py-update"].append(timed(lambda: graph.load(data)))
+        del graph
+    return len(data), {key: statistics.median(values) for key, values in samples.items()}
+
+
+def main():
+    results = [(count, rounds, *run(count, rounds)) for count, rounds in SIZES]
+    print("# Import benchmarks (people workload)\n")
+    print(f"Machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+          "one process, interleaved rounds, medians. Ratios are to jansson's bare parse of the same bytes.\n")
+    labels = [("parse", "jansson parse only (json_loadb + json_delete)"), ("cold", "libmapping cold import"),
+              ("update", "libmapping re-import (same ids)"), ("py-cold", "Python json + dict identity maps, GC paused"),
+              ("py-update", "… re-import")]
+    for count, rounds, size, medians in results:
+        print(f"## {count:,} people ({size / 1e6:.1f} MB, {rounds} rounds)\n")
+        print("| way | time | vs jansson parse | µs per person |\n|---|---|---|---|")
+        for key, label in labels:
+            print(f"| {label} | {medians[key] * 1e3:.1f} ms | {medians[key] / medians['parse']:.2f}× | "
+                  f"{medians[key] / count * 1e6:.2f} |")
+        print()
+    (small, _, _, first), (large, _, _, last) = results[0], results[-1]
+    print("## Per-object cost from the smallest to the largest workload\n")
+    print("| way | ratio of µs per person |\n|---|---|")
+    for key, label in labels[1:3]:
+        print(f"| {label} | {(last[key] / large) / (first[key] / small):.2f}× |")
+
+
+if __name__ == "__main__":
+    main()
