@@ -545,10 +545,13 @@ typedef struct mapping_response {
     const char *orphan_entity;     /* GET only: after mapping, objects of this entity ... */
     const char *orphan_predicate;  /* ... matching this predicate (NULL: all) that the response did not
                                       touch are deleted (RestKit's orphan deletion for GET) */
+    mapping_object target;   /* the object sent (POST/PUT/PATCH), or MAPPING_NO_OBJECT: a single
+                                top-level representation is mapped into it whatever its identity,
+                                so a new object learns the id the server gave it */
 } mapping_response;
 
-#define MAPPING_RESPONSE_VERSION 2 /* 2 added the orphan fields; version-1 structs are still read */
-#define MAPPING_RESPONSE_INIT { MAPPING_RESPONSE_VERSION, "GET", NULL, 200, NULL, NULL, 0, NULL, NULL, NULL }
+#define MAPPING_RESPONSE_VERSION 2 /* 2 added the orphan fields and target; version-1 structs are still read */
+#define MAPPING_RESPONSE_INIT { MAPPING_RESPONSE_VERSION, "GET", NULL, 200, NULL, NULL, 0, NULL, NULL, NULL, MAPPING_NO_OBJECT }
 
 /**
  * METHOD. Maps a response with the spec's `responseDescriptors`: every descriptor whose methods, path

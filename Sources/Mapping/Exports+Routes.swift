@@ -49,6 +49,7 @@ public func mapping_map_response(_ context: OpaquePointer?, _ response: UnsafePo
         let request = HTTPResponse(method: method, url: try CString.argument(given.url, "url"), status: Int(given.status),
                                    headers: headers, baseURL: given.base_url.map { String(cString: $0) })
         var options = ImportOptions()
+        if given.target != 0 { options.targetObject = ObjectID(raw: given.target) }
         if let entity = given.orphan_entity, method == .get {
             options.orphanScope = (String(cString: entity), given.orphan_predicate.map { String(cString: $0) })
         }

@@ -6,6 +6,7 @@ static const char *spec =
     "{\"entities\": {\"User\": {\"attributes\": {\"id\": \"integer\", \"name\": \"string\"}}},"
     " \"mappings\": {\"user\": {\"entity\": \"User\", \"attributes\": {\"id\": \"id\", \"name\": \"name\"}}},"
     " \"responseDescriptors\": [{\"mapping\": \"user\", \"method\": \"GET\", \"pathPattern\": \"users\", \"keyPath\": \"users\"},"
+    "  {\"mapping\": \"user\", \"method\": \"POST\", \"pathPattern\": \"users\", \"keyPath\": \"user\", \"statusCodes\": [201]},"
     "  {\"errorMessage\": \"message\", \"keyPath\": \"errors\"}]}";
 
 /* The struct as version 1 of the header declared it: what an older caller passes. */
@@ -81,11 +82,36 @@ static void test_bad_calls_and_an_error_status(void) {
     mapping_context_free(ctx);
 }
 
+static void test_post_maps_into_the_target(void) {
+    mapping_context *ctx = NULL;
+    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    mapping_object eve = MAPPING_NO_OBJECT, found = MAPPING_NO_OBJECT;
+    EXPECT_OK(ctx, mapping_create(ctx, "User", "{\"name\": \"Eve\"}", &eve));
+    mapping_response response = MAPPING_RESPONSE_INIT;
+    response.method = "POST";
+    response.status = 201;
+    response.url = "https://api.example.com/v1/users";
+    response.base_url = "https://api.example.com/v1/";
+    response.body = "{\"user\": {\"id\": 7, \"name\": \"Eve\"}}";
+    response.body_len = MAPPING_NUL_TERMINATED;
+    response.target = eve;
+    mapping_list *out = NULL;
+    EXPECT_OK(ctx, mapping_map_response(ctx, &response, &out));
+    mapping_object mapped = MAPPING_NO_OBJECT;
+    EXPECT_OK(ctx, mapping_list_get(out, 0, &mapped));
+    EXPECT(mapped == eve);
+    mapping_list_free(out);
+    EXPECT_OK(ctx, mapping_get(ctx, "User", "7", &found));
+    EXPECT(found == eve && users(ctx) == 1);
+    mapping_context_free(ctx);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
     test_get_deletes_orphans_of_the_scope();
     test_a_version_1_struct_is_still_read();
     test_bad_calls_and_an_error_status();
+    test_post_maps_into_the_target();
     return harness_finish("c response");
 }

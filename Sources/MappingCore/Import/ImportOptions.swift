@@ -21,6 +21,11 @@ public struct ImportOptions: Sendable {
     /// `nil` = the payload's root). A key path the payload lacks maps nothing, as a response
     /// descriptor's key path; only when every one is missing is it an error.
     public var keyPaths: [String?]?
+    /// RestKit's target object: the single representation at the top (not an array) is mapped into
+    /// this object, whatever identity it carries — so an object POSTed without an id learns the one
+    /// the server gave it. Ignored when the top is an array or the mapping's entity does not fit.
+    /// The identity it ends with must be free (`MAPPING_ECONSTRAINT` otherwise).
+    public var targetObject: ObjectID?
 
     public init(metadata: JSONValue = .null, onEvent: (@Sendable (ImportEvent) -> Void)? = nil,
                 onProgress: (@Sendable (_ done: Int, _ known: Int) -> Void)? = nil, progressInterval: Int = 256,

@@ -31,6 +31,10 @@ struct Importer<Reader: JSONReader> {
     }
     private var path = PayloadPath()
     private var depth = 0
+    /// True while the representation at the top is a single object (where a target object applies).
+    private var singleRoot = false
+    /// Set once `options.targetObject` has been mapped into.
+    private var targetTaken = false
     /// The representations being mapped, outermost first: `@parent.` key paths read from here.
     private var representations: [Reader.Node] = []
     /// The payload's root, for `@root.` key paths.
@@ -68,6 +72,8 @@ struct Importer<Reader: JSONReader> {
                 documentRoot = root
                 path = PayloadPath()
                 for step in keyPath.map({ KeyPath($0).steps }) ?? [] { path.push(.key(step.key.name)) }
+                singleRoot = reader.kind(of: node) != .array
+                defer { singleRoot = false }
                 objects += try mapEach(node, reference, create: true)
             }
             guard found > 0 || references.isEmpty else {
@@ -131,8 +137,11 @@ struct Importer<Reader: JSONReader> {
             throw MappingError(.type, "expected an object or an array of objects for mapping \"\(name)\", found null",
                                path: path.text())
         case .array:
+            singleRoot = false
             return try mapEach(node, reference, create: true)
         default:
+            singleRoot = true
+            defer { singleRoot = false }
             // One representation at the top must be mapped: a dynamic mapping may not decline it.
             guard try choose(reference, for: node) != nil else {
                 throw MappingError(.mapping, "dynamic mapping \"\(name)\" has no case for this representation",
@@ -269,9 +278,17 @@ struct Importer<Reader: JSONReader> {
         }
         options.onEvent?(.willMapObject(mapping: mapping.name))
         let keyValue = try representationKey(key, mapping, entity)
-        guard let (object, isNew) = try findOrCreate(node, mapping, entity, keyValue: keyValue, create: create) else {
-            return nil
+        let target = takeTarget(entity)
+        let found: (ObjectID, isNew: Bool)?
+        if let target {
+            found = (target, false)
+        } else {
+            found = try findOrCreate(node, mapping, entity, keyValue: keyValue, create: create)
         }
+        guard let (object, isNew) = found else { return nil }
+        // The target's identity may change with the values mapped into it: take it out of its
+        // identity map now and put it back, checked, once they are set.
+        if let target, let old = identityEntry(of: target) { store.unregister(target, map: old.map, key: old.key) }
         objectsBeingMapped.append(object)
         defer { objectsBeingMapped.removeLast() }
         if !isNew, try isUnmodified(object, node, mapping, entity) {
@@ -280,6 +297,7 @@ struct Importer<Reader: JSONReader> {
             if let record = store.record(object) {
                 for links in record.links { touched.formUnion(links.targets) }
             }
+            if let target { try registerTarget(target) }
             return finish(object, mapping)
         }
         var present = 0
@@ -306,7 +324,31 @@ struct Importer<Reader: JSONReader> {
                                path: path.text())
         }
         if isNew && mapping.identifiesByScan { registerIfFree(object, entity) }
+        if let target { try registerTarget(target) }
         return finish(object, mapping)
+    }
+
+    /// The target object for this representation: only the single top-level one, once, and only
+    /// when the object is live and of the mapping's entity (or a sub-entity).
+    private mutating func takeTarget(_ entity: Entity) -> ObjectID? {
+        guard depth == 1, singleRoot, !targetTaken, let target = options.targetObject,
+              let record = store.record(target), model.isKind(record.entity, of: entity.index) else { return nil }
+        targetTaken = true
+        return target
+    }
+
+    private func identityEntry(of object: ObjectID) -> (map: Int, key: IdentityKey)? {
+        guard let record = store.record(object), model.entities.indices.contains(record.entity) else { return nil }
+        return store.identity(of: record, model.entities[record.entity])
+    }
+
+    private mutating func registerTarget(_ target: ObjectID) throws(MappingError) {
+        guard let identity = identityEntry(of: target) else { return }
+        if let holder = store.lookup(map: identity.map, key: identity.key), holder != target {
+            throw MappingError(.constraint, "the response gives the target object the identity of another object in the graph",
+                               path: path.text())
+        }
+        store.register(target, map: identity.map, key: identity.key)
     }
 
     /// Records a mapped object: its connections and deletion predicate for later, events, progress.

@@ -224,3 +224,31 @@ def test_get_deletes_orphans_in_scope(server):
         assert ctx.count("User") == 3
         manager.get_objects("users", orphans=("User", None))
         assert not local.is_live() and ctx.count("User") == 2
+
+
+def test_post_maps_the_answer_into_the_posted_object(server):
+    """RestKit's target object: a user created here without an id is POSTed; the server's answer
+    (with the id it assigned) is mapped into that same object — no duplicate is created."""
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        manager.get_objects("users")
+        eve = ctx.create("User", name="Eve")
+        assert eve["id"] is None
+        assert manager.post_object(eve) == [eve]
+        assert eve["id"] == 3 and API.users[3]["name"] == "Eve"
+        assert ctx.count("User") == 3 and ctx.get("User", 3) == eve
+
+
+def test_target_whose_answer_names_another_object_changes_nothing(server):
+    with mapping.Context(SPEC) as ctx:
+        ada = ctx.import_json("user", {"id": 1, "name": "Ada"})[0]
+        draft = ctx.create("User", name="Draft")
+        answer = {"user": {"id": 1, "name": "Draft"}}  # the server says: that is user 1
+        with pytest.raises(mapping.ConstraintError):
+            ctx.map_response("POST", server + "users", 201, answer, base_url=server, target=draft)
+        assert draft["id"] is None and draft["name"] == "Draft" and ada["name"] == "Ada"
+        assert ctx.get("User", 1) == ada
+        # An array at the top is not mapped into the target: objects by identity, as without one.
+        listed = ctx.map_response("GET", server + "users", 200, {"users": [{"id": 5, "name": "Five"}]},
+                                  base_url=server, target=draft)
+        assert listed != [draft] and listed[0]["id"] == 5 and draft["id"] is None

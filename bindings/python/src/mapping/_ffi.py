@@ -149,7 +149,7 @@ route_path = ffi("mapping_route_path", [ContextP, c_char_p, Object, c_char_p, c_
 class Response(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint), ("method", c_char_p), ("url", c_char_p), ("status", c_int),
                 ("headers", c_char_p), ("body", c_char_p), ("body_len", c_size_t), ("base_url", c_char_p),
-                ("orphan_entity", c_char_p), ("orphan_predicate", c_char_p)]
+                ("orphan_entity", c_char_p), ("orphan_predicate", c_char_p), ("target", Object)]
 
 
 RESPONSE_VERSION = 2

@@ -321,15 +321,19 @@ class Context:
             return [None if value is None else float(value) for value in column]
         return column
 
-    def map_response(self, method, url, status, body, *, headers=None, base_url=None, orphans=None):
+    def map_response(self, method, url, status, body, *, headers=None, base_url=None, orphans=None, target=None):
         """Maps an HTTP response with the spec's response descriptors (see the README): returns the
         objects; raises ResponseError for an error status (with the payload's error messages).
         For a GET, `orphans=(entity, predicate or None)` deletes the objects of that scope the
-        response did not touch."""
+        response did not touch. `target=obj` (the object sent) maps a single top-level
+        representation into `obj` whatever its identity, so a new object learns its server id."""
         data = _json_bytes(body) if body not in (None, b"", "") else b""
         response = _ffi.Response(version=_ffi.RESPONSE_VERSION, method=_encode(method), url=_encode(url), status=status,
                                  headers=json.dumps(headers).encode("utf-8") if headers is not None else None,
                                  body=data, body_len=len(data), base_url=_encode(base_url) if base_url else None)
+        if target is not None:
+            self._own(target)
+            response.target = target._handle
         if orphans is not None:
             response.orphan_entity = _encode(orphans[0])
             response.orphan_predicate = _encode(orphans[1]) if orphans[1] is not None else None

@@ -57,8 +57,9 @@ class ObjectManager:
     # -- writing ---------------------------------------------------------------------------------
 
     def post_object(self, obj, path=None, *, form=None):
-        """POST `obj`'s parameters (its request descriptor) to `path` or its POST route; the response is
-        mapped by identity, so the API's answer updates `obj` when it carries `obj`'s identity."""
+        """POST `obj`'s parameters (its request descriptor) to `path` or its POST route; a single object
+        in the response is mapped into `obj` (RestKit's target object), so a new object learns the id
+        the server gave it."""
         return self._send_object("POST", obj, path, form)
 
     def put_object(self, obj, path=None, *, form=None):
@@ -86,7 +87,7 @@ class ObjectManager:
         form = self.form if form is None else form
         body = self.context.parameters(obj, method, form=form)
         return self._send(method, path or self.context.route_path(obj, method), body=body,
-                          content_type=FORM if form else JSON)
+                          content_type=FORM if form else JSON, target=obj)
 
     def url(self, path, params=None):
         url = paths.resolve_url(self.base_url, path)
@@ -94,10 +95,11 @@ class ObjectManager:
             url += ("&" if "?" in url else "?") + urllib.parse.urlencode(params, doseq=True)
         return url
 
-    def _send(self, method, path, *, params=None, body=None, content_type=None, orphans=None):
-        return self._send_raw(method, path, params=params, body=body, content_type=content_type, orphans=orphans)[0]
+    def _send(self, method, path, *, params=None, body=None, content_type=None, orphans=None, target=None):
+        return self._send_raw(method, path, params=params, body=body, content_type=content_type, orphans=orphans,
+                              target=target)[0]
 
-    def _send_raw(self, method, path, *, params=None, body=None, content_type=None, orphans=None):
+    def _send_raw(self, method, path, *, params=None, body=None, content_type=None, orphans=None, target=None):
         """The mapped objects and the decoded payload of one request."""
         url = self.url(path, params)
         headers = {"Accept": f"{JSON}, {FORM};q=0.5", **self.headers}
@@ -113,7 +115,7 @@ class ObjectManager:
         payload = self._decode(data, kind)
         try:
             objects = self.context.map_response(method, url, status, payload, headers=headers,
-                                                base_url=self.base_url, orphans=orphans)
+                                                base_url=self.base_url, orphans=orphans, target=target)
         except ResponseError as error:
             error.status = status
             raise
