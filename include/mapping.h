@@ -226,6 +226,27 @@ MAPPING_EXTERN int mapping_import_with(mapping_context *ctx, const char *const *
                                        const char *json, size_t len, const mapping_import_options *options,
                                        mapping_list **out);
 
+#define MAPPING_CHUNKS_ARRAY 0  /* the input is one JSON array of representations */
+#define MAPPING_CHUNKS_LINES 1  /* the input is JSON Lines: one representation per non-blank line */
+
+/**
+ * METHOD. Imports a large input in chunks of `chunk_size` representations, so that only one chunk's
+ * parse tree is in memory at a time (jansson's tree costs about 10x the text it parses). The elements
+ * of the array are found without parsing the whole input. Each representation is mapped with `mapping`
+ * as if it stood at the root (its rootPath does not apply). All or nothing: the chunks run in one
+ * transaction — the caller's, when mapping_begin() opened one, else one committed at the end.
+ * Parse errors give the line and column in the whole input. Progress callbacks count across chunks.
+ * @param format      MAPPING_CHUNKS_ARRAY or MAPPING_CHUNKS_LINES
+ * @param chunk_size  representations per chunk (0 means 10000)
+ * @param options     may be NULL; as mapping_import_with()
+ * @param count       receives the number of representations mapped (may be NULL)
+ * @return as mapping_import(); MAPPING_EPARSE also for an input that is not an array, an array that is
+ *         not closed, or data after it.
+ */
+MAPPING_EXTERN int mapping_import_chunked(mapping_context *ctx, const char *mapping, const char *data, size_t len,
+                                          int format, size_t chunk_size, const mapping_import_options *options,
+                                          size_t *count);
+
 /* ---- Lists ----------------------------------------------------------------------------------- */
 
 /** CONSTRUCTOR. A list of the given `count` handles (copied), e.g. to serialize a selection.

@@ -69,3 +69,26 @@ public func mapping_import_with(_ context: OpaquePointer?, _ mappings: UnsafePoi
         if let out { out.pointee = Registry.lists.add(ListHandle(objects)) }
     }
 }
+
+/// Exported to C as `mapping_import_chunked`.
+@_cdecl("mapping_import_chunked")
+public func mapping_import_chunked(_ context: OpaquePointer?, _ mapping: UnsafePointer<CChar>?, _ data: UnsafePointer<CChar>?,
+                                   _ length: Int, _ format: CInt, _ chunkSize: Int,
+                                   _ options: UnsafePointer<mapping_import_options>?, _ count: UnsafeMutablePointer<Int>?) -> CInt {
+    count?.pointee = 0
+    return withContext(context) { (handle, _) throws(MappingError) in
+        let name = try CString.argument(mapping, "mapping")
+        let splitFormat: ChunkSplitter.Format
+        switch format {
+        case 0: splitFormat = .array
+        case 1: splitFormat = .lines
+        default: throw MappingError(.misuse, "format \(format) is neither MAPPING_CHUNKS_ARRAY nor MAPPING_CHUNKS_LINES")
+        }
+        guard chunkSize >= 0 else { throw MappingError(.misuse, "the chunk size is too large") }
+        let resolved = try importOptions(options)
+        let bytes = try CString.buffer(data, length: UInt(bitPattern: length), "data")
+        let mapped = try handle.core.importChunked(mapping: name, bytes, format: splitFormat,
+                                                   chunkSize: chunkSize == 0 ? 10_000 : chunkSize, options: resolved)
+        count?.pointee = mapped
+    }
+}

@@ -21,6 +21,9 @@ public final class MappingContext: Sendable {
 
     public var model: Model { spec.model }
 
+    /// Throws `.name` unless the spec has a mapping called `name` (for callers that check first).
+    public func checkMapping(_ name: String) throws(MappingError) { _ = try mappingReference(name) }
+
     private func mappingReference(_ name: String) throws(MappingError) -> MappingRef {
         guard let reference = spec.reference(named: name) else {
             throw MappingError(.name, "unknown mapping \"\(name)\"")

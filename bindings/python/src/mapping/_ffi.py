@@ -87,6 +87,9 @@ IMPORT_OPTIONS_VERSION = 1
 EVENT_NAMES = {1: "will_map_collection", 2: "will_map_object", 3: "did_map_object", 4: "did_map_collection"}
 import_with = ffi("mapping_import_with", [ContextP, POINTER(c_char_p), c_size_t, c_char_p, c_size_t,
                                           POINTER(ImportOptions), POINTER(ListP)])
+CHUNKS_ARRAY, CHUNKS_LINES = 0, 1
+import_chunked = ffi("mapping_import_chunked", [ContextP, c_char_p, c_char_p, c_size_t, c_int, c_size_t,
+                                                POINTER(ImportOptions), POINTER(c_size_t)])
 
 list_new = ffi("mapping_list_new", [POINTER(Object), c_size_t, POINTER(ListP)])
 list_count = ffi("mapping_list_count", [ListP], c_size_t)

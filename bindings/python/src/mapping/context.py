@@ -108,6 +108,38 @@ class Context:
             return [Object(self, handle) for handle in _take_list(result)]
         names = [mapping] if isinstance(mapping, str) else list(mapping)
         array = (ctypes.c_char_p * len(names))(*(_encode(name) for name in names))
+        options, raised, _keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans)
+        code = _ffi.import_with(self._ptr, array, len(names), data, len(data), ctypes.byref(options),
+                                ctypes.byref(result))
+        self._check(code)
+        objects = [Object(self, handle) for handle in _take_list(result)]
+        if raised:
+            raise raised[0]
+        return objects
+
+    def import_chunked(self, mapping, data, *, lines=False, chunk_size=10_000, metadata=None, on_event=None,
+                       on_progress=None, progress_interval=256, orphans=None):
+        """Imports a large JSON array (or, with `lines=True`, JSON Lines) in chunks of `chunk_size`
+        representations, so only one chunk's parse tree is in memory at a time; each representation
+        is mapped with `mapping` as if at the root. All or nothing (one transaction, or the one open);
+        parse errors carry the line and column in the whole input; progress counts across chunks.
+        `data` is bytes, str or a path-like to read. Returns how many representations were mapped."""
+        if isinstance(data, os.PathLike):
+            with open(data, "rb") as source:
+                data = source.read()
+        data = _json_bytes(data)
+        options, raised, _keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans)
+        count = ctypes.c_size_t()
+        self._check(_ffi.import_chunked(self._ptr, _encode(mapping), data, len(data),
+                                        _ffi.CHUNKS_LINES if lines else _ffi.CHUNKS_ARRAY, chunk_size,
+                                        ctypes.byref(options), ctypes.byref(count)))
+        if raised:
+            raise raised[0]
+        return count.value
+
+    def _import_options(self, metadata, on_event, on_progress, progress_interval, orphans):
+        """The C options for an import, the list a callback's exception lands in, and the ctypes
+        callbacks to keep alive for the call."""
         options = _ffi.ImportOptions(version=_ffi.IMPORT_OPTIONS_VERSION, progress_interval=progress_interval)
         if orphans is not None:
             entity, predicate = orphans
@@ -139,13 +171,7 @@ class Context:
                     raised.append(error)
             options.on_progress = _ffi.PROGRESS(progress)
             keep.append(options.on_progress)
-        code = _ffi.import_with(self._ptr, array, len(names), data, len(data), ctypes.byref(options),
-                                ctypes.byref(result))
-        self._check(code)
-        objects = [Object(self, handle) for handle in _take_list(result)]
-        if raised:
-            raise raised[0]
-        return objects
+        return options, raised, keep
 
     # -- host transformers -----------------------------------------------------------------------
 

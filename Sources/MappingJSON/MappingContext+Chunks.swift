@@ -1,0 +1,65 @@
+public import MappingCore
+
+extension MappingContext {
+    /// Imports a large JSON array or JSON Lines input chunk by chunk, so that only one chunk's parse
+    /// tree is in memory at a time (the input itself stays the caller's). Each representation is
+    /// mapped with `mapping` as if it stood at the root (the mapping's `rootPath` does not apply).
+    /// All or nothing: the chunks run inside one transaction — the caller's if one is open, otherwise
+    /// one opened and committed here. Parse errors give the line and column in the whole input.
+    /// Progress callbacks count across chunks. Returns how many representations were mapped.
+    public func importChunked(mapping: String, _ input: UnsafeRawBufferPointer, format: ChunkSplitter.Format,
+                              chunkSize: Int, options: ImportOptions = ImportOptions()) throws(MappingError) -> Int {
+        try checkMapping(mapping)  // an empty input must not hide a wrong name
+        var ownsTransaction = true
+        do { try begin() } catch { ownsTransaction = false }  // a transaction is already open: join it
+        do {
+            let total = try importChunks(mapping: mapping, input, format: format, chunkSize: chunkSize, options: options)
+            if ownsTransaction { try commit() }
+            return total
+        } catch {
+            if ownsTransaction { try? rollback() }
+            throw error
+        }
+    }
+
+    private func importChunks(mapping: String, _ input: UnsafeRawBufferPointer, format: ChunkSplitter.Format,
+                              chunkSize: Int, options: ImportOptions) throws(MappingError) -> Int {
+        var splitter = ChunkSplitter(input, format: format, size: chunkSize)
+        var total = 0
+        let counted = ProgressSoFar()
+        while let chunk = try splitter.next() {
+            let document: JanssonDocument
+            do {
+                document = try JanssonDocument.parse(chunk.text)
+            } catch {
+                let offset = chunk.origin(of: max(0, error.position - 1))
+                throw ChunkSplitter.error(Self.reason(error.message), at: offset, in: input)
+            }
+            var chunkOptions = options
+            chunkOptions.keyPaths = [nil]
+            if let onProgress = options.onProgress {
+                let (doneBefore, knownBefore) = (counted.done, counted.known)
+                chunkOptions.onProgress = { done, known in
+                    counted.done = doneBefore + done
+                    counted.known = knownBefore + known
+                    onProgress(counted.done, counted.known)
+                }
+            }
+            total += try document.importInto(self, mappings: [mapping], options: chunkOptions).count
+        }
+        return total
+    }
+
+    /// jansson's own words, without the location our message adds again.
+    private static func reason(_ message: String) -> String {
+        guard let colon = message.firstRange(of: ": ") else { return message }
+        return String(message[colon.upperBound...])
+    }
+}
+
+/// The progress reported by the chunks before the current one. Only touched on the importing
+/// thread, during the call (progress callbacks run synchronously), hence unchecked.
+private final class ProgressSoFar: @unchecked Sendable {
+    var done = 0
+    var known = 0
+}
