@@ -69,6 +69,15 @@ bench: release
 	bench/bin/lookup | tee bench/lookup.md
 	python3 bench/bulk.py | tee bench/bulk.md
 	python3 bench/imports.py | tee bench/RESULTS.md
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Iinclude -o bench/bin/memory bench/memory.c \
+	  -L$(RELEASE_DIR) -lmapping -Wl,-rpath,$(RELEASE_DIR)
+	$(MAKE) -s bench/data/people_1m.json
+	bench/bin/memory bench/people.spec.json bench/data/people_1m.json | tee bench/memory.md
+
+# The 1M-record people payload (235 MB), generated once and never committed.
+bench/data/people_1m.json:
+	@mkdir -p bench/data
+	python3 ../shared/bench/gen.py 1000000 > $@
 
 clean:
 	rm -rf .build .build-tsan examples/c/bin Tests/c/bin bench/bin
