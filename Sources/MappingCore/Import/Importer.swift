@@ -342,13 +342,10 @@ struct Importer<Reader: JSONReader> {
         return store.identity(of: record, model.entities[record.entity])
     }
 
+    /// Back into its identity map under the identity it now has, which must be free (as for `mapping_set`).
     private mutating func registerTarget(_ target: ObjectID) throws(MappingError) {
-        guard let identity = identityEntry(of: target) else { return }
-        if let holder = store.lookup(map: identity.map, key: identity.key), holder != target {
-            throw MappingError(.constraint, "the response gives the target object the identity of another object in the graph",
-                               path: path.text())
-        }
-        store.register(target, map: identity.map, key: identity.key)
+        guard let record = store.record(target), model.entities.indices.contains(record.entity) else { return }
+        try GraphEditor(model: model).register(target, model.entities[record.entity], in: &store)
     }
 
     /// Records a mapped object: its connections and deletion predicate for later, events, progress.

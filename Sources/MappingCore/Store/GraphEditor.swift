@@ -56,7 +56,7 @@ struct GraphEditor {
     }
 
     /// Puts an object with a complete identity in its identity map; the identity must be free.
-    private func register(_ object: ObjectID, _ entity: Entity, in store: inout ObjectStore) throws(MappingError) {
+    func register(_ object: ObjectID, _ entity: Entity, in store: inout ObjectStore) throws(MappingError) {
         guard let record = store.record(object), let identity = store.identity(of: record, entity) else { return }
         if let holder = store.lookup(map: identity.map, key: identity.key), holder != object {
             throw MappingError(.constraint, "another \(entity.name) already has this identity",

@@ -283,17 +283,9 @@ class Context:
             objects = list(objects)
             for item in objects:
                 self._own(item)
-            handles = (_ffi.Object * len(objects))(*(item._handle for item in objects))
-            self._check(self._serialize_handles(mapping, handles, flags, out))
+            with _selection(objects) as selection:
+                self._check(_ffi.serialize_list(self._ptr, _encode(mapping), selection, flags, ctypes.byref(out)))
         return _ffi.take_string(out.value)
-
-    def _serialize_handles(self, mapping, handles, flags, out):
-        selection = _ffi.ListP()
-        check(_ffi.list_new(handles, len(handles), ctypes.byref(selection)))
-        try:
-            return _ffi.serialize_list(self._ptr, _encode(mapping), selection, flags, ctypes.byref(out))
-        finally:
-            _ffi.list_free(selection)
 
     def _own(self, item):
         if not isinstance(item, Object) or item._context is not self:

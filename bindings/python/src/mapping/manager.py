@@ -119,8 +119,8 @@ class ObjectManager:
         except ResponseError as error:
             error.status = status
             raise
-        except Exception as error:  # an empty success without descriptors maps nothing
-            if 200 <= status < 300 and not data and type(error).__name__ == "UnmappableError":
+        except UnmappableError:  # an empty success without descriptors maps nothing
+            if 200 <= status < 300 and not data:
                 return [], payload
             raise
         return objects, payload
