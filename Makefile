@@ -1,5 +1,6 @@
 # libmapping — build, demo and test. `make demo` and `make test` install what they need
-# (libjansson-dev through apt when pkg-config cannot find jansson; pytest through pip).
+# (libjansson-dev and libsimdjson-dev through apt when missing; pytest through pip).
+# MAPPING_SIMDJSON=0 builds without the simdjson parser (and installs no simdjson).
 
 SWIFT       ?= swift
 CC          ?= cc
@@ -11,6 +12,8 @@ SONAME      := libmapping.so.0
 EXPORTS     := $(ROOT)/.build/mapping.map
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export MAPPING_LIBRARY := $(LIB)
+MAPPING_SIMDJSON ?= 1
+export MAPPING_SIMDJSON
 
 .PHONY: all deps release examples demo test test-swift test-c test-python test-abi test-tsan bench clean
 
@@ -20,6 +23,10 @@ deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists jansson; then \
 	  echo "libjansson-dev not found: installing it with apt"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq pkg-config libjansson-dev; \
+	fi
+	@if [ "$(MAPPING_SIMDJSON)" = 1 ] && [ ! -f /usr/include/simdjson.h ]; then \
+	  echo "libsimdjson-dev not found: installing it with apt"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libsimdjson-dev; \
 	fi
 	@$(PYTHON) -c 'import pytest' 2>/dev/null || $(PYTHON) -m pip install -q pytest
 
@@ -42,8 +49,11 @@ demo: examples
 
 test: release test-swift test-abi test-c test-python test-tsan
 
+# The Swift suite runs once per parser: every import test must pass on both backends.
 test-swift: deps
 	$(SWIFT) test --disable-swift-testing
+	@if [ "$(MAPPING_SIMDJSON)" = 1 ]; then echo "== the Swift suite again, on the simdjson parser"; \
+	  MAPPING_TEST_PARSER=simdjson $(SWIFT) test --disable-swift-testing --skip-build; fi
 
 test-abi: examples
 	bash Tests/abi/check_exports.sh $(LIB) include/mapping.h

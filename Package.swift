@@ -9,6 +9,33 @@
 //   CMappingHeader  exposes include/mapping.h to Swift so the C ABI uses the header's own types
 //   Mapping       the C ABI (@_cdecl), built as the dynamic library product libmapping.so
 import PackageDescription
+import Foundation
+
+// The simdjson backend (issue 5's fast parse path) is built when simdjson is there: the environment
+// variable MAPPING_SIMDJSON=1 or =0 decides; unset, the manifest looks for Debian's simdjson.h.
+// Without it the library is jansson-only and asking for simdjson is MAPPING_EUNAVAILABLE.
+let simdjsonWanted: Bool = {
+    switch ProcessInfo.processInfo.environment["MAPPING_SIMDJSON"] {
+    case "1": return true
+    case "0": return false
+    default: return FileManager.default.fileExists(atPath: "/usr/include/simdjson.h")
+    }
+}()
+
+var simdjsonDependency: [Target.Dependency] { simdjsonWanted ? ["CSimdJSON"] : [] }
+var simdjsonDefine: [SwiftSetting] { simdjsonWanted ? [.define("MAPPING_SIMDJSON")] : [] }
+var simdjsonTargets: [Target] {
+    guard simdjsonWanted else { return [] }
+    return [
+        // C++ over simdjson's DOM parser with a C header of our own. SIMDJSON_THREADS_ENABLED must
+        // match the library's build (it changes dom::parser's layout); hidden visibility keeps every
+        // simdjson symbol out of libmapping.so's exports.
+        .target(name: "CSimdJSON",
+                cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1"),
+                              .unsafeFlags(["-fvisibility=hidden", "-std=c++17"])],
+                linkerSettings: [.linkedLibrary("simdjson")]),
+    ]
+}
 
 let optimize: [SwiftSetting] = [
     // The importer is generic over the JSON reader; let the optimizer specialize it across modules.
@@ -29,7 +56,8 @@ let package = Package(
         .systemLibrary(name: "CMappingHeader"),
         .target(name: "MappingLock"),
         .target(name: "MappingCore", dependencies: ["MappingLock"], swiftSettings: optimize),
-        .target(name: "MappingJSON", dependencies: ["MappingCore", "CJansson"], swiftSettings: optimize),
+        .target(name: "MappingJSON", dependencies: ["MappingCore", "CJansson"] + simdjsonDependency,
+                swiftSettings: optimize + simdjsonDefine),
         .target(name: "Mapping", dependencies: ["MappingCore", "MappingJSON", "MappingLock", "CMappingHeader"],
                 swiftSettings: optimize),
         .target(name: "_MappingTestSupport", dependencies: ["MappingCore", "MappingJSON"],
@@ -37,5 +65,6 @@ let package = Package(
         .testTarget(name: "MappingCoreTests", dependencies: ["MappingCore", "_MappingTestSupport"]),
         .testTarget(name: "MappingJSONTests", dependencies: ["MappingJSON", "_MappingTestSupport"]),
         .testTarget(name: "MappingCAPITests", dependencies: ["Mapping", "MappingLock", "CMappingHeader"]),
-    ]
+    ] + simdjsonTargets
 )
+

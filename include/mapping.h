@@ -79,6 +79,7 @@ MAPPING_EXTERN int mapping_version_number(void);
 #define MAPPING_EPREDICATE -14 /* a predicate or sort that does not parse or names nothing; column set */
 #define MAPPING_ECONSTRAINT -15 /* a model rule is broken: minCount/maxCount, or an identity already taken */
 #define MAPPING_ERESPONSE  -16 /* an HTTP error status; the message carries the payload's error messages */
+#define MAPPING_EUNAVAILABLE -17 /* a feature this build lacks (the simdjson parser, when built without it) */
 
 /** The name of a status code ("MAPPING_ETYPE"), or "MAPPING_E?" for an unknown one. Borrowed, static. */
 MAPPING_EXTERN const char *mapping_strerror(int code);
@@ -156,6 +157,25 @@ MAPPING_EXTERN int mapping_context_new(mapping_context **out, const char *spec, 
  *  and so is a context already freed. Lists taken from the context stay valid (they are snapshots). */
 MAPPING_EXTERN void mapping_context_free(mapping_context *ctx);
 
+/* ---- Parsers --------------------------------------------------------------------------------- */
+
+#define MAPPING_PARSER_DEFAULT  0  /* in import options: the context's parser */
+#define MAPPING_PARSER_JANSSON  1  /* jansson: the default, always built */
+#define MAPPING_PARSER_SIMDJSON 2  /* simdjson: several times faster on large payloads; built when
+                                      libsimdjson-dev is present (see the README) */
+
+/** 1 if this build of the library has `parser` (a MAPPING_PARSER_* value), else 0. */
+MAPPING_EXTERN int mapping_parser_available(int parser);
+
+/**
+ * METHOD. Chooses the parser for the context's imports (mapping_import, _with, _chunked,
+ * mapping_map_response) unless their options name one. Both parsers give the same graph and report
+ * malformed JSON with the same line, column and message.
+ * @return MAPPING_OK; MAPPING_EUNAVAILABLE for a parser this build lacks; MAPPING_ERANGE for a value
+ *         that names no parser; MAPPING_EMISUSE.
+ */
+MAPPING_EXTERN int mapping_context_set_parser(mapping_context *ctx, int parser);
+
 /* ---- Importing ------------------------------------------------------------------------------- */
 
 /**
@@ -207,10 +227,12 @@ typedef struct mapping_import_options {
     const char *orphan_entity;       /* orphan deletion: after the import, objects of this entity ... */
     const char *orphan_predicate;    /* ... matching this predicate (NULL: all) that the import did not
                                         touch (map, skip as unmodified, reach by identity) are deleted */
+    int parser;                      /* version 2: MAPPING_PARSER_*; MAPPING_PARSER_DEFAULT: the context's */
 } mapping_import_options;
 
-#define MAPPING_IMPORT_OPTIONS_VERSION 1
-#define MAPPING_IMPORT_OPTIONS_INIT { MAPPING_IMPORT_OPTIONS_VERSION, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL }
+/* Version 1 callers (compiled before `parser` existed) keep working: their shorter struct is read as such. */
+#define MAPPING_IMPORT_OPTIONS_VERSION 2
+#define MAPPING_IMPORT_OPTIONS_INIT { MAPPING_IMPORT_OPTIONS_VERSION, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0 }
 
 /**
  * METHOD. mapping_import() with more: several mappings applied to the same payload in turn, each at

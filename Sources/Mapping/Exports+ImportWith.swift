@@ -28,11 +28,12 @@ private struct CImportCallbacks: @unchecked Sendable {
 /// The options a C caller gave, as the engine's `ImportOptions`.
 private func importOptions(_ options: UnsafePointer<mapping_import_options>?) throws(MappingError) -> ImportOptions {
     guard let options else { return ImportOptions() }
-    let given = options.pointee
-    guard given.version == 1 else {
-        throw MappingError(.misuse, "mapping_import_options version \(given.version) is not known (expected 1)")
-    }
+    let given = try readVersioned(options, empty: mapping_import_options(),
+                                  addedAt: MemoryLayout<mapping_import_options>.offset(of: \mapping_import_options.parser),
+                                  name: "mapping_import_options")
     var result = ImportOptions()
+    result.parser = try parserChoice(given.parser)
+    if let parser = result.parser { try ParsedPayload.check(parser) }
     if given.metadata != nil {
         let bytes = try CString.buffer(given.metadata, length: UInt(bitPattern: given.metadata_len), "metadata")
         let metadata = try JanssonDocument.parse(bytes).value()
@@ -65,7 +66,7 @@ public func mapping_import_with(_ context: OpaquePointer?, _ mappings: UnsafePoi
         }
         let resolved = try importOptions(options)
         let bytes = try CString.buffer(json, length: UInt(bitPattern: length), "json")
-        let objects = try JanssonDocument.parse(bytes).importInto(handle.core, mappings: names, options: resolved)
+        let objects = try handle.core.parsePayload(bytes, options: resolved).importInto(handle.core, mappings: names, options: resolved)
         if let out { out.pointee = Registry.lists.add(ListHandle(objects)) }
     }
 }

@@ -81,25 +81,12 @@ public func mapping_parameters(_ context: OpaquePointer?, _ objects: OpaquePoint
     }
 }
 
-/// Reads a caller's `mapping_response` by its version: a version-1 struct (compiled before the orphan
-/// fields existed) is shorter, so only its prefix is copied and the newer fields stay NULL.
+/// Reads a caller's `mapping_response` by its version (version 2 added the orphan fields).
 enum ResponseStruct {
     static func read(_ pointer: UnsafePointer<mapping_response>?) throws(MappingError) -> mapping_response {
         guard let pointer else { throw MappingError(.misuse, "the response is NULL") }
-        let raw = UnsafeRawPointer(pointer)
-        let version = raw.load(as: CUnsignedInt.self)
-        var result = mapping_response()
-        switch version {
-        case 2:
-            result = pointer.pointee
-        case 1:
-            let prefix = MemoryLayout<mapping_response>.offset(of: \mapping_response.orphan_entity) ?? 0
-            withUnsafeMutableBytes(of: &result) { target in
-                target.baseAddress?.copyMemory(from: raw, byteCount: min(prefix, target.count))
-            }
-        default:
-            throw MappingError(.misuse, "mapping_response version \(version) is not known (expected 1 or 2)")
-        }
-        return result
+        return try readVersioned(pointer, empty: mapping_response(),
+                                 addedAt: MemoryLayout<mapping_response>.offset(of: \mapping_response.orphan_entity),
+                                 name: "mapping_response")
     }
 }

@@ -18,6 +18,7 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
         case predicate = -14    // MAPPING_EPREDICATE: a predicate or sort that does not parse or resolve
         case constraint = -15   // MAPPING_ECONSTRAINT: a count or identity rule of the model is broken
         case response = -16     // MAPPING_ERESPONSE: an error status; the message is the payload's
+        case unavailable = -17  // MAPPING_EUNAVAILABLE: a feature this build lacks (the simdjson parser)
     }
 
     public var code: Code

@@ -9,7 +9,8 @@ extension MappingContext {
     /// Progress callbacks count across chunks. Returns how many representations were mapped.
     public func importChunked(mapping: String, _ input: UnsafeRawBufferPointer, format: ChunkSplitter.Format,
                               chunkSize: Int, options: ImportOptions = ImportOptions()) throws(MappingError) -> Int {
-        try checkMapping(mapping)  // an empty input must not hide a wrong name
+        try checkMapping(mapping)  // an empty input must not hide a wrong name, nor a missing parser
+        try ParsedPayload.check(options.parser ?? parser)
         var ownsTransaction = true
         do { try begin() } catch { ownsTransaction = false }  // a transaction is already open: join it
         do {
@@ -28,10 +29,10 @@ extension MappingContext {
         var total = 0
         let counted = ProgressSoFar()
         while let chunk = try splitter.next() {
-            let document: JanssonDocument
-            do {
-                document = try JanssonDocument.parse(chunk.text)
-            } catch {
+            let document: ParsedPayload
+            do throws(MappingError) {
+                document = try withBytes(of: chunk.text) { (text) throws(MappingError) in try parsePayload(text, options: options) }
+            } catch where error.code == .parse {
                 let offset = chunk.origin(of: max(0, error.position - 1))
                 throw ChunkSplitter.error(Self.reason(error.message), at: offset, in: input)
             }

@@ -27,13 +27,15 @@ extension MappingContext {
 
     /// Parses `bytes` and maps them with the named mapping, all or nothing. Parsing happens before
     /// the context's lock is taken, so other threads keep reading meanwhile.
-    public func importJSON(mapping: String, _ bytes: UnsafeRawBufferPointer) throws(MappingError) -> [ObjectID] {
-        try JanssonDocument.parse(bytes).importInto(self, mapping: mapping)
+    public func importJSON(mapping: String, _ bytes: UnsafeRawBufferPointer,
+                           options: ImportOptions = ImportOptions()) throws(MappingError) -> [ObjectID] {
+        try parsePayload(bytes, options: options).importInto(self, mappings: [mapping], options: options)
     }
 
-    public func importJSON(mapping: String, _ text: String) throws(MappingError) -> [ObjectID] {
+    public func importJSON(mapping: String, _ text: String,
+                           options: ImportOptions = ImportOptions()) throws(MappingError) -> [ObjectID] {
         try withBytes(of: Array(text.utf8)) { (buffer) throws(MappingError) in
-            try importJSON(mapping: mapping, buffer)
+            try importJSON(mapping: mapping, buffer, options: options)
         }
     }
 }
@@ -46,10 +48,7 @@ extension MappingContext {
         guard !isBlank else {
             return try mapResponse(response, root: nil as JSONValue?, reader: JSONValueReader(), options: options)
         }
-        let document = try JanssonDocument.parse(body)
-        return try withExtendedLifetime(document) { () throws(MappingError) -> [ObjectID] in
-            try mapResponse(response, root: document.root, reader: JanssonReader(), options: options)
-        }
+        return try parsePayload(body, options: options).mapResponse(response, into: self, options: options)
     }
 
     public func mapResponse(_ response: HTTPResponse, body text: String,

@@ -5,7 +5,7 @@ import _MappingTestSupport
 
 final class ImportTests: XCTestCase {
     private func context() throws -> MappingContext {
-        try MappingContext(specJSON: TestFixtures.peopleSpec)
+        try TestFixtures.context(TestFixtures.peopleSpec)
     }
 
     func testOneObjectPerIdentityWithTheLastValues() throws {

@@ -6,7 +6,7 @@ import _MappingTestSupport
 /// All or nothing: a failed import leaves every object, value, relationship and identity as before.
 final class TransactionTests: XCTestCase {
     func testFailedImportRestoresEverything() throws {
-        let ctx = try MappingContext(specJSON: TestFixtures.peopleSpec)
+        let ctx = try TestFixtures.context(TestFixtures.peopleSpec)
         let people = try ctx.importJSON(mapping: "person", TestFixtures.peoplePayload)
         let snapshot = { () throws -> String in
             try ctx.serialize(mapping: "person", objects: ctx.objects(of: "Person"), asList: true, options: .includeNulls)
@@ -34,7 +34,7 @@ final class TransactionTests: XCTestCase {
     }
 
     func testHandlesOfRolledBackObjectsAreStale() throws {
-        let ctx = try MappingContext(specJSON: TestFixtures.peopleSpec)
+        let ctx = try TestFixtures.context(TestFixtures.peopleSpec)
         let first = try ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 1}]}}"#)
         XCTAssertThrowsError(try ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 2}, {"id": "x"}]}}"#))
         let again = try ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 3}]}}"#)
@@ -45,8 +45,8 @@ final class TransactionTests: XCTestCase {
     }
 
     func testHandlesFromAnotherContextAreStale() throws {
-        let a = try MappingContext(specJSON: TestFixtures.peopleSpec)
-        let b = try MappingContext(specJSON: TestFixtures.peopleSpec)
+        let a = try TestFixtures.context(TestFixtures.peopleSpec)
+        let b = try TestFixtures.context(TestFixtures.peopleSpec)
         let fromB = try b.importJSON(mapping: "person", #"{"data": {"people": [{"id": 1}]}}"#)
         _ = try a.importJSON(mapping: "person", #"{"data": {"people": [{"id": 1}]}}"#)
         XCTAssertFalse(a.isLive(fromB[0]))

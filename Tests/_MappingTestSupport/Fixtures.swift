@@ -74,8 +74,18 @@ extension TestFixtures {
         try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
     }
 
-    /// A context for a spec written inline in a test.
+    /// A context for a spec written inline in a test. `MAPPING_TEST_PARSER=simdjson` in the
+    /// environment runs every test's imports through the simdjson backend (`make test` runs the
+    /// suite once per parser), so both backends must pass the same assertions.
     public static func context(_ spec: String) throws -> MappingContext {
-        try MappingContext(specJSON: spec)
+        let context = try MappingContext(specJSON: spec)
+        if let name = ProcessInfo.processInfo.environment["MAPPING_TEST_PARSER"] {
+            guard let parser = JSONParser.allCases.first(where: { $0.name == name }) else {
+                throw MappingError(.misuse, "MAPPING_TEST_PARSER=\(name) names no parser")
+            }
+            try context.choose(parser: parser)
+        }
+        return context
     }
+
 }

@@ -8,6 +8,9 @@ public final class MappingContext: Sendable {
     public let spec: CompiledSpec
     let graph: Locked<ObjectStore>
     private let transformers = Locked<[String: HostTransformer]>([:])
+    private let parserChoice = Locked<JSONParser>(.jansson)
+    /// What a parser backend keeps between imports (simdjson's buffers), one per concurrent import.
+    public let parserPool = ReusablePool()
 
     /// Gives each context its own handle tag (never 0), so handles from another context are rejected.
     private static let tags = Atomic<UInt32>(0)
@@ -20,6 +23,12 @@ public final class MappingContext: Sendable {
     }
 
     public var model: Model { spec.model }
+
+    /// The parser that imports use unless their options name one; jansson until set.
+    public var parser: JSONParser {
+        get { parserChoice.withLock { $0 } }
+        set { parserChoice.withLock { $0 = newValue } }
+    }
 
     /// Throws `.name` unless the spec has a mapping called `name` (for callers that check first).
     public func checkMapping(_ name: String) throws(MappingError) { _ = try mappingReference(name) }

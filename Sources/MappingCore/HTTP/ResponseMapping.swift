@@ -102,7 +102,9 @@ extension MappingContext {
         guard let node else { return [] }
         switch reader.kind(of: node) {
         case .array:
-            return (0..<reader.count(of: node)).flatMap { index in errorMessages(reader.element(of: node, at: index), key: key, reader) }
+            var messages: [String] = []
+            reader.forEachElementQuietly(of: node) { messages += errorMessages($0, key: key, reader) }
+            return messages
         case .string:
             return [reader.string(of: node)]
         case .object:

@@ -26,6 +26,8 @@ public struct ImportOptions: Sendable {
     /// the server gave it. Ignored when the top is an array or the mapping's entity does not fit.
     /// The identity it ends with must be free (`MAPPING_ECONSTRAINT` otherwise).
     public var targetObject: ObjectID?
+    /// The parser for this import's payload; `nil` uses the context's (`MappingContext.parser`).
+    public var parser: JSONParser?
 
     public init(metadata: JSONValue = .null, onEvent: (@Sendable (ImportEvent) -> Void)? = nil,
                 onProgress: (@Sendable (_ done: Int, _ known: Int) -> Void)? = nil, progressInterval: Int = 256,

@@ -218,9 +218,8 @@ struct Importer<Reader: JSONReader> {
             knownCount += count
             options.onEvent?(.willMapCollection(mapping: spec.name(of: reference), count: count))
             objects.reserveCapacity(count)
-            for index in 0..<count {
-                guard let element = reader.element(of: node, at: index), reader.kind(of: element) != .null,
-                      let mapping = try choose(reference, for: element) else { continue }
+            try reader.forEachElement(of: node) { (index, element) throws(MappingError) in
+                guard reader.kind(of: element) != .null, let mapping = try choose(reference, for: element) else { return }
                 path.push(.index(index))
                 if let object = try mapObject(element, mapping, create: create, index: index) { objects.append(object) }
                 path.pop()
@@ -586,9 +585,8 @@ struct Importer<Reader: JSONReader> {
             if let nested = relationshipMapping.mapping {
                 targets = try mapEach(target, nested, create: create)
             } else if reader.kind(of: target) == .array {
-                for position in 0..<reader.count(of: target) {
-                    guard let element = reader.element(of: target, at: position),
-                          reader.kind(of: element) != .null else { continue }
+                try reader.forEachElement(of: target) { (position, element) throws(MappingError) in
+                    guard reader.kind(of: element) != .null else { return }
                     path.push(.index(position))
                     if let found = try reference(element, relationship, create: create) { targets.append(found) }
                     path.pop()

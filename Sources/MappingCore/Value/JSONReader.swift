@@ -34,11 +34,20 @@ public protocol JSONReader {
     func string(of node: Node) -> String
     func integer(of node: Node) -> Int64
     func real(of node: Node) -> Double
+    /// Calls `body` with each element of an array in order, with its index; nothing for other kinds.
+    /// Readers whose arrays are not indexable in constant time implement it as a walk.
+    func forEachElement(of node: Node, _ body: (Int, Node) throws(MappingError) -> Void) throws(MappingError)
     /// Calls `body` with each member of an object in document order; nothing for other kinds.
     func forEachMember(of node: Node, _ body: (String, Node) throws(MappingError) -> Void) throws(MappingError)
 }
 
 extension JSONReader {
+    public func forEachElement(of node: Node, _ body: (Int, Node) throws(MappingError) -> Void) throws(MappingError) {
+        for index in 0..<count(of: node) {
+            if let element = element(of: node, at: index) { try body(index, element) }
+        }
+    }
+
     /// A copy of the subtree at `node` as a `JSONValue` (for `json` attributes), at most
     /// `depthLimit` levels deep.
     public func copyValue(of node: Node, depthLimit: Int) throws(MappingError) -> JSONValue {
@@ -55,10 +64,8 @@ extension JSONReader {
         case .array:
             var elements: [JSONValue] = []
             elements.reserveCapacity(count(of: node))
-            for index in 0..<count(of: node) {
-                if let element = element(of: node, at: index) {
-                    elements.append(try copyValue(of: element, depthLimit: depthLimit - 1))
-                }
+            try forEachElement(of: node) { (_, element) throws(MappingError) in
+                elements.append(try copyValue(of: element, depthLimit: depthLimit - 1))
             }
             return .array(elements)
         case .object:
@@ -68,5 +75,12 @@ extension JSONReader {
             }
             return .object(members)
         }
+    }
+}
+
+extension JSONReader {
+    /// `forEachElement` for a body that cannot fail.
+    public func forEachElementQuietly(of node: Node, _ body: (Node) -> Void) {
+        try? forEachElement(of: node) { (_, element) throws(MappingError) in body(element) }
     }
 }

@@ -40,14 +40,30 @@ def _take_list(pointer):
         _ffi.list_free(pointer)
 
 
+def available_parsers():
+    """The parsers this build of the library has: ["jansson"], plus "simdjson" when it was built
+    with libsimdjson-dev."""
+    return [name for name, value in _ffi.PARSERS.items() if _ffi.parser_available(value)]
+
+
+def _parser_value(name):
+    if name is None:
+        return 0
+    if name not in _ffi.PARSERS:
+        raise ValueError(f"unknown parser {name!r}: expected one of {sorted(_ffi.PARSERS)}")
+    return _ffi.PARSERS[name]
+
+
 class Context:
     """A mapping spec and the object graph it describes.
 
-    `spec` is a dict, JSON text (str or bytes), or a path to a JSON file. Use it as a context manager
-    or call close(); a finalizer frees it otherwise. One context may be used from several threads.
+    `spec` is a dict, JSON text (str or bytes), or a path to a JSON file. `parser` ("jansson", the
+    default, or "simdjson") parses this context's payloads; both give the same graph. Use it as a
+    context manager or call close(); a finalizer frees it otherwise. One context may be used from
+    several threads.
     """
 
-    def __init__(self, spec):
+    def __init__(self, spec, *, parser=None):
         if isinstance(spec, os.PathLike) or (isinstance(spec, str) and not spec.lstrip().startswith("{")):
             with open(spec, "rb") as file:
                 spec = file.read()
@@ -59,6 +75,13 @@ class Context:
         self._types = {}
         self._types_lock = threading.Lock()
         self._callbacks = {}  # keeps the ctypes callbacks alive as long as the context
+        if parser is not None:
+            self.set_parser(parser)
+
+    def set_parser(self, parser):
+        """Chooses the parser for this context's imports: "jansson" or "simdjson". Raises
+        UnavailableError for one this build lacks."""
+        self._check(_ffi.context_set_parser(self._ptr, _parser_value(parser)))
 
     # -- lifetime --------------------------------------------------------------------------------
 
@@ -89,7 +112,7 @@ class Context:
     # -- importing -------------------------------------------------------------------------------
 
     def import_json(self, mapping, payload, *, metadata=None, on_event=None, on_progress=None,
-                    progress_interval=256, orphans=None):
+                    progress_interval=256, orphans=None, parser=None):
         """Maps a payload (JSON text as str/bytes, or a dict/list) with the named mapping — or with
         several, given as a list, each at its own rootPath — all or nothing. Returns the top-level
         objects in payload order; raises MappingError.
@@ -100,15 +123,17 @@ class Context:
         `progress_interval` objects and at the end. Callbacks run during the call on this thread and
         must not use this context; an exception they raise is reported once the import is done.
         `orphans=(entity, predicate or None)` deletes, after the import, the objects of that scope
-        the import did not touch (RestKit's orphan deletion)."""
+        the import did not touch (RestKit's orphan deletion). `parser` overrides the context's parser
+        for this import."""
         data = _json_bytes(payload)
         result = _ffi.ListP()
-        if isinstance(mapping, str) and metadata is None and on_event is None and on_progress is None and orphans is None:
+        if (isinstance(mapping, str) and metadata is None and on_event is None and on_progress is None
+                and orphans is None and parser is None):
             self._check(_ffi.import_(self._ptr, _encode(mapping), data, len(data), ctypes.byref(result)))
             return [Object(self, handle) for handle in _take_list(result)]
         names = [mapping] if isinstance(mapping, str) else list(mapping)
         array = (ctypes.c_char_p * len(names))(*(_encode(name) for name in names))
-        options, raised, _keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans)
+        options, raised, _keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans, parser)
         code = _ffi.import_with(self._ptr, array, len(names), data, len(data), ctypes.byref(options),
                                 ctypes.byref(result))
         self._check(code)
@@ -118,7 +143,7 @@ class Context:
         return objects
 
     def import_chunked(self, mapping, data, *, lines=False, chunk_size=10_000, metadata=None, on_event=None,
-                       on_progress=None, progress_interval=256, orphans=None):
+                       on_progress=None, progress_interval=256, orphans=None, parser=None):
         """Imports a large JSON array (or, with `lines=True`, JSON Lines) in chunks of `chunk_size`
         representations, so only one chunk's parse tree is in memory at a time; each representation
         is mapped with `mapping` as if at the root. All or nothing (one transaction, or the one open);
@@ -128,7 +153,7 @@ class Context:
             with open(data, "rb") as source:
                 data = source.read()
         data = _json_bytes(data)
-        options, raised, _keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans)
+        options, raised, _keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans, parser)
         count = ctypes.c_size_t()
         self._check(_ffi.import_chunked(self._ptr, _encode(mapping), data, len(data),
                                         _ffi.CHUNKS_LINES if lines else _ffi.CHUNKS_ARRAY, chunk_size,
@@ -137,10 +162,11 @@ class Context:
             raise raised[0]
         return count.value
 
-    def _import_options(self, metadata, on_event, on_progress, progress_interval, orphans):
+    def _import_options(self, metadata, on_event, on_progress, progress_interval, orphans, parser=None):
         """The C options for an import, the list a callback's exception lands in, and the ctypes
         callbacks to keep alive for the call."""
-        options = _ffi.ImportOptions(version=_ffi.IMPORT_OPTIONS_VERSION, progress_interval=progress_interval)
+        options = _ffi.ImportOptions(version=_ffi.IMPORT_OPTIONS_VERSION, progress_interval=progress_interval,
+                                     parser=_parser_value(parser))
         if orphans is not None:
             entity, predicate = orphans
             options.orphan_entity = _encode(entity)

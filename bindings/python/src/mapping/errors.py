@@ -81,9 +81,15 @@ class ResponseError(MappingError):
     code = _ffi.ERESPONSE
 
 
+class UnavailableError(MappingError):
+    """A feature this build of the library lacks (the simdjson parser, built without libsimdjson-dev)."""
+    code = _ffi.EUNAVAILABLE
+
+
 _BY_CODE = {cls.code: cls for cls in (MisuseError, SpecError, ParseError, WrongTypeError, UnknownNameError,
                                       NotFoundError, StaleObjectError, NullValueError, DepthError,
-                                      OutOfRangeError, UnmappableError, DeniedError, PredicateError, ConstraintError, ResponseError)}
+                                      OutOfRangeError, UnmappableError, DeniedError, PredicateError, ConstraintError, ResponseError,
+                                      UnavailableError)}
 
 
 def _text(raw):

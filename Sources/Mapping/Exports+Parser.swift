@@ -1,0 +1,29 @@
+import MappingCore
+import MappingJSON
+
+/// The engine's parser for a MAPPING_PARSER_* value; `nil` for MAPPING_PARSER_DEFAULT.
+func parserChoice(_ value: CInt) throws(MappingError) -> JSONParser? {
+    if value == 0 { return nil }
+    guard let parser = JSONParser(rawValue: value) else {
+        throw MappingError(.range, "\(value) names no parser (MAPPING_PARSER_JANSSON or MAPPING_PARSER_SIMDJSON)")
+    }
+    return parser
+}
+
+/// Exported to C as `mapping_parser_available`.
+@_cdecl("mapping_parser_available")
+public func mapping_parser_available(_ parser: CInt) -> CInt {
+    guard let known = JSONParser(rawValue: parser) else { return 0 }
+    return ParsedPayload.available.contains(known) ? 1 : 0
+}
+
+/// Exported to C as `mapping_context_set_parser`.
+@_cdecl("mapping_context_set_parser")
+public func mapping_context_set_parser(_ context: OpaquePointer?, _ parser: CInt) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        guard let chosen = try parserChoice(parser) else {
+            throw MappingError(.range, "MAPPING_PARSER_DEFAULT is for import options; name a parser")
+        }
+        try handle.core.choose(parser: chosen)
+    }
+}

@@ -1,0 +1,49 @@
+#if MAPPING_SIMDJSON
+internal import CSimdJSON
+internal import MappingCore
+
+/// simdjson's parser with its buffers. Lent to one import at a time by the context's pool.
+final class SimdParser: @unchecked Sendable {
+    let raw: OpaquePointer
+
+    init?() {
+        guard let raw = csimdjson_parser_new() else { return nil }
+        self.raw = raw
+    }
+
+    deinit { csimdjson_parser_free(raw) }
+}
+
+/// A payload parsed by simdjson. Its tape lives in the parser, which the document keeps until it is
+/// released and then gives back to the context's pool for the next import.
+final class SimdDocument {
+    private let parser: SimdParser
+    private let pool: ReusablePool
+    let reader: TapeReader
+    let root = 1  // the tape's first word is the root marker; the value follows it
+
+    private init(parser: SimdParser, pool: ReusablePool, reader: TapeReader) {
+        self.parser = parser
+        self.pool = pool
+        self.reader = reader
+    }
+
+    deinit { pool.give(parser) }
+
+    /// The parsed document, or `nil` when jansson must decide: simdjson rejected the text (jansson
+    /// then reports where, in its own words, or accepts what simdjson is stricter about) or the text
+    /// holds an integer beyond int64, which jansson rejects. Either way both backends agree.
+    static func parse(_ bytes: UnsafeRawBufferPointer, pool: ReusablePool) -> SimdDocument? {
+        guard let parser = (pool.take() as? SimdParser) ?? SimdParser() else { return nil }
+        var parsed = csimdjson_document()
+        let status = csimdjson_parse(parser.raw, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                     bytes.count, &parsed)
+        guard status == CSIMDJSON_OK, let tape = parsed.tape, let strings = parsed.strings else {
+            pool.give(parser)
+            return nil
+        }
+        let reader = TapeReader(tape: tape, length: parsed.tape_length, strings: strings)
+        return SimdDocument(parser: parser, pool: pool, reader: reader)
+    }
+}
+#endif

@@ -1,0 +1,152 @@
+#if MAPPING_SIMDJSON
+internal import MappingCore
+internal import Glibc
+
+/// The importer's view of a document parsed by simdjson, read straight off simdjson's tape (its
+/// documented DOM layout, checked against simdjson 3 at compile time in csimdjson.cpp): no call into
+/// C++ and no Swift string per key. A node is the index of its first tape word.
+///
+/// Tape words: the top byte is the kind (`{` `[` `"` `l` `u` `d` `t` `f` `n`); a container's low 32
+/// bits give the index just past its closing word and bits 32–55 its element count (saturated at
+/// 0xFFFFFF); a string's low 56 bits are an offset into the string buffer, where a little-endian
+/// 32-bit length precedes the bytes; a number's value is the next word.
+struct TapeReader: JSONReader {
+    typealias Node = Int
+
+    let tape: UnsafePointer<UInt64>
+    let length: Int
+    let strings: UnsafePointer<UInt8>
+
+    private static let valueMask: UInt64 = 0x00FF_FFFF_FFFF_FFFF
+    private static let countMask: UInt64 = 0xFF_FFFF
+
+    /// A tape word; 0 (no kind, read as null) outside the tape, so a bad index never reads past it.
+    @inline(__always) private func word(_ index: Int) -> UInt64 {
+        guard index >= 0, index < length else { return 0 }
+        return tape[index]
+    }
+
+    @inline(__always) private func tag(_ node: Int) -> UInt8 { UInt8(truncatingIfNeeded: word(node) >> 56) }
+
+    /// The index just past `node`'s value (always beyond `node`, so walks end).
+    @inline(__always) private func after(_ node: Int) -> Int {
+        switch tag(node) {
+        case UInt8(ascii: "{"), UInt8(ascii: "["): max(node + 1, Int(UInt32(truncatingIfNeeded: word(node))))
+        case UInt8(ascii: "l"), UInt8(ascii: "u"), UInt8(ascii: "d"): node + 2
+        default: node + 1
+        }
+    }
+
+    /// The bytes of the string at `node` (a key or a value).
+    @inline(__always) private func bytes(_ node: Int) -> UnsafeBufferPointer<UInt8> {
+        let offset = Int(truncatingIfNeeded: word(node) & Self.valueMask)
+        let count = UInt32(littleEndian: UnsafeRawPointer(strings + offset).loadUnaligned(as: UInt32.self))
+        return UnsafeBufferPointer(start: strings + offset + 4, count: Int(count))
+    }
+
+    func kind(of node: Int) -> JSONKind {
+        switch tag(node) {
+        case UInt8(ascii: "{"): .object
+        case UInt8(ascii: "["): .array
+        case UInt8(ascii: "\""): .string
+        case UInt8(ascii: "l"), UInt8(ascii: "u"): .integer
+        case UInt8(ascii: "d"): .real
+        case UInt8(ascii: "t"): .true
+        case UInt8(ascii: "f"): .false
+        default: .null
+        }
+    }
+
+    /// The last member named `key`: jansson keeps the last of duplicate keys, and so does this.
+    func member(of node: Int, key: PlanKey) -> Int? {
+        guard tag(node) == UInt8(ascii: "{") else { return nil }
+        let end = after(node) - 1
+        var found: Int?
+        key.utf8.withUnsafeBufferPointer { wanted in
+            var index = node + 1
+            while index < end {
+                if Self.same(bytes(index), wanted) { found = index + 1 }
+                index = after(index + 1)
+            }
+        }
+        return found
+    }
+
+    @inline(__always) private static func same(_ name: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.count == wanted.count else { return false }
+        guard let left = name.baseAddress, let right = wanted.baseAddress else { return name.count == 0 }
+        return memcmp(left, right, name.count) == 0
+    }
+
+    func count(of node: Int) -> Int {
+        guard tag(node) == UInt8(ascii: "[") else { return 0 }
+        let saved = Int((word(node) >> 32) & Self.countMask)
+        guard saved == Int(Self.countMask) else { return saved }
+        var count = 0
+        forEachElementQuietly(of: node) { _ in count += 1 }
+        return count
+    }
+
+    func element(of node: Int, at index: Int) -> Int? {
+        guard index >= 0 else { return nil }
+        var found: Int?
+        var position = 0
+        forEachElementQuietly(of: node) { element in
+            if position == index { found = element }
+            position += 1
+        }
+        return found
+    }
+
+    func forEachElement(of node: Int, _ body: (Int, Int) throws(MappingError) -> Void) throws(MappingError) {
+        guard tag(node) == UInt8(ascii: "[") else { return }
+        let end = after(node) - 1
+        var index = node + 1
+        var position = 0
+        while index < end {
+            try body(position, index)
+            position += 1
+            index = after(index)
+        }
+    }
+
+    func string(of node: Int) -> String {
+        guard tag(node) == UInt8(ascii: "\"") else { return "" }
+        return String(decoding: bytes(node), as: UTF8.self)
+    }
+
+    /// As jansson's `json_integer_value`: 0 for anything but an integer. (Integers beyond int64 never
+    /// reach here: csimdjson hands such documents to jansson, which rejects them.)
+    func integer(of node: Int) -> Int64 {
+        guard tag(node) == UInt8(ascii: "l") else { return 0 }
+        return Int64(bitPattern: word(node + 1))
+    }
+
+    /// As jansson's `json_real_value`: 0 for anything but a real.
+    func real(of node: Int) -> Double {
+        guard tag(node) == UInt8(ascii: "d") else { return 0 }
+        return Double(bitPattern: word(node + 1))
+    }
+
+    /// Members in document order. A duplicated key is given once, where it first appeared, with
+    /// its last value — what jansson's object holds for the same text.
+    func forEachMember(of node: Int, _ body: (String, Int) throws(MappingError) -> Void) throws(MappingError) {
+        guard tag(node) == UInt8(ascii: "{") else { return }
+        let end = after(node) - 1
+        var members: [(key: String, value: Int)] = []
+        var positions: [String: Int] = [:]
+        var index = node + 1
+        while index < end {
+            let key = String(decoding: bytes(index), as: UTF8.self)
+            if let seen = positions[key] {
+                members[seen].value = index + 1
+            } else {
+                positions[key] = members.count
+                members.append((key, index + 1))
+            }
+            index = after(index + 1)
+        }
+        for member in members { try body(member.key, member.value) }
+    }
+}
+#endif

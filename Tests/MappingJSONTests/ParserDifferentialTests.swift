@@ -1,0 +1,148 @@
+import Foundation
+import MappingCore
+import MappingJSON
+import XCTest
+import _MappingTestSupport
+
+/// The two parser backends must build the same graph from the same text and fail the same way on
+/// bad text. (`make test` also runs the whole Swift suite once per parser; these tests compare the
+/// two graphs directly, on the fixtures and on real API payloads.)
+final class ParserDifferentialTests: XCTestCase {
+    override func setUpWithError() throws {
+        try XCTSkipUnless(ParsedPayload.available.contains(.simdjson), "this build has no simdjson parser")
+    }
+
+    private static let benchData = TestFixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/bench/data")
+
+    /// Every object of every entity, in store order: its attribute values and the positions of its
+    /// related objects — everything a graph holds, without the context's own handle bits.
+    private func dump(_ ctx: MappingContext) throws -> [String] {
+        var lines: [String] = []
+        var position: [ObjectID: String] = [:]
+        for entity in ctx.model.entities {
+            for (index, object) in try ctx.objects(of: entity.name).enumerated() { position[object] = "\(entity.name)#\(index)" }
+        }
+        for entity in ctx.model.entities {
+            for object in try ctx.objects(of: entity.name) {
+                var line = position[object] ?? "?"
+                for attribute in entity.attributes {
+                    line += " \(attribute.name)=\(String(describing: try ctx.value(of: object, attribute: attribute.name).0))"
+                }
+                for relationship in entity.relationships {
+                    let related = relationship.toMany
+                        ? try ctx.relatedObjects(of: object, relationship: relationship.name)
+                        : [try ctx.relatedObject(of: object, relationship: relationship.name)].compactMap { $0 }
+                    line += " \(relationship.name)->\(related.map { position[$0] ?? "?" })"
+                }
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+
+    /// Runs `imports` on a fresh context per parser; returns each graph's dump or error.
+    private func both(_ spec: String, _ imports: (MappingContext) throws -> Void) throws -> (String, String) {
+        var results: [String] = []
+        for parser in [JSONParser.jansson, .simdjson] {
+            let ctx = try MappingContext(specJSON: spec)
+            try ctx.choose(parser: parser)
+            do {
+                try imports(ctx)
+                results.append(try dump(ctx).joined(separator: "\n"))
+            } catch let error as MappingError {
+                results.append("error \(error.code) \(error.message) path=\(error.path) at \(error.line):\(error.column):\(error.position)"
+                               + "\n" + (try dump(ctx).joined(separator: "\n")))
+            }
+        }
+        return (results[0], results[1])
+    }
+
+    @discardableResult
+    private func assertSame(_ spec: String, file: StaticString = #filePath, line: UInt = #line,
+                            _ imports: (MappingContext) throws -> Void) throws -> String {
+        let (jansson, simdjson) = try both(spec, imports)
+        XCTAssertFalse(jansson.isEmpty, file: file, line: line)
+        XCTAssertEqual(jansson, simdjson, file: file, line: line)
+        return jansson
+    }
+
+    func testFixturesGiveTheSameGraph() throws {
+        let spec = try TestFixtures.text("people.spec.json")
+        try assertSame(spec) { ctx in
+            _ = try ctx.importJSON(mapping: "person", try TestFixtures.text("people.json"))
+            _ = try ctx.importJSON(mapping: "person", try TestFixtures.text("people_update.json"))
+        }
+        try assertSame(TestFixtures.peopleSpec) { ctx in _ = try ctx.importJSON(mapping: "person", TestFixtures.peoplePayload) }
+    }
+
+    func testDuplicateKeysKeepTheLastValueWhereTheKeyFirstAppeared() throws {
+        let payload = #"{"data": {"people": [{"id": 1, "name": "first", "extra": {"x": 1, "y": 2, "x": 3}, "name": "last"}]}}"#
+        try assertSame(TestFixtures.peopleSpec) { ctx in _ = try ctx.importJSON(mapping: "person", payload) }
+        let ctx = try TestFixtures.context(TestFixtures.peopleSpec)
+        try ctx.choose(parser: .simdjson)
+        let person = try XCTUnwrap(try ctx.importJSON(mapping: "person", payload).first)
+        XCTAssertEqual(try ctx.value(of: person, attribute: "name").0, .string("last"))
+        XCTAssertEqual(try ctx.value(of: person, attribute: "extra").0,
+                       .json(.object([JSONMember("x", .integer(3)), JSONMember("y", .integer(2))])))
+    }
+
+    func testMalformedTextFailsAlikeAndChangesNothing() throws {
+        let deep = String(repeating: "[", count: 1500) + String(repeating: "]", count: 1500)
+        let texts = ["[1,\n 2,,]", "", "  ", "{\"a\": 1} trailing", "{\"data\": {\"people\": [{\"id\": 18446744073709551615}]}}",
+                     "[123456789012345678901234567890]", "[1e400]", "{\"a\" 1}", "[\"\\u12\"]", "[\"tab\there\"]",
+                     "{\"data\": {\"people\": [{\"id\": 5, \"name\": \"nul\\u0000inside\", \"age\": -0.5}]}}", deep, "[-0, -0.0, 1E2, 0.1]"]
+        for text in texts {
+            let outcome = try assertSame(TestFixtures.peopleSpec) { ctx in
+                _ = try ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 1, "name": "kept"}]}}"#)
+                _ = try ctx.importJSON(mapping: "person", text)
+            }
+            XCTAssertTrue(outcome.hasPrefix("error") && outcome.contains("name=Optional(MappingCore.AttributeValue.string(\"kept\"))"),
+                          "\(text.prefix(40)): \(outcome.prefix(300))")
+        }
+        var invalidUTF8 = Array(#"{"data": {"people": [{"id": 2, "name": ""#.utf8)
+        invalidUTF8 += [0xC3, 0x28] + Array(#""}]}}"#.utf8)
+        try assertSame(TestFixtures.peopleSpec) { ctx in
+            _ = try invalidUTF8.withUnsafeBytes { bytes in try ctx.importJSON(mapping: "person", bytes) }
+        }
+    }
+
+    func testChunkedImportsGiveTheSameGraph() throws {
+        let lines = (1...250).map { #"{"id": \#($0), "name": "p\#($0)", "company": {"id": \#($0 % 7), "name": "c"}}"# }
+        let input = Array(lines.joined(separator: "\n").utf8)
+        try assertSame(TestFixtures.peopleSpec) { ctx in
+            _ = try input.withUnsafeBytes { bytes in try ctx.importChunked(mapping: "person", bytes, format: .lines, chunkSize: 16) }
+        }
+    }
+
+    /// Real API payloads, each mapped whole into `json` attributes and by identity: every string
+    /// (escapes, non-ASCII), number and nesting of the file passes through both readers.
+    func testRealPayloadsGiveTheSameGraph() throws {
+        let spec = """
+            {"entities": {
+               "Doc": {"attributes": {"id": "integer", "body": "json"}, "identification": "id"},
+               "User": {"attributes": {"id": "integer", "name": "string", "screen": "string", "followers": "integer",
+                                       "created": "string", "raw": "json"}, "identification": "id"},
+               "Status": {"attributes": {"id": "integer", "text": "string", "retweets": "integer", "favorited": "boolean"},
+                          "identification": "id", "relationships": {"user": {"entity": "User"}}}},
+             "mappings": {
+               "whole": {"entity": "Doc", "attributes": {"id": "@metadata.mapping.collectionIndex", "body": "@self"}},
+               "status": {"entity": "Status", "rootPath": "statuses",
+                          "attributes": {"id": "id", "text": "text", "retweets": "retweet_count", "favorited": "favorited"},
+                          "relationships": {"user": {"keyPath": "user", "mapping": "user"}}},
+               "user": {"entity": "User", "attributes": {"id": "id", "name": "name", "screen": "screen_name",
+                                                         "followers": "followers_count", "created": "created_at", "raw": "entities"}}}}
+            """
+        for file in ["twitter.json", "citm_catalog.json", "gsoc-2018.json", "random.json", "update-center.json", "github_events.json"] {
+            let url = Self.benchData.appendingPathComponent(file)
+            guard let data = try? Data(contentsOf: url) else { continue }
+            let bytes = [UInt8](data)
+            let (jansson, simdjson) = try both(spec) { ctx in
+                _ = try bytes.withUnsafeBytes { text in try ctx.importJSON(mapping: "whole", text) }
+                if file == "twitter.json" { _ = try bytes.withUnsafeBytes { text in try ctx.importJSON(mapping: "status", text) } }
+            }
+            XCTAssertTrue(jansson.hasPrefix("Doc#0"), "\(file): \(jansson.prefix(200))")
+            XCTAssertEqual(jansson, simdjson, file)
+        }
+    }
+}
