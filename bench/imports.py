@@ -45,10 +45,12 @@ def jansson_parse(data):
 class Engine:
     """A libmapping context driven through the C ABI (one ctypes call per import)."""
 
-    def __init__(self):
+    def __init__(self, parser=1):
         self.ctx = _ffi.ContextP()
         if _ffi.context_new(ctypes.byref(self.ctx), SPEC, len(SPEC)) != 0:
             raise RuntimeError("the bench spec does not load")
+        if _ffi.context_set_parser(self.ctx, parser) != 0:
+            raise RuntimeError("the parser is not available in this build")
 
     def load(self, data):
         if _ffi.import_(self.ctx, b"person", data, len(data), None) != 0:
@@ -103,12 +105,16 @@ def timed(work):
 
 def run(count, rounds):
     data = subprocess.run([sys.executable, GENERATOR, str(count)], check=True, capture_output=True).stdout
-    samples = {key: [] for key in ["parse", "cold", "update", "py-cold", "py-update"]}
+    samples = {key: [] for key in ["parse", "cold", "update", "simd-cold", "simd-update", "py-cold", "py-update"]}
     for _ in range(rounds):
         samples["parse"].append(timed(lambda: jansson_parse(data)))
         engine = Engine()
         samples["cold"].append(timed(lambda: engine.load(data)))
         samples["update"].append(timed(lambda: engine.load(data)))
+        engine.close()
+        engine = Engine(parser=2)
+        samples["simd-cold"].append(timed(lambda: engine.load(data)))
+        samples["simd-update"].append(timed(lambda: engine.load(data)))
         engine.close()
         graph = DictGraph()
         samples["py-cold"].append(timed(lambda: graph.load(data)))
@@ -123,7 +129,8 @@ def main():
     print(f"Machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
           "one process, interleaved rounds, medians. Ratios are to jansson's bare parse of the same bytes.\n")
     labels = [("parse", "jansson parse only (json_loadb + json_delete)"), ("cold", "libmapping cold import"),
-              ("update", "libmapping re-import (same ids)"), ("py-cold", "Python json + dict identity maps, GC paused"),
+              ("update", "libmapping re-import (same ids)"), ("simd-cold", "libmapping cold import, simdjson parser"),
+              ("simd-update", "libmapping re-import, simdjson parser"), ("py-cold", "Python json + dict identity maps, GC paused"),
               ("py-update", "… re-import")]
     for count, rounds, size, medians in results:
         print(f"## {count:,} people ({size / 1e6:.1f} MB, {rounds} rounds)\n")
@@ -135,7 +142,7 @@ def main():
     (small, _, _, first), (large, _, _, last) = results[0], results[-1]
     print("## Per-object cost from the smallest to the largest workload\n")
     print("| way | ratio of µs per person |\n|---|---|")
-    for key, label in labels[1:3]:
+    for key, label in labels[1:5]:
         print(f"| {label} | {(last[key] / large) / (first[key] / small):.2f}× |")
 
 

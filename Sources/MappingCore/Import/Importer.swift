@@ -294,7 +294,7 @@ struct Importer<Reader: JSONReader> {
             // Skipped as unmodified, it and the objects it holds count as present for orphan
             // deletion, though their representations were not mapped (RestKit's P6).
             if let record = store.record(object) {
-                for links in record.links { touched.formUnion(links.targets) }
+                if options.orphanScope != nil { for links in record.links { touched.formUnion(links.targets) } }
             }
             if let target { try registerTarget(target) }
             return finish(object, mapping)
@@ -349,7 +349,7 @@ struct Importer<Reader: JSONReader> {
 
     /// Records a mapped object: its connections and deletion predicate for later, events, progress.
     private mutating func finish(_ object: ObjectID, _ mapping: MappingPlan) -> ObjectID {
-        touched.insert(object)
+        if options.orphanScope != nil { touched.insert(object) }
         if !mapping.connections.isEmpty || mapping.deletionPredicate != nil {
             pendingConnections.append(PendingConnection(object: object, mapping: mapping.index))
         }
@@ -381,9 +381,9 @@ struct Importer<Reader: JSONReader> {
     private mutating func findOrCreate(_ entity: Entity, map: Int, values: [AttributeValue],
                                        create: Bool) throws(MappingError) -> (ObjectID, isNew: Bool)? {
         let key = IdentityKey(values)
-        if let existing = store.lookup(map: map, key: key), let record = store.record(existing) {
-            guard model.isKind(record.entity, of: entity.index) else {
-                let found = model.entities.indices.contains(record.entity) ? model.entities[record.entity].name : "?"
+        if let existing = store.lookup(map: map, key: key), let existingEntity = store.entityIndex(of: existing) {
+            guard model.isKind(existingEntity, of: entity.index) else {
+                let found = model.entities.indices.contains(existingEntity) ? model.entities[existingEntity].name : "?"
                 throw MappingError(.mapping, "the object with this identity is a \(found), not a \(entity.name)",
                                    path: path.text(), attribute: entity.name)
             }
@@ -648,7 +648,7 @@ struct Importer<Reader: JSONReader> {
         }
         guard case .value(let value) = coerced else { return nil }
         let found = try findOrCreate(destination, map: map, values: [value], create: create)?.0
-        if let found { touched.insert(found) }
+        if let found, options.orphanScope != nil { touched.insert(found) }
         return found
     }
 
@@ -658,8 +658,10 @@ struct Importer<Reader: JSONReader> {
     /// comes again is never deleted); their delete rules apply.
     private mutating func assign(_ targets: [ObjectID], isNull: Bool, to object: ObjectID, _ index: Int,
                                  _ relationship: Relationship, policy: AssignmentPolicy) throws(MappingError) {
-        let current = (store.record(object).flatMap { $0.links.indices.contains(index) ? $0.links[index].targets : nil } ?? [])
-            .filter(store.contains)
+        // The current targets matter only to the merging and replacing policies; reading them costs
+        // a copy of the record, so plain assignment (the common case) skips it.
+        let needsCurrent = policy == .collectionMerge || policy == .objectReplace || policy == .collectionReplace
+        let current = needsCurrent ? currentTargets(of: object, index) : []
         var result = targets
         switch policy {
         case .assign, .objectReplace, .collectionReplace:
@@ -680,6 +682,11 @@ struct Importer<Reader: JSONReader> {
         for old in current where !kept.contains(old) {
             try store.delete(old, model: model)
         }
+    }
+
+    private func currentTargets(of object: ObjectID, _ index: Int) -> [ObjectID] {
+        guard let record = store.record(object), record.links.indices.contains(index) else { return [] }
+        return record.links[index].targets.filter { store.contains($0) }
     }
 
     // MARK: Key paths

@@ -10,7 +10,10 @@ struct Journal {
 
     var beforeImages: [Int: ObjectRecord] = [:]
     private(set) var created: [ObjectID] = []
-    private var createdSlots: Set<Int> = []
+    /// Slots at or past this one did not exist when the transaction began, so their objects are
+    /// new; only reused slots below it need a set (a cold import of many objects then adds none).
+    var firstFreshSlot = 0
+    private var reusedSlots: Set<Int> = []
     var identityChanges: [IdentityChange] = []
     /// Slots of objects deleted in the transaction, with the generation their handles carry.
     private(set) var deleted: [(slot: Int, generation: UInt16)] = []
@@ -18,11 +21,11 @@ struct Journal {
     var memberCounts: [Int] = []
     var liveCounts: [Int] = []
 
-    func isNew(_ id: ObjectID) -> Bool { createdSlots.contains(id.slot) }
+    func isNew(_ id: ObjectID) -> Bool { id.slot >= firstFreshSlot || reusedSlots.contains(id.slot) }
 
     mutating func noteCreated(_ id: ObjectID) {
         created.append(id)
-        createdSlots.insert(id.slot)
+        if id.slot < firstFreshSlot { reusedSlots.insert(id.slot) }
     }
 
     mutating func noteDeleted(slot: Int, generation: UInt16) { deleted.append((slot, generation)) }
@@ -84,6 +87,7 @@ extension ObjectStore {
 
     private mutating func open() {
         var opened = Journal()
+        opened.firstFreshSlot = records.count
         opened.memberCounts = members.map(\.count)
         opened.liveCounts = liveCounts
         journal = opened

@@ -87,7 +87,14 @@ struct ObjectStore {
         return records[slot]
     }
 
-    func contains(_ id: ObjectID) -> Bool { record(id) != nil }
+    /// The entity of a live object, read in place (no copy of its record).
+    func entityIndex(of id: ObjectID) -> Int? {
+        let slot = id.slot
+        guard id.tag == tag, records.indices.contains(slot), generations[slot] == id.generation else { return nil }
+        return records[slot]?.entity
+    }
+
+    func contains(_ id: ObjectID) -> Bool { entityIndex(of: id) != nil }
 
     /// The handle of the live object in `slot`, if there is one.
     func liveID(slot: Int) -> ObjectID? {

@@ -14,6 +14,7 @@ enum Coerced {
 /// seconds, date strings are parsed by `DateParser`. Anything else is an error, never a guess: the
 /// caller adds the JSON path and the attribute to the message.
 enum Coercion {
+    @inline(__always)
     static func coerce<R: JSONReader>(_ node: R.Node, reader: R, to type: AttributeType,
                                       depthLimit: Int) throws(MappingError) -> Coerced {
         let kind = reader.kind(of: node)
