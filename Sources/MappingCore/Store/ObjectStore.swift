@@ -167,6 +167,13 @@ struct ObjectStore {
         journal?.identityChanges.append(.init(map: map, key: key, previous: id))
     }
 
+    /// Makes room in an identity map for `additional` more objects (an import knows how many
+    /// representations a collection holds), so the map is not rehashed as it grows.
+    mutating func reserve(map: Int, additional: Int) {
+        guard identityMaps.indices.contains(map), additional > 0 else { return }
+        identityMaps[map].reserveCapacity(identityMaps[map].count + additional)
+    }
+
     mutating func register(_ id: ObjectID, map: Int, key: IdentityKey) {
         guard identityMaps.indices.contains(map) else { return }
         let previous = identityMaps[map].updateValue(id, forKey: key)
@@ -176,7 +183,7 @@ struct ObjectStore {
     /// Applies `change` to a live object's record, first saving the record for rollback if a
     /// transaction is open. Does nothing for a handle that is not live.
     mutating func update(_ id: ObjectID, _ change: (inout ObjectRecord) -> Void) {
-        guard record(id) != nil else { return }
+        guard entityIndex(of: id) != nil else { return }
         let slot = id.slot
         // Optional chaining changes the journal in place; copying it out would copy its tables.
         if journal?.isNew(id) == false, journal?.beforeImages[slot] == nil {
@@ -190,13 +197,38 @@ struct ObjectStore {
     }
 
     mutating func setValue(_ value: AttributeValue?, of id: ObjectID, attribute: Int) {
-        guard let current = record(id), current.values.indices.contains(attribute),
-              current.values[attribute] != value else { return }
-        if let key = indexKey(entity: current.entity, attribute: attribute) {
-            if let old = current.values[attribute] { indexes[key]?.remove(old, id) }
+        // The record is taken out of its slot while it changes, so its values array stays uniquely
+        // referenced and is changed in place; no closure holds the value (each capture of an
+        // optional enum was a generic copy, the largest single cost of an import's attributes).
+        let slot = id.slot
+        guard id.tag == tag, records.indices.contains(slot), generations[slot] == id.generation,
+              var record = records[slot], record.values.indices.contains(attribute) else { return }
+        if Self.same(record.values[attribute], value) { return }
+        if journal?.isNew(id) == false, journal?.beforeImages[slot] == nil {
+            journal?.beforeImages[slot] = record
+        }
+        records[slot] = nil
+        if let key = indexKey(entity: record.entity, attribute: attribute) {
+            if let old = record.values[attribute] { indexes[key]?.remove(old, id) }
             if let value { indexes[key]?.insert(value, id) }
         }
-        update(id) { $0.values[attribute] = value }
+        record.values[attribute] = value
+        records[slot] = record
+    }
+
+    /// `a == b` for optional values without the generic copies `Optional.==` makes of them.
+    @inline(__always)
+    private static func same(_ a: AttributeValue?, _ b: AttributeValue?) -> Bool {
+        switch a {
+        case .none:
+            if case .none = b { return true }
+            return false
+        case .some(let left):
+            switch b {
+            case .none: return false
+            case .some(let right): return left == right
+            }
+        }
     }
 
     // MARK: Transaction support
