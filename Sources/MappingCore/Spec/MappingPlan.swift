@@ -1,6 +1,8 @@
 /// A spec mapping compiled for the importer and the serializer: names resolved to indexes and keys
-/// encoded once, so that an import does no name lookups per object.
-public struct MappingPlan: Sendable {
+/// encoded once, so that an import does no name lookups per object. The plans are immutable
+/// classes, not structs: the importer hands them around per object, and a struct this size was
+/// copied each time (a memcpy and a retain per field).
+public final class MappingPlan: Sendable {
     public let name: String
     public let index: Int
     public let entity: Int
@@ -38,14 +40,45 @@ public struct MappingPlan: Sendable {
     public let modificationAttribute: Int?
     /// `"deletionPredicate"`: objects this mapping mapped that match it afterwards are deleted.
     let deletionPredicate: CompiledPredicate?
+
+    init(name: String, index: Int, entity: Int, rootPath: KeyPath?, attributes: [AttributeMappingPlan],
+         relationships: [RelationshipMappingPlan], identitySources: [Int?], mapsSelf: Bool,
+         defaultsForMissingAttributes: Bool, nullifiesMissingRelationships: Bool, forcesCollection: Bool,
+         keyAttribute: Int?, connections: [ConnectionPlan], identification: [Int], identifiesByScan: Bool,
+         identificationPredicate: CompiledPredicate?, modificationAttribute: Int?, deletionPredicate: CompiledPredicate?) {
+        self.name = name
+        self.index = index
+        self.entity = entity
+        self.rootPath = rootPath
+        self.attributes = attributes
+        self.relationships = relationships
+        self.identitySources = identitySources
+        self.mapsSelf = mapsSelf
+        self.defaultsForMissingAttributes = defaultsForMissingAttributes
+        self.nullifiesMissingRelationships = nullifiesMissingRelationships
+        self.forcesCollection = forcesCollection
+        self.keyAttribute = keyAttribute
+        self.connections = connections
+        self.identification = identification
+        self.identifiesByScan = identifiesByScan
+        self.identificationPredicate = identificationPredicate
+        self.modificationAttribute = modificationAttribute
+        self.deletionPredicate = deletionPredicate
+    }
 }
 
-public struct AttributeMappingPlan: Sendable {
+public final class AttributeMappingPlan: Sendable {
     public let attribute: Int
     /// Where the value is read from: the first key path present in the representation wins.
     public let alternatives: [KeyPath]
     /// Applied to the incoming value before coercion, and in reverse when writing out.
     let transformer: Transformer?
+
+    init(attribute: Int, alternatives: [KeyPath], transformer: Transformer?) {
+        self.attribute = attribute
+        self.alternatives = alternatives
+        self.transformer = transformer
+    }
 }
 
 /// How a relationship's new value combines with the old one (FastEasyMapping's policies, with
@@ -60,7 +93,7 @@ public enum AssignmentPolicy: String, Sendable {
     case assign, objectMerge, collectionMerge, objectReplace, collectionReplace
 }
 
-public struct RelationshipMappingPlan: Sendable {
+public final class RelationshipMappingPlan: Sendable {
     public let relationship: Int
     public let keyPath: KeyPath
     /// The mapping for nested representations; `nil` when the payload refers to objects by identity
@@ -69,16 +102,32 @@ public struct RelationshipMappingPlan: Sendable {
     public let assignment: AssignmentPolicy
     /// Find existing objects only: never create one for this relationship.
     public let weak: Bool
+
+    init(relationship: Int, keyPath: KeyPath, mapping: MappingRef?, assignment: AssignmentPolicy, weak: Bool) {
+        self.relationship = relationship
+        self.keyPath = keyPath
+        self.mapping = mapping
+        self.assignment = assignment
+        self.weak = weak
+    }
 }
 
 /// A dotted key path such as `company.address.city` or `tags.0`. A numeric step reads an array
 /// element, or an object member of that name. No steps means the representation itself (`@self`).
 /// A path may start from another representation than the one being mapped: `@parent.` (the
 /// representation that holds this one; repeat it to go further up) or `@root.` (the payload's root).
-public struct KeyPath: Sendable, CustomStringConvertible {
-    public struct Step: Sendable {
+///
+/// Immutable classes, like the plans: the importer walks key paths per value, and copying these
+/// structs cost a retain of every string and array inside.
+public final class KeyPath: Sendable, CustomStringConvertible {
+    public final class Step: Sendable {
         public let key: PlanKey
         public let index: Int?
+
+        init(key: PlanKey, index: Int?) {
+            self.key = key
+            self.index = index
+        }
     }
 
     public enum Anchor: Sendable, Equatable {

@@ -34,7 +34,9 @@ public struct Model: Sendable {
     }
 }
 
-public struct Entity: Sendable {
+/// An immutable class rather than a struct: the importer and the store take entities per object, and
+/// copying a struct of six collections cost a retain and a release of each.
+public final class Entity: Sendable {
     public let name: String
     public let index: Int
     public let parent: Int?
