@@ -74,6 +74,7 @@ test-tsan: deps
 # Benchmarks never run in `make test`. Lookup costs at 10k and 1M objects, side by side in one run.
 bench: release
 	@mkdir -p bench/bin
+	$(SWIFT) build -c release --package-path bench/swift
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Iinclude -o bench/bin/lookup bench/lookup.c \
 	  -L$(RELEASE_DIR) -lmapping -Wl,-rpath,$(RELEASE_DIR)
 	bench/bin/lookup | tee bench/lookup.md

@@ -24,6 +24,8 @@ let simdjsonWanted: Bool = {
 
 var simdjsonDependency: [Target.Dependency] { simdjsonWanted ? ["CSimdJSON"] : [] }
 var simdjsonDefine: [SwiftSetting] { simdjsonWanted ? [.define("MAPPING_SIMDJSON")] : [] }
+// The C face of simdjson, for bench/swift's hand-written baseline (it walks the same tape).
+var simdjsonProducts: [Product] { simdjsonWanted ? [.library(name: "CSimdJSON", targets: ["CSimdJSON"])] : [] }
 var simdjsonTargets: [Target] {
     guard simdjsonWanted else { return [] }
     return [
@@ -46,7 +48,7 @@ let package = Package(
     name: "libmapping",
     products: [
         .library(name: "mapping", type: .dynamic, targets: ["Mapping"]),
-    ],
+    ] + simdjsonProducts,
     targets: [
         .systemLibrary(
             name: "CJansson",

@@ -5,7 +5,11 @@ ISO dates parsed — and ratios are to jansson's bare parse of the same bytes.
   - jansson parse only: json_loadb + json_delete through ctypes (one call each, so C speed)
   - libmapping cold import: a new context, mapping_import (through ctypes: one call)
   - libmapping re-import: the same payload again into that context (every object updated)
-  - Python json + dict identity maps, GC paused: the hand-written baseline, cold and re-import
+  - libmapping with the simdjson parser (MAPPING_PARSER_SIMDJSON), cold and re-import
+  - Python json / orjson + dict identity maps, GC paused: the hand-written baselines
+  - Swift JSONDecoder + Codable + dictionary identity maps (bench/swift, codable-baseline)
+  - Swift walking simdjson's tape by hand (bench/swift, simd-baseline): the practical limit
+    The Swift baselines run as a subprocess per round; each reports its second, warm round.
 Writes a Markdown report on stdout (`make bench` keeps it in bench/RESULTS.md)."""
 import ctypes
 import ctypes.util
@@ -19,12 +23,18 @@ import subprocess
 import sys
 import time
 
+try:
+    import orjson
+except ImportError:  # the orjson row is left out without it
+    orjson = None
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "bindings", "python", "src"))
 from mapping import _ffi  # noqa: E402
 
 GENERATOR = os.path.join(HERE, "..", "..", "shared", "bench", "gen.py")
-SIZES = [(10_000, 7), (100_000, 5)]
+# 1M records: one round (about a minute per way); BENCH_SIZES=small leaves it out.
+SIZES = [(10_000, 7), (100_000, 5)] + ([] if os.environ.get("BENCH_SIZES") == "small" else [(1_000_000, 1)])
 SPEC = open(os.path.join(HERE, "people.spec.json"), "rb").read()
 
 jansson = ctypes.CDLL(ctypes.util.find_library("jansson") or "libjansson.so.4")
@@ -63,13 +73,14 @@ class Engine:
 class DictGraph:
     """The hand-written Python baseline: dicts uniqued through per-entity identity maps."""
 
-    def __init__(self):
+    def __init__(self, loads=json.loads):
         self.people, self.companies, self.phones = {}, {}, {}
+        self.loads = loads
 
     def load(self, data):
         gc.disable()
         try:
-            for row in json.loads(data)["people"]:
+            for row in self.loads(data)["people"]:
                 person = self.people.get(row["id"])
                 if person is None:
                     person = self.people[row["id"]] = {"id": row["id"]}
@@ -103,9 +114,27 @@ def timed(work):
     return time.perf_counter() - start
 
 
+SWIFT_BIN = os.path.join(HERE, "swift", ".build", "release")
+
+
+def swift_baseline(name, path):
+    """(cold, update) seconds of a bench/swift baseline on the file at `path`, or None if not built."""
+    binary = os.path.join(SWIFT_BIN, name)
+    if not os.path.exists(binary):
+        return None
+    cold, update, _objects = subprocess.run([binary, path], check=True, capture_output=True, text=True).stdout.split()
+    return float(cold), float(update)
+
+
 def run(count, rounds):
     data = subprocess.run([sys.executable, GENERATOR, str(count)], check=True, capture_output=True).stdout
-    samples = {key: [] for key in ["parse", "cold", "update", "simd-cold", "simd-update", "py-cold", "py-update"]}
+    path = os.path.join(HERE, "data", f"people_{count}.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as file:
+        file.write(data)
+    keys = ["parse", "cold", "update", "simd-cold", "simd-update", "py-cold", "py-update", "orjson-cold", "orjson-update",
+            "codable-cold", "codable-update", "hand-cold", "hand-update"]
+    samples = {key: [] for key in keys}
     for _ in range(rounds):
         samples["parse"].append(timed(lambda: jansson_parse(data)))
         engine = Engine()
@@ -120,7 +149,17 @@ def run(count, rounds):
         samples["py-cold"].append(timed(lambda: graph.load(data)))
         samples["py-update"].append(timed(lambda: graph.load(data)))
         del graph
-    return len(data), {key: statistics.median(values) for key, values in samples.items()}
+        if orjson is not None:
+            graph = DictGraph(orjson.loads)
+            samples["orjson-cold"].append(timed(lambda: graph.load(data)))
+            samples["orjson-update"].append(timed(lambda: graph.load(data)))
+            del graph
+        for prefix, name in (("codable", "codable-baseline"), ("hand", "simd-baseline")):
+            measured = swift_baseline(name, path)
+            if measured is not None:
+                samples[prefix + "-cold"].append(measured[0])
+                samples[prefix + "-update"].append(measured[1])
+    return len(data), {key: statistics.median(values) for key, values in samples.items() if values}
 
 
 def main():
@@ -131,11 +170,16 @@ def main():
     labels = [("parse", "jansson parse only (json_loadb + json_delete)"), ("cold", "libmapping cold import"),
               ("update", "libmapping re-import (same ids)"), ("simd-cold", "libmapping cold import, simdjson parser"),
               ("simd-update", "libmapping re-import, simdjson parser"), ("py-cold", "Python json + dict identity maps, GC paused"),
-              ("py-update", "… re-import")]
+              ("py-update", "… re-import"), ("orjson-cold", "Python orjson + dict identity maps, GC paused"),
+              ("orjson-update", "… re-import"), ("codable-cold", "Swift JSONDecoder + Codable + dictionaries"),
+              ("codable-update", "… re-import"), ("hand-cold", "Swift hand-written on simdjson's tape (practical limit)"),
+              ("hand-update", "… re-import")]
     for count, rounds, size, medians in results:
         print(f"## {count:,} people ({size / 1e6:.1f} MB, {rounds} rounds)\n")
         print("| way | time | vs jansson parse | µs per person |\n|---|---|---|---|")
         for key, label in labels:
+            if key not in medians:
+                continue
             print(f"| {label} | {medians[key] * 1e3:.1f} ms | {medians[key] / medians['parse']:.2f}× | "
                   f"{medians[key] / count * 1e6:.2f} |")
         print()
@@ -144,6 +188,33 @@ def main():
     print("| way | ratio of µs per person |\n|---|---|")
     for key, label in labels[1:5]:
         print(f"| {label} | {(last[key] / large) / (first[key] / small):.2f}× |")
+    print_targets(results)
+
+
+def print_targets(results):
+    """Issue 5's targets, each as the ratio this run measured, per workload size."""
+    print("\n## Targets (issue 5), as measured in this run\n")
+    print("| target | " + " | ".join(f"{count:,}" for count, *_ in results) + " |")
+    print("|---|" + "---|" * len(results))
+
+    def row(label, ratio, limit):
+        cells = []
+        for _, _, _, medians in results:
+            value = ratio(medians)
+            cells.append("—" if value is None else f"{value:.2f}× {'met' if value <= limit else 'missed'}")
+        print(f"| {label} | " + " | ".join(cells) + " |")
+
+    row("1. jansson cold import / jansson parse ≤ 1.3", lambda m: m["cold"] / m["parse"], 1.3)
+    row("1. jansson re-import / jansson parse ≤ 1.4", lambda m: m["update"] / m["parse"], 1.4)
+    for way, name in (("py", "Python json"), ("orjson", "Python orjson"), ("codable", "Swift Codable")):
+        for phase in ("cold", "update"):
+            row(f"2. simdjson {phase} / {name} {phase} < 1", lambda m, w=way, p=phase:
+                m[f"simd-{p}"] / m[f"{w}-{p}"] if f"{w}-{p}" in m else None, 0.999)
+    for phase in ("cold", "update"):
+        row(f"2. simdjson {phase} / hand-written Swift+simdjson ≤ 2", lambda m, p=phase:
+            m[f"simd-{p}"] / m[f"hand-{p}"] if f"hand-{p}" in m else None, 2.0)
+    print("\nTarget 3 (per-object cost flat within ±25% from the smallest to the largest size): "
+          "the per-object table above.")
 
 
 if __name__ == "__main__":
