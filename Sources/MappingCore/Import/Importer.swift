@@ -6,6 +6,11 @@
 /// the existing object or a new one is created and registered (so a later repetition in the same
 /// payload finds it), then attributes are set (missing key: left alone; `null`: cleared), then
 /// nested relationships are mapped and assigned with inverses kept in step.
+///
+/// Its helper methods are `mutating` even where they only read: the importer is a large struct
+/// held `inout`, and calling a non-mutating method on it copied all of it (a memcpy of ~540 bytes
+/// and a retain of every field) at each call. A final class instead paid more in dynamic
+/// exclusivity checks. (Measured with callgrind: 534M → 487M instructions per 10k-person import.)
 struct Importer<Reader: JSONReader> {
     let spec: CompiledSpec
     let reader: Reader
@@ -151,7 +156,7 @@ struct Importer<Reader: JSONReader> {
         }
     }
 
-    private func rootPath(of reference: MappingRef) -> KeyPath? {
+    private mutating func rootPath(of reference: MappingRef) -> KeyPath? {
         switch reference {
         case .plain(let index): spec.plan(index)?.rootPath
         case .dynamic(let index): spec.dynamicPlan(index)?.rootPath
@@ -159,7 +164,7 @@ struct Importer<Reader: JSONReader> {
     }
 
     /// The plain mapping for one representation; `nil` when a dynamic mapping declines it.
-    private func choose(_ reference: MappingRef, for node: Reader.Node) throws(MappingError) -> MappingPlan? {
+    private mutating func choose(_ reference: MappingRef, for node: Reader.Node) throws(MappingError) -> MappingPlan? {
         switch reference {
         case .plain(let index):
             return spec.plan(index)
@@ -176,7 +181,8 @@ struct Importer<Reader: JSONReader> {
             if let probe, let text = caseText(probe), let chosen = dynamic.cases[text] {
                 return chosen.flatMap(spec.plan)
             }
-            if !dynamic.byType.isEmpty, let chosen = dynamic.byType[probe.map(typeName) ?? "null"] {
+            let type = if let probe { typeName(probe) } else { "null" }
+            if !dynamic.byType.isEmpty, let chosen = dynamic.byType[type] {
                 return chosen.flatMap(spec.plan)
             }
             return dynamic.defaultMapping.flatMap(spec.plan)
@@ -184,7 +190,7 @@ struct Importer<Reader: JSONReader> {
     }
 
     /// A scalar as the text dynamic cases are written in; `nil` for objects and arrays.
-    private func caseText(_ node: Reader.Node) -> String? {
+    private mutating func caseText(_ node: Reader.Node) -> String? {
         switch reader.kind(of: node) {
         case .string: reader.string(of: node)
         case .integer: String(reader.integer(of: node))
@@ -340,7 +346,7 @@ struct Importer<Reader: JSONReader> {
         return target
     }
 
-    private func identityEntry(of object: ObjectID) -> (map: Int, key: IdentityKey)? {
+    private mutating func identityEntry(of object: ObjectID) -> (map: Int, key: IdentityKey)? {
         guard let record = store.record(object), model.entities.indices.contains(record.entity) else { return nil }
         return store.identity(of: record, model.entities[record.entity])
     }
@@ -439,7 +445,7 @@ struct Importer<Reader: JSONReader> {
 
     /// `modificationAttribute`: true when the stored value is not older than the incoming one
     /// (numbers and dates: stored ≥ incoming; other types: equal).
-    private func isUnmodified(_ object: ObjectID, _ node: Reader.Node, _ mapping: MappingPlan,
+    private mutating func isUnmodified(_ object: ObjectID, _ node: Reader.Node, _ mapping: MappingPlan,
                               _ entity: Entity) throws(MappingError) -> Bool {
         guard let attribute = mapping.modificationAttribute, let record = store.record(object),
               record.values.indices.contains(attribute), let stored = record.values[attribute],
@@ -476,7 +482,7 @@ struct Importer<Reader: JSONReader> {
     }
 
     /// The member key of a representation (dynamic keys), coerced to the key attribute's type.
-    private func representationKey(_ key: String?, _ mapping: MappingPlan,
+    private mutating func representationKey(_ key: String?, _ mapping: MappingPlan,
                                    _ entity: Entity) throws(MappingError) -> AttributeValue? {
         guard let key, let attribute = mapping.keyAttribute, entity.attributes.indices.contains(attribute) else {
             return nil
@@ -516,7 +522,7 @@ struct Importer<Reader: JSONReader> {
     /// The incoming value as the attribute's type. The common case — a payload value, no
     /// transformer — takes a small function of its own: the transformer path cannot be specialized
     /// across modules, and would otherwise drag the common case into running unspecialized.
-    private func coerce(_ found: Found, _ attributeMapping: AttributeMappingPlan, _ entity: Entity,
+    private mutating func coerce(_ found: Found, _ attributeMapping: AttributeMappingPlan, _ entity: Entity,
                         _ keyPath: KeyPath) throws(MappingError) -> Coerced {
         if case .node(let node) = found, attributeMapping.transformer == nil {
             return try coerceNode(node, attributeMapping, entity, keyPath)
@@ -525,7 +531,7 @@ struct Importer<Reader: JSONReader> {
     }
 
     /// A payload value as the attribute's type, without a transformer.
-    private func coerceNode(_ node: Reader.Node, _ attributeMapping: AttributeMappingPlan, _ entity: Entity,
+    private mutating func coerceNode(_ node: Reader.Node, _ attributeMapping: AttributeMappingPlan, _ entity: Entity,
                             _ keyPath: KeyPath) throws(MappingError) -> Coerced {
         guard entity.attributes.indices.contains(attributeMapping.attribute) else { return .skip }
         let type = entity.attributes[attributeMapping.attribute].type
@@ -537,7 +543,7 @@ struct Importer<Reader: JSONReader> {
     }
 
     /// `error` with the JSON path and the attribute it happened at.
-    private func located(_ error: MappingError, _ attributeMapping: AttributeMappingPlan, _ entity: Entity,
+    private mutating func located(_ error: MappingError, _ attributeMapping: AttributeMappingPlan, _ entity: Entity,
                          _ keyPath: KeyPath) -> MappingError {
         let declared = entity.attributes[attributeMapping.attribute]
         let where_ = path.text(adding: keyPath)
@@ -547,7 +553,7 @@ struct Importer<Reader: JSONReader> {
 
     /// The incoming value as the attribute's type: transformed first if the mapping names a
     /// transformer, then coerced. Errors name the JSON path and the attribute.
-    private func coerceTransformed(_ found: Found, _ attributeMapping: AttributeMappingPlan, _ entity: Entity,
+    private mutating func coerceTransformed(_ found: Found, _ attributeMapping: AttributeMappingPlan, _ entity: Entity,
                         _ keyPath: KeyPath) throws(MappingError) -> Coerced {
         guard entity.attributes.indices.contains(attributeMapping.attribute) else { return .skip }
         let declared = entity.attributes[attributeMapping.attribute]
@@ -723,7 +729,7 @@ struct Importer<Reader: JSONReader> {
         }
     }
 
-    private func currentTargets(of object: ObjectID, _ index: Int) -> [ObjectID] {
+    private mutating func currentTargets(of object: ObjectID, _ index: Int) -> [ObjectID] {
         guard let record = store.record(object), record.links.indices.contains(index) else { return [] }
         return record.links[index].targets.filter { store.contains($0) }
     }
@@ -732,7 +738,7 @@ struct Importer<Reader: JSONReader> {
 
     /// The node at `keyPath` below `node` (or below a parent representation or the payload's root,
     /// for `@parent.`/`@root.` paths); `nil` when a step is missing or lands on `null` midway.
-    private func resolve(_ keyPath: KeyPath, in node: Reader.Node) -> Reader.Node? {
+    private mutating func resolve(_ keyPath: KeyPath, in node: Reader.Node) -> Reader.Node? {
         var current = node
         switch keyPath.anchor {
         case .current:
@@ -763,7 +769,7 @@ struct Importer<Reader: JSONReader> {
     }
 
     /// The nodes a relationship's key path passes through before its last step.
-    private func intermediates(of keyPath: KeyPath, in node: Reader.Node) -> [Reader.Node] {
+    private mutating func intermediates(of keyPath: KeyPath, in node: Reader.Node) -> [Reader.Node] {
         guard keyPath.anchor == .current, keyPath.steps.count > 1 else { return [] }
         var nodes: [Reader.Node] = []
         var current = node
@@ -782,7 +788,7 @@ struct Importer<Reader: JSONReader> {
     /// at every call (measured: 6% of an import's instructions for this one type).
     typealias Found = FoundValue<Reader.Node>
 
-    private func firstPresent(_ alternatives: [KeyPath], in node: Reader.Node) -> (Found, KeyPath)? {
+    private mutating func firstPresent(_ alternatives: [KeyPath], in node: Reader.Node) -> (Found, KeyPath)? {
         for keyPath in alternatives {
             if keyPath.anchor == .metadata {
                 if let value = metadataValue(keyPath) { return (.value(value), keyPath) }
@@ -795,7 +801,7 @@ struct Importer<Reader: JSONReader> {
 
     /// `@metadata.<path>`: the engine's own `mapping.collectionIndex` and `mapping.parentObject.<attribute>`,
     /// else the caller's metadata.
-    private func metadataValue(_ keyPath: KeyPath) -> JSONValue? {
+    private mutating func metadataValue(_ keyPath: KeyPath) -> JSONValue? {
         let names = keyPath.steps.map(\.key.name)
         if names == ["mapping", "collectionIndex"] {
             guard let index = collectionIndexes.last else { return nil }
