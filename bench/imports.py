@@ -12,7 +12,6 @@ ISO dates parsed — and ratios are to jansson's bare parse of the same bytes.
     The Swift baselines run as a subprocess per round; each reports its second, warm round.
 Writes a Markdown report on stdout (`make bench` keeps it in bench/RESULTS.md)."""
 import ctypes
-import ctypes.util
 import datetime
 import gc
 import json
@@ -37,19 +36,8 @@ GENERATOR = os.path.join(HERE, "..", "..", "shared", "bench", "gen.py")
 SIZES = [(10_000, 7), (100_000, 5)] + ([] if os.environ.get("BENCH_SIZES") == "small" else [(1_000_000, 1)])
 SPEC = open(os.path.join(HERE, "people.spec.json"), "rb").read()
 
-jansson = ctypes.CDLL(ctypes.util.find_library("jansson") or "libjansson.so.4")
-jansson.json_loadb.restype = ctypes.c_void_p
-jansson.json_loadb.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p]
-jansson.json_delete.argtypes = [ctypes.c_void_p]
-ERROR_SIZE = 256 + 16 + 80  # json_error_t is smaller than this
-
-
-def jansson_parse(data):
-    error = ctypes.create_string_buffer(ERROR_SIZE)
-    tree = jansson.json_loadb(data, len(data), 0, error)
-    if not tree:
-        raise RuntimeError("jansson could not parse the payload")
-    jansson.json_delete(tree)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import jansson_parse  # noqa: E402
 
 
 class Engine:

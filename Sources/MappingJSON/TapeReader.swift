@@ -61,13 +61,17 @@ struct TapeReader: JSONReader {
     func member(of node: Int, key: PlanKey) -> Int? {
         guard tag(node) == UInt8(ascii: "{") else { return nil }
         let end = after(node) - 1
+        let wantedCount = key.utf8.count
         var found: Int?
-        key.utf8.withUnsafeBufferPointer { wanted in
-            var index = node + 1
-            while index < end {
-                if Self.same(bytes(index), wanted) { found = index + 1 }
-                index = after(index + 1)
+        var index = node + 1
+        while index < end {
+            // Lengths first, read straight off the string buffer: most keys differ there.
+            let offset = Int(truncatingIfNeeded: word(index) & Self.valueMask)
+            let count = UInt32(littleEndian: UnsafeRawPointer(strings + offset).loadUnaligned(as: UInt32.self))
+            if Int(count) == wantedCount, key.utf8.withUnsafeBufferPointer({ Self.same(bytes(index), $0) }) {
+                found = index + 1
             }
+            index = after(index + 1)
         }
         return found
     }

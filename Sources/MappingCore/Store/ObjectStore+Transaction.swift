@@ -15,6 +15,8 @@ struct Journal {
     var firstFreshSlot = 0
     private var reusedSlots: Set<Int> = []
     var identityChanges: [IdentityChange] = []
+    /// Identity maps where new objects took free keys without an `identityChanges` entry.
+    var mapsWithNewEntries: Set<Int> = []
     /// Slots of objects deleted in the transaction, with the generation their handles carry.
     private(set) var deleted: [(slot: Int, generation: UInt16)] = []
     /// Member list lengths and live counts when the transaction began.
@@ -127,6 +129,11 @@ extension ObjectStore {
         self.journal = nil
         for change in journal.identityChanges.reversed() {
             restoreIdentity(map: change.map, key: change.key, to: change.previous)
+        }
+        // Entries that name objects made in the transaction did not exist before it: no object
+        // of the graph as it was can be in a slot the transaction made or reused.
+        for map in journal.mapsWithNewEntries {
+            purgeIdentities(map: map) { journal.isNew($0) }
         }
         for (slot, generation) in journal.deleted.reversed() {
             undelete(slot: slot, generation: generation)

@@ -177,7 +177,13 @@ struct ObjectStore {
     mutating func register(_ id: ObjectID, map: Int, key: IdentityKey) {
         guard identityMaps.indices.contains(map) else { return }
         let previous = identityMaps[map].updateValue(id, forKey: key)
-        journal?.identityChanges.append(.init(map: map, key: key, previous: previous))
+        if previous == nil, journal?.isNew(id) == true {
+            // A new object under a free key: a rollback purges such entries wholesale, so the
+            // journal keeps no copy of the key (a cold import would otherwise hold one per object).
+            journal?.mapsWithNewEntries.insert(map)
+        } else {
+            journal?.identityChanges.append(.init(map: map, key: key, previous: previous))
+        }
     }
 
     /// Applies `change` to a live object's record, first saving the record for rollback if a
@@ -260,6 +266,12 @@ struct ObjectStore {
         let id = ObjectID(tag: tag, generation: generations[slot], slot: UInt32(truncatingIfNeeded: slot))
         reindex(id, from: records[slot], to: record)
         records[slot] = record
+    }
+
+    /// Removes the entries of an identity map whose object `isGone` says is gone (rollback).
+    mutating func purgeIdentities(map: Int, where isGone: (ObjectID) -> Bool) {
+        guard identityMaps.indices.contains(map) else { return }
+        identityMaps[map] = identityMaps[map].filter { !isGone($0.value) }
     }
 
     mutating func restoreIdentity(map: Int, key: IdentityKey, to previous: ObjectID?) {
