@@ -1,5 +1,5 @@
 import XCTest
-import MappingCore
+@testable import MappingCore
 import MappingJSON
 import _MappingTestSupport
 
@@ -31,6 +31,34 @@ final class TransactionTests: XCTestCase {
         let fresh = try ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 9}]}}"#)
         XCTAssertEqual(try ctx.count(of: "Person"), 3)
         XCTAssertTrue(ctx.isLive(fresh[0]))
+    }
+
+    /// New objects under free keys leave no journal entry; a rollback must still restore every
+    /// identity: a key freed and taken again in the transaction, and objects in reused slots.
+    func testRollbackRestoresIdentitiesOfRecreatedAndReusedSlots() throws {
+        let ctx = try TestFixtures.context(TestFixtures.peopleSpec)
+        let ada = try XCTUnwrap(ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 1}, {"id": 2}]}}"#).first)
+        try ctx.begin()
+        try ctx.delete(ada)
+        let again = try XCTUnwrap(ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 1, "name": "new"}]}}"#).first)
+        XCTAssertNotEqual(again, ada)
+        try ctx.rollback()
+        XCTAssertEqual(try ctx.object(of: "Person", identity: .integer(1)), ada)
+        XCTAssertTrue(ctx.isLive(ada))
+        XCTAssertFalse(ctx.isLive(again))
+        XCTAssertEqual(ctx.identityEntryCount(of: "Person"), 2)
+
+        // A deletion committed frees its slot; a failed import that reuses it leaves no identity behind.
+        let grace = try XCTUnwrap(ctx.object(of: "Person", identity: .integer(2)))
+        try ctx.delete(grace)
+        XCTAssertThrowsError(try ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 7}, {"id": 8}, {"id": "x"}]}}"#))
+        XCTAssertNil(try ctx.object(of: "Person", identity: .integer(7)))
+        XCTAssertNil(try ctx.object(of: "Person", identity: .integer(8)))
+        XCTAssertNil(try ctx.object(of: "Person", identity: .integer(2)))
+        XCTAssertEqual(try ctx.count(of: "Person"), 1)
+        XCTAssertEqual(ctx.identityEntryCount(of: "Person"), 1, "no entry left for the rolled-back 7 and 8")
+        let seven = try XCTUnwrap(ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 7}]}}"#).first)
+        XCTAssertEqual(try ctx.object(of: "Person", identity: .integer(7)), seven)
     }
 
     func testHandlesOfRolledBackObjectsAreStale() throws {

@@ -87,6 +87,13 @@ public final class MappingContext: Sendable {
 
     // MARK: Reading
 
+    /// The number of keys in the identity map of `entity` (for tests: it must equal the live
+    /// objects that carry an identity, whatever was rolled back).
+    func identityEntryCount(of entity: String) -> Int {
+        guard let map = spec.model.entity(named: entity)?.identityMap else { return 0 }
+        return graph.withLock { $0.identityEntryCount(map: map) }
+    }
+
     private func read<T>(_ body: (GraphReader) throws(MappingError) -> T) throws(MappingError) -> T {
         let model = spec.model
         return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> T in

@@ -268,6 +268,9 @@ struct ObjectStore {
         records[slot] = record
     }
 
+    /// How many keys an identity map holds (live objects only, once a rollback has purged).
+    func identityEntryCount(map: Int) -> Int { identityMaps.indices.contains(map) ? identityMaps[map].count : 0 }
+
     /// Removes the entries of an identity map whose object `isGone` says is gone (rollback).
     mutating func purgeIdentities(map: Int, where isGone: (ObjectID) -> Bool) {
         guard identityMaps.indices.contains(map) else { return }
