@@ -1,5 +1,5 @@
 /* Memory of a large import (issue 5, target 4): the people workload imported as one document and in
- * chunks of 10,000, each in its own child process so peaks do not mix. Reports the child's peak RSS
+ * chunks of 10,000, with each parser this build has, each in its own child process so peaks do not mix. Reports the child's peak RSS
  * (wait4), the RSS left once the input is freed (the retained graph, plus the process's baseline)
  * and the time. Usage: memory SPEC PAYLOAD — PAYLOAD is gen.py output ({"people": [...]}). */
 #define _GNU_SOURCE
@@ -41,13 +41,14 @@ static long rss_kb(void) {
 /* In the child: import, free the input, and report RSS before and after through `out`. */
 static size_t chunk_size = 10000;
 
-static int run(const char *spec_path, const char *payload_path, int chunked, FILE *out) {
+static int run(const char *spec_path, const char *payload_path, int chunked, int parser, FILE *out) {
     size_t spec_len, length;
     char *spec = read_all(spec_path, &spec_len);
     long baseline = rss_kb();
     char *data = read_all(payload_path, &length);
     mapping_context *ctx = NULL;
     if (mapping_context_new(&ctx, spec, spec_len) != MAPPING_OK) return 1;
+    if (mapping_context_set_parser(ctx, parser) != MAPPING_OK) return 1;
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
     int rc;
@@ -73,14 +74,16 @@ int main(int argc, char **argv) {
     if (argc > 3) chunk_size = strtoul(argv[3], NULL, 10);
     printf("# Memory of a large import\n\n| way | time | peak RSS | RSS after (input freed) | retained vs input |\n|---|---|---|---|---|\n");
     size_t input = 0;
+    for (int parser = MAPPING_PARSER_JANSSON; parser <= MAPPING_PARSER_SIMDJSON; parser++)
     for (int chunked = 0; chunked <= 1; chunked++) {
+        if (!mapping_parser_available(parser)) continue;
         int pipefd[2];
         if (pipe(pipefd) != 0) return 2;
         pid_t child = fork();
         if (child == 0) {
             close(pipefd[0]);
             FILE *out = fdopen(pipefd[1], "w");
-            int status = run(argv[1], argv[2], chunked, out);
+            int status = run(argv[1], argv[2], chunked, parser, out);
             fclose(out);
             _exit(status);
         }
@@ -94,8 +97,10 @@ int main(int argc, char **argv) {
         struct rusage usage;
         if (wait4(child, &status, 0, &usage) < 0 || status != 0 || fields != 4) { fprintf(stderr, "child failed\n"); return 1; }
         double retained = (double)(after - baseline) * 1024.0;
-        char way[64];
-        snprintf(way, sizeof way, chunked ? "chunks of %zu (mapping_import_chunked)" : "one document (mapping_import)", chunk_size);
+        char way[96];
+        const char *parser_name = parser == MAPPING_PARSER_SIMDJSON ? "simdjson" : "jansson";
+        if (chunked) snprintf(way, sizeof way, "%s, chunks of %zu (mapping_import_chunked)", parser_name, chunk_size);
+        else snprintf(way, sizeof way, "%s, one document (mapping_import)", parser_name);
         printf("| %s | %.1f s | %.2f GB | %.2f GB | %.1f× |\n", way, seconds, (double)usage.ru_maxrss / 1048576.0, (double)after / 1048576.0, retained / (double)input);
     }
     printf("\nInput: %.0f MB held in memory by the caller during the import. Target: peak of the chunked import <= 1.5 GB;"

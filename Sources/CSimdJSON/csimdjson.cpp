@@ -53,6 +53,10 @@ extern "C" int csimdjson_parse(csimdjson_parser *parser, const char *bytes, size
     }
 }
 
+extern "C" size_t csimdjson_parser_capacity(const csimdjson_parser *parser) {
+    return parser == nullptr ? 0 : parser->parser.capacity();
+}
+
 extern "C" const char *csimdjson_last_error(const csimdjson_parser *parser) {
     if (parser == nullptr || parser->last_error == simdjson::SUCCESS) return "";
     return simdjson::error_message(parser->last_error);

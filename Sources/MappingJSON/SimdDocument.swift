@@ -28,7 +28,13 @@ final class SimdDocument {
         self.reader = reader
     }
 
-    deinit { pool.give(parser) }
+    /// A parser whose buffers grew past this (they hold about 5 bytes per byte parsed) is freed
+    /// rather than kept: one large import must not leave the context holding its buffers.
+    static let largestKeptCapacity = 16 << 20
+
+    deinit {
+        if csimdjson_parser_capacity(parser.raw) <= Self.largestKeptCapacity { pool.give(parser) }
+    }
 
     /// The parsed document, or `nil` when jansson must decide: simdjson rejected the text (jansson
     /// then reports where, in its own words, or accepts what simdjson is stricter about) or the text
@@ -39,7 +45,7 @@ final class SimdDocument {
         let status = csimdjson_parse(parser.raw, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
                                      bytes.count, &parsed)
         guard status == CSIMDJSON_OK, let tape = parsed.tape, let strings = parsed.strings else {
-            pool.give(parser)
+            if csimdjson_parser_capacity(parser.raw) <= largestKeptCapacity { pool.give(parser) }
             return nil
         }
         let reader = TapeReader(tape: tape, length: parsed.tape_length, strings: strings)

@@ -107,6 +107,21 @@ final class ParserDifferentialTests: XCTestCase {
         }
     }
 
+    /// The context keeps a parser for the next import, but not one whose buffers a large document
+    /// grew: those are freed with the document.
+    func testTheContextKeepsSmallParsersOnly() throws {
+        let ctx = try TestFixtures.context(TestFixtures.peopleSpec)
+        try ctx.choose(parser: .simdjson)
+        _ = try ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 1, "name": "small"}]}}"#)
+        let kept = try XCTUnwrap(ctx.parserPool.take(), "a parser kept after a small import")
+        ctx.parserPool.give(kept)
+        let long = String(repeating: "x", count: 17 << 20)
+        _ = try ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 2, "name": "\#(long)"}]}}"#)
+        XCTAssertEqual(try ctx.value(of: try XCTUnwrap(ctx.object(of: "Person", identity: .integer(2))), attribute: "name").0,
+                       .string(long))
+        XCTAssertNil(ctx.parserPool.take(), "the grown parser was freed, not kept")
+    }
+
     func testChunkedImportsGiveTheSameGraph() throws {
         let lines = (1...250).map { #"{"id": \#($0), "name": "p\#($0)", "company": {"id": \#($0 % 7), "name": "c"}}"# }
         let input = Array(lines.joined(separator: "\n").utf8)

@@ -30,6 +30,9 @@ void csimdjson_parser_free(csimdjson_parser *parser);
 /* Parses `len` bytes (copied into a padded buffer, so `bytes` needs no padding). */
 int csimdjson_parse(csimdjson_parser *parser, const char *bytes, size_t len, csimdjson_document *out);
 
+/* The largest document, in bytes, the parser's buffers currently fit (they grow, never shrink). */
+size_t csimdjson_parser_capacity(const csimdjson_parser *parser);
+
 /* simdjson's words for the last failed parse of `parser` ("" if none). */
 const char *csimdjson_last_error(const csimdjson_parser *parser);
 
