@@ -33,6 +33,7 @@ from mapping import _ffi  # noqa: E402
 
 GENERATOR = os.path.join(HERE, "..", "..", "shared", "bench", "gen.py")
 # 1M records: one round (about a minute per way); BENCH_SIZES=small leaves it out.
+LOOKUPS = 10_000  # identity lookups timed per round, spread over the ids
 SIZES = [(10_000, 7), (100_000, 5)] + ([] if os.environ.get("BENCH_SIZES") == "small" else [(1_000_000, 1)])
 SPEC = open(os.path.join(HERE, "people.spec.json"), "rb").read()
 
@@ -54,12 +55,53 @@ class Engine:
         if _ffi.import_(self.ctx, b"person", data, len(data), None) != 0:
             raise RuntimeError("import failed")
 
+    def serialize(self):
+        """Every person written out with the `person` mapping (company and phones nested)."""
+        people, text = _ffi.ListP(), ctypes.c_void_p()
+        if _ffi.all_(self.ctx, b"Person", ctypes.byref(people)) != 0:
+            raise RuntimeError("mapping_all failed")
+        try:
+            if _ffi.serialize_list(self.ctx, b"person", people, 0, ctypes.byref(text)) != 0:
+                raise RuntimeError("serialize failed")
+            length = len(ctypes.string_at(text.value))
+            _ffi.free(text)
+            return length
+        finally:
+            _ffi.list_free(people)
+
+    def lookups(self, keys):
+        """Each person of `keys` by identity, one mapping_get call each."""
+        found = _ffi.Object()
+        for key in keys:
+            if _ffi.get(self.ctx, b"Person", key, ctypes.byref(found)) != 0:
+                raise RuntimeError("lookup failed")
+
     def close(self):
         _ffi.context_free(self.ctx)
 
 
 class DictGraph:
-    """The hand-written Python baseline: dicts uniqued through per-entity identity maps."""
+    """The hand-written Python baseline: dicts uniqued through per-entity identity maps.
+    Written back out as the `person` mapping does (company and phones nested) with json.dumps."""
+
+    def serialize(self, dumps=json.dumps):
+        rows = []
+        for person in self.people.values():
+            row = {"id": person["id"], "name": person["name"], "email": person["email"],
+                   "birthdate": person["birthdate"].isoformat(), "score": person["score"],
+                   "active": person["active"], "company_id": person["companyId"],
+                   "phones": [{"number": phone["number"], "type": phone["type"]} for phone in person["phones"]]}
+            company = person.get("company")
+            if company is not None:
+                row["company"] = {"id": company["id"], "name": company["name"], "country": company["country"]}
+            rows.append(row)
+        return len(dumps(rows))
+
+    def lookups(self, keys):
+        people = self.people
+        for key in keys:
+            if people.get(key) is None:
+                raise RuntimeError("lookup failed")
 
     def __init__(self, loads=json.loads):
         self.people, self.companies, self.phones = {}, {}, {}
@@ -121,13 +163,18 @@ def run(count, rounds):
     with open(path, "wb") as file:
         file.write(data)
     keys = ["parse", "cold", "update", "simd-cold", "simd-update", "py-cold", "py-update", "orjson-cold", "orjson-update",
-            "codable-cold", "codable-update", "hand-cold", "hand-update"]
+            "codable-cold", "codable-update", "hand-cold", "hand-update", "serialize", "py-serialize", "orjson-serialize",
+            "lookup", "py-lookup"]
+    ids = list(range(1, count + 1, max(1, count // LOOKUPS)))[:LOOKUPS]
+    c_keys, py_keys = [str(key).encode() for key in ids], ids
     samples = {key: [] for key in keys}
     for _ in range(rounds):
         samples["parse"].append(timed(lambda: jansson_parse(data)))
         engine = Engine()
         samples["cold"].append(timed(lambda: engine.load(data)))
         samples["update"].append(timed(lambda: engine.load(data)))
+        samples["serialize"].append(timed(engine.serialize))
+        samples["lookup"].append(timed(lambda: engine.lookups(c_keys)) / len(c_keys))
         engine.close()
         engine = Engine(parser=2)
         samples["simd-cold"].append(timed(lambda: engine.load(data)))
@@ -136,6 +183,10 @@ def run(count, rounds):
         graph = DictGraph()
         samples["py-cold"].append(timed(lambda: graph.load(data)))
         samples["py-update"].append(timed(lambda: graph.load(data)))
+        samples["py-serialize"].append(timed(graph.serialize))
+        if orjson is not None:
+            samples["orjson-serialize"].append(timed(lambda: graph.serialize(orjson.dumps)))
+        samples["py-lookup"].append(timed(lambda: graph.lookups(py_keys)) / len(py_keys))
         del graph
         if orjson is not None:
             graph = DictGraph(orjson.loads)
@@ -161,7 +212,10 @@ def main():
               ("py-update", "… re-import"), ("orjson-cold", "Python orjson + dict identity maps, GC paused"),
               ("orjson-update", "… re-import"), ("codable-cold", "Swift JSONDecoder + Codable + dictionaries"),
               ("codable-update", "… re-import"), ("hand-cold", "Swift hand-written on simdjson's tape (practical limit)"),
-              ("hand-update", "… re-import")]
+              ("hand-update", "… re-import"), ("serialize", "libmapping serialize every person (mapping_serialize_list)"),
+              ("py-serialize", "Python dicts → json.dumps, same shape"), ("orjson-serialize", "Python dicts → orjson.dumps")]
+    lookups = [("lookup", "libmapping lookup by identity (mapping_get through ctypes)"),
+               ("py-lookup", "Python dict.get")]
     for count, rounds, size, medians in results:
         print(f"## {count:,} people ({size / 1e6:.1f} MB, {rounds} rounds)\n")
         print("| way | time | vs jansson parse | µs per person |\n|---|---|---|---|")
@@ -170,6 +224,10 @@ def main():
                 continue
             print(f"| {label} | {medians[key] * 1e3:.1f} ms | {medians[key] / medians['parse']:.2f}× | "
                   f"{medians[key] / count * 1e6:.2f} |")
+        print("\n| lookup | per lookup |\n|---|---|")
+        for key, label in lookups:
+            if key in medians:
+                print(f"| {label} | {medians[key] * 1e6:.2f} µs |")
         print()
     (small, _, _, first), (large, _, _, last) = results[0], results[-1]
     print("## Per-object cost from the smallest to the largest workload\n")
