@@ -3,7 +3,9 @@ public enum AttributeValue: Hashable, Sendable {
     case string(String)
     case integer(Int64)
     case double(Double)
-    case decimal(ExactDecimal)
+    /// Boxed: an exact decimal is three fields wide, and unboxed it made every value (and every
+    /// optional value the store holds) that wide and slower to copy; decimals are rare.
+    indirect case decimal(ExactDecimal)
     case boolean(Bool)
     case date(Timestamp)
     case json(JSONValue)
