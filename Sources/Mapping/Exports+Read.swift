@@ -214,12 +214,7 @@ public func mapping_get_values(_ context: OpaquePointer?, _ objects: OpaquePoint
     return withContext(context) { (handle, _) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let list = try Registry.list(objects)
-        let values = try handle.core.values(of: list.objects, attribute: try CString.argument(attribute, "attribute"))
         // Dates as the seconds mapping_get_date gives: exact to the microsecond, unlike ISO text (ms).
-        let array = JSONValue.array(values.map { value in
-            if case .date(let instant)? = value { return .real(instant.secondsSince1970) }
-            return value?.jsonValue ?? .null
-        })
-        out.pointee = CString.copy(array.text().utf8)
+        out.pointee = CString.copy(try handle.core.valuesText(of: list.objects, attribute: try CString.argument(attribute, "attribute")))
     }
 }

@@ -115,6 +115,12 @@ public final class MappingContext: Sendable {
         try read { (reader) throws(MappingError) -> [AttributeValue?] in try reader.column(objects, attribute: attribute) }
     }
 
+    /// The same column as a JSON array (null for null, dates as seconds since 1970), written as it
+    /// is read.
+    public func valuesText(of objects: [ObjectID], attribute: String) throws(MappingError) -> [UInt8] {
+        try read { (reader) throws(MappingError) -> [UInt8] in try reader.columnText(objects, attribute: attribute) }
+    }
+
     /// The target of a to-one relationship, or `nil`.
     public func relatedObject(of object: ObjectID, relationship: String) throws(MappingError) -> ObjectID? {
         try read { (reader) throws(MappingError) -> ObjectID? in

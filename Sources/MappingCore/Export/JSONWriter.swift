@@ -50,8 +50,25 @@ enum JSONWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    /// One stored value in a column (`ColumnWriter`): null for a missing value, dates as seconds.
+    static func writeColumnValue(_ value: AttributeValue?, into output: inout [UInt8]) {
+        switch value {
+        case nil: output.append(contentsOf: "null".utf8)
+        case .string(let text)?: writeString(text, into: &output)
+        case .integer(let number)?: output.append(contentsOf: String(number).utf8)
+        case .date(let instant)?: write(.real(instant.secondsSince1970), into: &output, pretty: false, indent: 0)
+        case let other?: write(other.jsonValue, into: &output, pretty: false, indent: 0)
+        }
+    }
+
     private static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copy them whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output.append(contentsOf: text.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
@@ -68,6 +85,27 @@ enum JSONWriter {
             }
         }
         output.append(UInt8(ascii: "\""))
+    }
+}
+
+/// One attribute of many objects as a JSON array (`mapping_get_values`): null for a missing value,
+/// dates as seconds since 1970 (exact to the microsecond, unlike ISO text).
+struct ColumnWriter {
+    private var output: [UInt8] = []
+
+    init(capacity: Int) {
+        output.reserveCapacity(capacity * 16 + 2)
+        output.append(UInt8(ascii: "["))
+    }
+
+    mutating func append(_ value: AttributeValue?) {
+        if output.count > 1 { output.append(UInt8(ascii: ",")) }
+        JSONWriter.writeColumnValue(value, into: &output)
+    }
+
+    mutating func finish() -> [UInt8] {
+        output.append(UInt8(ascii: "]"))
+        return output
     }
 }
 

@@ -40,19 +40,32 @@ struct GraphReader {
     /// name the position of the object that fails; the attribute must have one type across the
     /// objects' entities, so callers can convert the whole column the same way.
     func column(_ objects: [ObjectID], attribute name: String) throws(MappingError) -> [AttributeValue?] {
-        var slotByEntity = [Int?](repeating: nil, count: model.entities.count)
-        var columnType: AttributeType?
         var values: [AttributeValue?] = []
         values.reserveCapacity(objects.count)
+        try forEachValue(objects, attribute: name) { values.append($0) }
+        return values
+    }
+
+    /// The same column as JSON text, written as it is read (no array of values in between).
+    func columnText(_ objects: [ObjectID], attribute name: String) throws(MappingError) -> [UInt8] {
+        var writer = ColumnWriter(capacity: objects.count)
+        try forEachValue(objects, attribute: name) { writer.append($0) }
+        return writer.finish()
+    }
+
+    private func forEachValue(_ objects: [ObjectID], attribute name: String,
+                              _ body: (AttributeValue?) -> Void) throws(MappingError) {
+        var slotByEntity = [Int?](repeating: nil, count: model.entities.count)
+        var columnType: AttributeType?
         for (position, object) in objects.enumerated() {
-            guard let record = store.record(object), slotByEntity.indices.contains(record.entity) else {
+            guard let entityIndex = store.entityIndex(of: object), slotByEntity.indices.contains(entityIndex) else {
                 throw MappingError(.stale, "object \(position) (\(object)) was deleted or belongs to another context")
             }
             let slot: Int
-            if let known = slotByEntity[record.entity] {
+            if let known = slotByEntity[entityIndex] {
                 slot = known
             } else {
-                let entity = model.entities[record.entity]
+                let entity = model.entities[entityIndex]
                 guard let index = entity.attributeIndex(named: name) else {
                     throw MappingError(.name, "object \(position): entity \"\(entity.name)\" has no attribute \"\(name)\"",
                                        attribute: entity.name + "." + name)
@@ -63,12 +76,11 @@ struct GraphReader {
                                        attribute: entity.name + "." + name)
                 }
                 columnType = type
-                slotByEntity[record.entity] = index
+                slotByEntity[entityIndex] = index
                 slot = index
             }
-            values.append(record.values.indices.contains(slot) ? record.values[slot] : nil)
+            body(store.attributeValue(of: object, slot))
         }
-        return values
     }
 
     func links(of object: ObjectID, relationship name: String) throws(MappingError) -> (Links, Relationship) {

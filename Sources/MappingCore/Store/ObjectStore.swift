@@ -96,6 +96,14 @@ struct ObjectStore {
 
     func contains(_ id: ObjectID) -> Bool { entityIndex(of: id) != nil }
 
+    /// One attribute of a live object, read in place; `nil` when unset or for a handle not live.
+    func attributeValue(of id: ObjectID, _ attribute: Int) -> AttributeValue? {
+        let slot = id.slot
+        guard id.tag == tag, records.indices.contains(slot), generations[slot] == id.generation,
+              let values = records[slot]?.values, values.indices.contains(attribute) else { return nil }
+        return values[attribute]
+    }
+
     /// The handle of the live object in `slot`, if there is one.
     func liveID(slot: Int) -> ObjectID? {
         guard records.indices.contains(slot), records[slot] != nil else { return nil }

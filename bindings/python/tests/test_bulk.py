@@ -75,3 +75,26 @@ def test_lists_arrive_in_one_copy():
         people = ctx.import_json("person", [{"id": i, "name": f"P{i}"} for i in range(1000)])
         assert [person["id"] for person in people] == list(range(1000))
         assert ctx.all("Person") == people
+
+
+def test_returned_lists_hand_their_library_list_to_values_until_changed():
+    with mapping.Context(SPEC) as ctx:
+        people = ctx.import_json("person", PEOPLE)
+        assert isinstance(people, list) and isinstance(people, mapping.ObjectList)
+        assert people._library_list(ctx) is not None
+        names = ctx.values(people, "name")
+        assert names == ["Ada", None, "Grace"] == ctx.values(list(people), "name")
+        assert type(people[:2]) is list  # a slice is a plain list of the same Objects
+        everyone = ctx.all("Person")
+        assert everyone._library_list(ctx) is not None
+        last = people.pop()
+        assert people._library_list(ctx) is None, "a changed list no longer speaks for its objects"
+        assert ctx.values(people, "name") == ["Ada", None]
+        people.append(last)
+        people.reverse()
+        assert ctx.values(people, "name") == ["Grace", None, "Ada"]
+        people[0] = everyone[0]
+        assert ctx.values(people, "name") == ["Ada", None, "Ada"]
+        with mapping.Context(SPEC) as other:
+            with pytest.raises(mapping.MisuseError):
+                other.values(everyone, "name")  # another context's list is checked object by object

@@ -7,7 +7,7 @@
         ada["name"], ada.related("company")
 """
 from . import _ffi
-from .context import Context, Object, available_parsers
+from .context import Context, Object, ObjectList, available_parsers
 from .paths import Paginator, PathPattern, decode_query, resolve_url
 from .manager import ObjectManager
 from .errors import (ConstraintError, ResponseError, DeniedError, DepthError, MappingError, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
@@ -17,7 +17,7 @@ from .errors import (ConstraintError, ResponseError, DeniedError, DepthError, Ma
 __version__ = _ffi.version().decode("ascii")
 
 __all__ = [
-    "Context", "Object", "ObjectManager", "Paginator", "PathPattern", "decode_query", "resolve_url", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
+    "Context", "Object", "ObjectList", "ObjectManager", "Paginator", "PathPattern", "decode_query", "resolve_url", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
     "UnknownNameError", "NotFoundError", "StaleObjectError", "NullValueError", "DepthError", "OutOfRangeError",
     "UnmappableError", "DeniedError", "PredicateError", "ConstraintError", "ResponseError", "UnavailableError", "available_parsers", "__version__",
 ]

@@ -28,16 +28,53 @@ def _json_bytes(value):
     return json.dumps(value).encode("utf-8")
 
 
-def _take_list(pointer):
-    """The objects of a mapping_list, which is then freed."""
-    try:
-        count = _ffi.list_count(pointer)
-        buffer = (_ffi.Object * count)()
-        copied = ctypes.c_size_t()
-        check(_ffi.list_copy(pointer, buffer, count, ctypes.byref(copied)))
-        return list(buffer)
-    finally:
-        _ffi.list_free(pointer)
+def _handles(pointer):
+    """The handles of a mapping_list, copied out in one call."""
+    count = _ffi.list_count(pointer)
+    buffer = (_ffi.Object * count)()
+    copied = ctypes.c_size_t()
+    check(_ffi.list_copy(pointer, buffer, count, ctypes.byref(copied)))
+    return list(buffer)
+
+
+class ObjectList(list):
+    """A list of Objects as the library returned them (imports, queries, to-many relationships).
+    While it is unchanged it keeps the library's own list of their handles, so `ctx.values(objects,
+    attr)` hands that over instead of rebuilding it from Python; any change to the list lets it go.
+    It is a plain list in every other way."""
+
+    def __init__(self, context, pointer):
+        try:
+            super().__init__(Object(context, handle) for handle in _handles(pointer))
+        except BaseException:
+            _ffi.list_free(pointer)
+            raise
+        self._context = context
+        self._pointer = pointer
+        self._release = weakref.finalize(self, _ffi.list_free, pointer)
+
+    def _detach(self):
+        self._release()
+        self._pointer = None
+
+    def _library_list(self, context):
+        """The library's list of these objects, if it still matches them and `context` made them."""
+        return self._pointer if self._pointer is not None and self._context is context else None
+
+
+def _detaching(name):
+    method = getattr(list, name)
+
+    def change(self, *args, **kwargs):
+        self._detach()
+        return method(self, *args, **kwargs)
+    change.__name__ = name
+    return change
+
+
+for _name in ("append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
+              "__setitem__", "__delitem__", "__iadd__", "__imul__"):
+    setattr(ObjectList, _name, _detaching(_name))
 
 
 def available_parsers():
@@ -130,14 +167,14 @@ class Context:
         if (isinstance(mapping, str) and metadata is None and on_event is None and on_progress is None
                 and orphans is None and parser is None):
             self._check(_ffi.import_(self._ptr, _encode(mapping), data, len(data), ctypes.byref(result)))
-            return [Object(self, handle) for handle in _take_list(result)]
+            return ObjectList(self, result)
         names = [mapping] if isinstance(mapping, str) else list(mapping)
         array = (ctypes.c_char_p * len(names))(*(_encode(name) for name in names))
         options, raised, _keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans, parser)
         code = _ffi.import_with(self._ptr, array, len(names), data, len(data), ctypes.byref(options),
                                 ctypes.byref(result))
         self._check(code)
-        objects = [Object(self, handle) for handle in _take_list(result)]
+        objects = ObjectList(self, result)
         if raised:
             raise raised[0]
         return objects
@@ -228,7 +265,7 @@ class Context:
         """Every object of `entity` and its sub-entities."""
         result = _ffi.ListP()
         self._check(_ffi.all_(self._ptr, _encode(entity), ctypes.byref(result)))
-        return [Object(self, handle) for handle in _take_list(result)]
+        return ObjectList(self, result)
 
     def count(self, entity, predicate=None, *arguments):
         """How many objects `entity` and its sub-entities have, or how many match `predicate`."""
@@ -252,7 +289,7 @@ class Context:
                                json.dumps(list(arguments), default=_json_default).encode("utf-8"),
                                _encode(sort) if sort else None, offset, limit or 0,
                                0 if subentities else _ffi.FETCH_EXACT_ENTITY, ctypes.byref(result)))
-        return [Object(self, handle) for handle in _take_list(result)]
+        return ObjectList(self, result)
 
     # -- changes ---------------------------------------------------------------------------------
 
@@ -346,14 +383,21 @@ class Context:
         """One attribute of many Objects in one call, as a list of Python values (typed as `obj[attr]`
         types them; None for null): the way to read a column without a ctypes call per object. The
         objects may be of several entities that give `attribute` the same type."""
-        items = list(objects)
-        if not items:
-            return []
-        if any(not isinstance(item, Object) or item._context is not self for item in items):
-            raise MisuseError("values takes Objects of this context")
         out = ctypes.c_void_p()
-        with _selection(items) as selection:
-            self._check(_ffi.get_values(self._ptr, selection, _encode(attribute), ctypes.byref(out)))
+        library_list = objects._library_list(self) if isinstance(objects, ObjectList) else None
+        if library_list is not None:  # the library's own list of them: no per-object work here
+            items = objects
+            if not items:
+                return []
+            self._check(_ffi.get_values(self._ptr, library_list, _encode(attribute), ctypes.byref(out)))
+        else:
+            items = list(objects)
+            if not items:
+                return []
+            if any(not isinstance(item, Object) or item._context is not self for item in items):
+                raise MisuseError("values takes Objects of this context")
+            with _selection(items) as selection:
+                self._check(_ffi.get_values(self._ptr, selection, _encode(attribute), ctypes.byref(out)))
         text = _ffi.take_string(out.value)
         kind = self.attribute_type(items[0].entity, attribute)
         if kind == _ffi.TYPE_DECIMAL:
@@ -383,7 +427,7 @@ class Context:
             response.orphan_predicate = _encode(orphans[1]) if orphans[1] is not None else None
         result = _ffi.ListP()
         self._check(_ffi.map_response(self._ptr, ctypes.byref(response), ctypes.byref(result)))
-        return [Object(self, handle) for handle in _take_list(result)]
+        return ObjectList(self, result)
 
     # -- model -----------------------------------------------------------------------------------
 
@@ -493,7 +537,7 @@ class Object:
             result = _ffi.ListP()
             context._check(_ffi.get_related_list(context._ptr, self._handle, _encode(relationship),
                                                  ctypes.byref(result)))
-            return [Object(context, handle) for handle in _take_list(result)]
+            return ObjectList(context, result)
         target = _ffi.Object()
         context._check(_ffi.get_related(context._ptr, self._handle, _encode(relationship), ctypes.byref(target)))
         return Object(context, target.value) if target.value else None
