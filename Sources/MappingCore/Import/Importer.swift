@@ -739,6 +739,9 @@ struct Importer<Reader: JSONReader> {
     /// The node at `keyPath` below `node` (or below a parent representation or the payload's root,
     /// for `@parent.`/`@root.` paths); `nil` when a step is missing or lands on `null` midway.
     private mutating func resolve(_ keyPath: KeyPath, in node: Reader.Node) -> Reader.Node? {
+        if let key = keyPath.singleKey, reader.kind(of: node) == .object {
+            return reader.member(of: node, key: key)
+        }
         var current = node
         switch keyPath.anchor {
         case .current:

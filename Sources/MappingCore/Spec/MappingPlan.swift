@@ -141,6 +141,9 @@ public final class KeyPath: Sendable, CustomStringConvertible {
     public let anchor: Anchor
     public let steps: [Step]
     public let description: String
+    /// The one key of the commonest path (`"name"`: one step, from the representation itself), so
+    /// the importer can look it up without walking `steps`.
+    let singleKey: PlanKey?
 
     public init(_ text: String) {
         description = text
@@ -171,6 +174,7 @@ public final class KeyPath: Sendable, CustomStringConvertible {
                 return Step(key: PlanKey(name), index: allDigits ? Int(name) : nil)
             }
         }
+        singleKey = anchor == .current && steps.count == 1 ? steps.first?.key : nil
     }
 
     /// The representation itself.
