@@ -5,6 +5,8 @@ public struct Model: Sendable {
     /// One per distinct (hierarchy root, identification attributes): sub-entities share their
     /// parent's map, so an identity names one object across the hierarchy.
     public let identityMapCount: Int
+    /// Whether any relationship has a `minCount` or `maxCount` to check when a transaction commits.
+    let hasCountRules: Bool
     private let entityIndexByName: [String: Int]
 
     init(entities: [Entity], identityMapCount: Int) {
@@ -13,6 +15,7 @@ public struct Model: Sendable {
         var byName: [String: Int] = [:]
         for entity in entities { byName[entity.name] = entity.index }
         self.entityIndexByName = byName
+        hasCountRules = entities.contains { $0.relationships.contains { $0.minCount != nil || $0.maxCount != nil } }
     }
 
     public func entityIndex(named name: String) -> Int? { entityIndexByName[name] }

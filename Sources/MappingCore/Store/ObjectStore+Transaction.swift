@@ -105,6 +105,7 @@ extension ObjectStore {
 
     /// `minCount`/`maxCount` of every relationship of every object the transaction changed or made.
     private func checkCounts(_ journal: Journal, model: Model) throws(MappingError) {
+        guard model.hasCountRules else { return }  // most models have none: skip visiting every object
         let touched = journal.created + journal.beforeImages.keys.compactMap { liveID(slot: $0) }
         for object in touched {
             guard let record = record(object), model.entities.indices.contains(record.entity) else { continue }
