@@ -58,8 +58,20 @@ final class CAPITests: XCTestCase {
 /// under ThreadSanitizer.
 final class ConcurrencyTests: XCTestCase {
     func testFourThreadsOnOneContext() throws {
+        try fourThreads(parser: MAPPING_PARSER_JANSSON)
+    }
+
+    /// The same with the simdjson parser: parses run outside the context's lock, each with a parser
+    /// lent by the context's pool (ThreadSanitizer runs this suite in `make test`).
+    func testFourThreadsOnOneContextWithSimdjson() throws {
+        try XCTSkipUnless(Mapping.mapping_parser_available(MAPPING_PARSER_SIMDJSON) == 1, "built without simdjson")
+        try fourThreads(parser: MAPPING_PARSER_SIMDJSON)
+    }
+
+    private func fourThreads(parser: Int32) throws {
         let context = try XCTUnwrap(CAPITests.newContext())
         defer { mapping_context_free(context) }
+        XCTAssertEqual(Mapping.mapping_context_set_parser(context, parser), 0)
         let failures = Locked([0, 0, 0, 0])
         let handle = UInt(bitPattern: context)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
