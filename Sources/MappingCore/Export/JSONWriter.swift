@@ -63,9 +63,17 @@ enum JSONWriter {
 
     private static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Most strings need no escape: copy them whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output.append(contentsOf: text.utf8)
+        // Most strings need no escape: copy their bytes whole (through `withUTF8`'s contiguous
+        // buffer; walking the UTF-8 view byte by byte cost ~700 instructions per short string).
+        var contiguous = text
+        let copied = contiguous.withUTF8 { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if copied {
             output.append(UInt8(ascii: "\""))
             return
         }
