@@ -32,8 +32,11 @@ final class SimdDocument {
     /// rather than kept: one large import must not leave the context holding its buffers.
     static let largestKeptCapacity = 16 << 20
 
-    deinit {
-        if csimdjson_parser_capacity(parser.raw) <= Self.largestKeptCapacity { pool.give(parser) }
+    deinit { Self.giveBack(parser, to: pool) }
+
+    /// Returns a parser to the context's pool, unless a large document grew its buffers.
+    private static func giveBack(_ parser: SimdParser, to pool: ReusablePool) {
+        if csimdjson_parser_capacity(parser.raw) <= largestKeptCapacity { pool.give(parser) }
     }
 
     /// The parsed document, or `nil` when jansson must decide: simdjson rejected the text (jansson
@@ -45,7 +48,7 @@ final class SimdDocument {
         let status = csimdjson_parse(parser.raw, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
                                      bytes.count, &parsed)
         guard status == CSIMDJSON_OK, let tape = parsed.tape, let strings = parsed.strings else {
-            if csimdjson_parser_capacity(parser.raw) <= largestKeptCapacity { pool.give(parser) }
+            giveBack(parser, to: pool)
             return nil
         }
         let reader = TapeReader(tape: tape, length: parsed.tape_length, strings: strings)

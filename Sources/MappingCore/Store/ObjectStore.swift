@@ -80,17 +80,23 @@ struct ObjectStore {
 
     // MARK: Reading
 
-    /// The record of a live object of this store; `nil` for a stale, foreign or malformed handle.
-    func record(_ id: ObjectID) -> ObjectRecord? {
+    /// The slot of a handle of this store that has not gone stale; `nil` for a stale, foreign or
+    /// malformed handle. Every read and change by handle goes through this one check.
+    @inline(__always) func liveSlot(of id: ObjectID) -> Int? {
         let slot = id.slot
         guard id.tag == tag, records.indices.contains(slot), generations[slot] == id.generation else { return nil }
+        return slot
+    }
+
+    /// The record of a live object of this store; `nil` for a stale, foreign or malformed handle.
+    func record(_ id: ObjectID) -> ObjectRecord? {
+        guard let slot = liveSlot(of: id) else { return nil }
         return records[slot]
     }
 
     /// The entity of a live object, read in place (no copy of its record).
     func entityIndex(of id: ObjectID) -> Int? {
-        let slot = id.slot
-        guard id.tag == tag, records.indices.contains(slot), generations[slot] == id.generation else { return nil }
+        guard let slot = liveSlot(of: id) else { return nil }
         return records[slot]?.entity
     }
 
@@ -98,9 +104,8 @@ struct ObjectStore {
 
     /// One attribute of a live object, read in place; `nil` when unset or for a handle not live.
     func attributeValue(of id: ObjectID, _ attribute: Int) -> AttributeValue? {
-        let slot = id.slot
-        guard id.tag == tag, records.indices.contains(slot), generations[slot] == id.generation,
-              let values = records[slot]?.values, values.indices.contains(attribute) else { return nil }
+        guard let slot = liveSlot(of: id), let values = records[slot]?.values,
+              values.indices.contains(attribute) else { return nil }
         return values[attribute]
     }
 
@@ -214,9 +219,8 @@ struct ObjectStore {
         // The record is taken out of its slot while it changes, so its values array stays uniquely
         // referenced and is changed in place; no closure holds the value (each capture of an
         // optional enum was a generic copy, the largest single cost of an import's attributes).
-        let slot = id.slot
-        guard id.tag == tag, records.indices.contains(slot), generations[slot] == id.generation,
-              var record = records[slot], record.values.indices.contains(attribute) else { return }
+        guard let slot = liveSlot(of: id), var record = records[slot],
+              record.values.indices.contains(attribute) else { return }
         if Self.same(record.values[attribute], value) { return }
         if journal?.isNew(id) == false, journal?.beforeImages[slot] == nil {
             journal?.beforeImages[slot] = record

@@ -343,16 +343,27 @@ class Context:
             self._own(objects)
             self._check(_ffi.serialize(self._ptr, _encode(mapping), objects._handle, flags, ctypes.byref(out)))
         else:
-            objects = list(objects)
-            for item in objects:
-                self._own(item)
-            with _selection(objects) as selection:
+            with self._as_list(objects) as (_, selection):
                 self._check(_ffi.serialize_list(self._ptr, _encode(mapping), selection, flags, ctypes.byref(out)))
         return _ffi.take_string(out.value)
 
     def _own(self, item):
         if not isinstance(item, Object) or item._context is not self:
-            raise MisuseError("serialize takes Objects of this context")
+            raise MisuseError("expected Objects of this context")
+
+    @contextlib.contextmanager
+    def _as_list(self, objects):
+        """`objects` as a Python list and as a mapping_list, for the calls that take a list. An
+        unchanged ObjectList of this context hands over the library's own list, with no work per
+        object; anything else is checked object by object and copied into a temporary list."""
+        if isinstance(objects, ObjectList) and objects._library_list(self) is not None:
+            yield objects, objects._library_list(self)
+            return
+        items = list(objects)
+        for item in items:
+            self._own(item)
+        with _selection(items) as selection:
+            yield items, selection
 
     # -- routes ----------------------------------------------------------------------------------
 
@@ -370,11 +381,8 @@ class Context:
     def parameters(self, objects, method="POST", *, form=False):
         """Request parameters for one Object or a list, by the spec's request descriptors: JSON text,
         or form-encoded text with `form=True`."""
-        items = [objects] if isinstance(objects, Object) else list(objects)
-        for item in items:
-            self._own(item)
         out = ctypes.c_void_p()
-        with _selection(items) as selection:
+        with self._as_list([objects] if isinstance(objects, Object) else objects) as (_, selection):
             self._check(_ffi.parameters(self._ptr, selection, _encode(method), _ffi.SERIALIZE_FORM if form else 0,
                                         ctypes.byref(out)))
         return _ffi.take_string(out.value)
@@ -384,20 +392,10 @@ class Context:
         types them; None for null): the way to read a column without a ctypes call per object. The
         objects may be of several entities that give `attribute` the same type."""
         out = ctypes.c_void_p()
-        library_list = objects._library_list(self) if isinstance(objects, ObjectList) else None
-        if library_list is not None:  # the library's own list of them: no per-object work here
-            items = objects
+        with self._as_list(objects) as (items, selection):
             if not items:
                 return []
-            self._check(_ffi.get_values(self._ptr, library_list, _encode(attribute), ctypes.byref(out)))
-        else:
-            items = list(objects)
-            if not items:
-                return []
-            if any(not isinstance(item, Object) or item._context is not self for item in items):
-                raise MisuseError("values takes Objects of this context")
-            with _selection(items) as selection:
-                self._check(_ffi.get_values(self._ptr, selection, _encode(attribute), ctypes.byref(out)))
+            self._check(_ffi.get_values(self._ptr, selection, _encode(attribute), ctypes.byref(out)))
         text = _ffi.take_string(out.value)
         kind = self.attribute_type(items[0].entity, attribute)
         if kind == _ffi.TYPE_DECIMAL:
@@ -552,7 +550,7 @@ class Object:
         """Sets a to-one relationship to an Object or None, or a to-many to a list of Objects."""
         context = self._context
         if isinstance(target, (list, tuple)):
-            with _selection(target) as selection:
+            with context._as_list(target) as (_, selection):
                 context._check(_ffi.set_related_list(context._ptr, self._handle, _encode(relationship), selection))
         else:
             context._check(_ffi.set_related(context._ptr, self._handle, _encode(relationship),
