@@ -26,6 +26,14 @@
  *   JSON parsing happens before the lock is taken, so imports parse in parallel. Separate contexts are
  *   independent. Error details and borrowed strings are kept per thread and per context. A list
  *   (mapping_list) is an immutable snapshot and may be read from any thread.
+ *   A transaction (mapping_begin() to mapping_commit() or mapping_rollback(), and every chunked import)
+ *   belongs to the thread that opened it, like a SQLite write transaction: while it is open, the other
+ *   threads' calls on that context, readers included, wait for it to end. They never join it, never
+ *   see it halfway and cannot roll it back. A wait lasts at most the context's busy timeout (5000 ms
+ *   unless set with mapping_context_set_busy_timeout()); past it the call fails with MAPPING_EBUSY and
+ *   changes nothing. Freeing the context wakes the waiting calls, which fail with MAPPING_EMISUSE. A
+ *   thread must end the transactions it opens: one left open by a thread that exits keeps the context
+ *   busy for every other thread.
  */
 #ifndef MAPPING_H
 #define MAPPING_H
@@ -80,6 +88,7 @@ MAPPING_EXTERN int mapping_version_number(void);
 #define MAPPING_ECONSTRAINT -15 /* a model rule is broken: minCount/maxCount, or an identity already taken */
 #define MAPPING_ERESPONSE  -16 /* an HTTP error status; the message carries the payload's error messages */
 #define MAPPING_EUNAVAILABLE -17 /* a feature this build lacks (the simdjson parser, when built without it) */
+#define MAPPING_EBUSY      -18 /* another thread's transaction outlasted the busy timeout; nothing changed */
 
 /** The name of a status code ("MAPPING_ETYPE"), or "MAPPING_E?" for an unknown one. Borrowed, static. */
 MAPPING_EXTERN const char *mapping_strerror(int code);
@@ -156,6 +165,13 @@ MAPPING_EXTERN int mapping_context_new(mapping_context **out, const char *spec, 
 /** DESTRUCTOR. Frees the context and its graph; its object handles become invalid. NULL is a no-op,
  *  and so is a context already freed. Lists taken from the context stay valid (they are snapshots). */
 MAPPING_EXTERN void mapping_context_free(mapping_context *ctx);
+
+#define MAPPING_WAIT_FOREVER (-1)  /* a busy timeout without limit */
+
+/** METHOD. How long this context's calls wait for another thread's transaction to end before failing
+ *  with MAPPING_EBUSY: `milliseconds` (5000 by default), 0 not at all, MAPPING_WAIT_FOREVER (any
+ *  negative value) as long as it takes. Applies to calls that start waiting afterwards. */
+MAPPING_EXTERN int mapping_context_set_busy_timeout(mapping_context *ctx, int milliseconds);
 
 /* ---- Parsers --------------------------------------------------------------------------------- */
 
@@ -442,12 +458,14 @@ MAPPING_EXTERN int mapping_value_set_error(mapping_value *output, const char *me
 /*
  * Each change below is all or nothing and, when it ends, checks the minCount/maxCount of the
  * relationships it touched (MAPPING_ECONSTRAINT, nothing changed). Inverses follow every change.
- * Between mapping_begin() and mapping_commit() the calls (imports too) form one transaction: the
- * counts are checked at commit, and any failing call rolls the whole transaction back and ends it.
- * A transaction belongs to the context: calls from other threads meanwhile join it.
+ * Between mapping_begin() and mapping_commit() the calling thread's calls (imports too) form one
+ * transaction: the counts are checked at commit, and any failing call of that thread rolls the whole
+ * transaction back and ends it. The transaction belongs to that thread: other threads' calls wait for
+ * it to end, up to the busy timeout (see "Thread safety" at the top), and then fail with MAPPING_EBUSY.
  */
 
-/** METHOD. Opens a transaction. MAPPING_EMISUSE if one is open already. */
+/** METHOD. Opens a transaction owned by the calling thread. MAPPING_EMISUSE if this thread has one
+ *  open already; MAPPING_EBUSY if another thread's stays open past the busy timeout. */
 MAPPING_EXTERN int mapping_begin(mapping_context *ctx);
 
 /** METHOD. Keeps the transaction's changes if every count rule holds; otherwise rolls it back and

@@ -19,7 +19,17 @@ public func mapping_context_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ 
 /// Exported to C as `mapping_context_free`.
 @_cdecl("mapping_context_free")
 public func mapping_context_free(_ context: OpaquePointer?) {
-    Registry.contexts.remove(context)
+    // Calls already under way keep the context alive until they return; closing it makes the ones
+    // waiting for a transaction fail now rather than at their busy timeout.
+    Registry.contexts.remove(context)?.core.close()
+}
+
+/// Exported to C as `mapping_context_set_busy_timeout`.
+@_cdecl("mapping_context_set_busy_timeout")
+public func mapping_context_set_busy_timeout(_ context: OpaquePointer?, _ milliseconds: CInt) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        handle.core.setBusyTimeout(milliseconds: Int(milliseconds))
+    }
 }
 
 /// Exported to C as `mapping_errmsg`.

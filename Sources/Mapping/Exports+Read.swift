@@ -33,7 +33,7 @@ private func wrongType(_ declared: Attribute, _ getter: String) -> MappingError 
 @_cdecl("mapping_object_check")
 public func mapping_object_check(_ context: OpaquePointer?, _ object: UInt64) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in
-        guard handle.core.isLive(ObjectID(raw: object)) else {
+        guard try handle.core.isLive(ObjectID(raw: object)) else {
             throw MappingError(.stale, "object \(ObjectID(raw: object)) was deleted or belongs to another context")
         }
     }

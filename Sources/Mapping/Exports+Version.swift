@@ -42,6 +42,7 @@ public func mapping_strerror(_ code: CInt) -> UnsafePointer<CChar>? {
     case -15: "MAPPING_ECONSTRAINT"
     case -16: "MAPPING_ERESPONSE"
     case -17: "MAPPING_EUNAVAILABLE"
+    case -18: "MAPPING_EBUSY"
     default: "MAPPING_E?"
     }
     return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)

@@ -19,6 +19,7 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
         case constraint = -15   // MAPPING_ECONSTRAINT: a count or identity rule of the model is broken
         case response = -16     // MAPPING_ERESPONSE: an error status; the message is the payload's
         case unavailable = -17  // MAPPING_EUNAVAILABLE: a feature this build lacks (the simdjson parser)
+        case busy = -18         // MAPPING_EBUSY: another thread's transaction outlasted the busy timeout
     }
 
     public var code: Code

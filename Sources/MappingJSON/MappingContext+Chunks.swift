@@ -4,15 +4,16 @@ extension MappingContext {
     /// Imports a large JSON array or JSON Lines input chunk by chunk, so that only one chunk's parse
     /// tree is in memory at a time (the input itself stays the caller's). Each representation is
     /// mapped with `mapping` as if it stood at the root (the mapping's `rootPath` does not apply).
-    /// All or nothing: the chunks run inside one transaction — the caller's if one is open, otherwise
-    /// one opened and committed here. Parse errors give the line and column in the whole input.
+    /// All or nothing: the chunks run inside one transaction — the calling thread's if it has one
+    /// open, otherwise one opened and committed here. Parse errors give the line and column in the whole input.
     /// Progress callbacks count across chunks. Returns how many representations were mapped.
     public func importChunked(mapping: String, _ input: UnsafeRawBufferPointer, format: ChunkSplitter.Format,
                               chunkSize: Int, options: ImportOptions = ImportOptions()) throws(MappingError) -> Int {
         try checkMapping(mapping)  // an empty input must not hide a wrong name, nor a missing parser
         try ParsedPayload.check(options.parser ?? parser)
-        var ownsTransaction = true
-        do { try begin() } catch { ownsTransaction = false }  // a transaction is already open: join it
+        // The chunks are one transaction of this thread (its own, if it has one open): other threads
+        // wait for the whole import, so they never see it half done nor end it.
+        let ownsTransaction = try beginUnlessOpen()
         do {
             let total = try importChunks(mapping: mapping, input, format: format, chunkSize: chunkSize, options: options)
             if ownsTransaction { try commit() }

@@ -68,6 +68,48 @@ final class ConcurrencyTests: XCTestCase {
         try fourThreads(parser: MAPPING_PARSER_SIMDJSON)
     }
 
+    /// Four threads each running transactions (some rolled back) while a fifth reads: a transaction
+    /// is its thread's alone, so every count read is a whole number of committed batches, and the end
+    /// count is exactly the committed ones.
+    func testTransactionsOfFourThreadsNeverInterleave() throws {
+        let context = try XCTUnwrap(CAPITests.newContext())
+        defer { mapping_context_free(context) }
+        XCTAssertEqual(mapping_context_set_busy_timeout(context, MAPPING_WAIT_FOREVER), 0)
+        let handle = UInt(bitPattern: context)
+        let failures = Locked(0)
+        let partialReads = Locked(0)
+        let committed = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 5) { thread in
+            let context = OpaquePointer(bitPattern: handle)
+            for round in 0..<25 {
+                if thread == 4 {
+                    var count = 0
+                    if mapping_count(context, "Person", &count) != 0 { failures.withLock { $0 += 1 } }
+                    if count % 5 != 0 { partialReads.withLock { $0 += 1 } }
+                    continue
+                }
+                guard mapping_begin(context) == 0 else { failures.withLock { $0 += 1 }; continue }
+                for i in 0..<5 {
+                    let id = 1000 * thread + 5 * round + i
+                    if CAPITests.importJSON(context, #"[{"id": \#(id), "name": "t\#(thread)"}]"#) != 0 { failures.withLock { $0 += 1 } }
+                }
+                if round % 3 == 0 {
+                    if mapping_rollback(context) != 0 { failures.withLock { $0 += 1 } }
+                } else if mapping_commit(context) == 0 {
+                    committed.withLock { $0 += 5 }
+                } else {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, 0)
+        XCTAssertEqual(partialReads.withLock { $0 }, 0)
+        var count = 0
+        XCTAssertEqual(mapping_count(context, "Person", &count), 0)
+        XCTAssertEqual(count, committed.withLock { $0 })
+        XCTAssertEqual(count, 4 * 16 * 5, "16 of each thread's 25 batches were committed")
+    }
+
     private func fourThreads(parser: Int32) throws {
         let context = try XCTUnwrap(CAPITests.newContext())
         defer { mapping_context_free(context) }

@@ -30,7 +30,7 @@ final class TransactionTests: XCTestCase {
         XCTAssertEqual(try ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 1}]}}"#), [people[0]])
         let fresh = try ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 9}]}}"#)
         XCTAssertEqual(try ctx.count(of: "Person"), 3)
-        XCTAssertTrue(ctx.isLive(fresh[0]))
+        XCTAssertTrue(try ctx.isLive(fresh[0]))
     }
 
     /// New objects under free keys leave no journal entry; a rollback must still restore every
@@ -44,8 +44,8 @@ final class TransactionTests: XCTestCase {
         XCTAssertNotEqual(again, ada)
         try ctx.rollback()
         XCTAssertEqual(try ctx.object(of: "Person", identity: .integer(1)), ada)
-        XCTAssertTrue(ctx.isLive(ada))
-        XCTAssertFalse(ctx.isLive(again))
+        XCTAssertTrue(try ctx.isLive(ada))
+        XCTAssertFalse(try ctx.isLive(again))
         XCTAssertEqual(ctx.identityEntryCount(of: "Person"), 2)
 
         // A deletion committed frees its slot; a failed import that reuses it leaves no identity behind.
@@ -77,7 +77,7 @@ final class TransactionTests: XCTestCase {
         let b = try TestFixtures.context(TestFixtures.peopleSpec)
         let fromB = try b.importJSON(mapping: "person", #"{"data": {"people": [{"id": 1}]}}"#)
         _ = try a.importJSON(mapping: "person", #"{"data": {"people": [{"id": 1}]}}"#)
-        XCTAssertFalse(a.isLive(fromB[0]))
+        XCTAssertFalse(try a.isLive(fromB[0]))
         XCTAssertThrowsError(try a.value(of: fromB[0], attribute: "id"))
     }
 }

@@ -5,7 +5,7 @@
 extension MappingContext {
     private func change<T>(_ body: (inout ObjectStore, GraphEditor) throws(MappingError) -> T) throws(MappingError) -> T {
         let model = spec.model
-        return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> T in
+        return try withGraph { (store: inout ObjectStore) throws(MappingError) -> T in
             try store.transaction(model: model) { (store: inout ObjectStore) throws(MappingError) -> T in
                 try body(&store, GraphEditor(model: model))
             }
@@ -14,21 +14,32 @@ extension MappingContext {
 
     // MARK: Transactions
 
-    /// Opens a transaction that groups the following calls on this context (from any thread) until
-    /// `commit()` or `rollback()`.
+    /// Opens a transaction that groups the calling thread's following calls on this context until
+    /// `commit()` or `rollback()`. Meanwhile other threads' calls wait for it to end (up to the busy
+    /// timeout): they neither see it halfway nor join it.
     public func begin() throws(MappingError) {
-        try graph.withLock { (store: inout ObjectStore) throws(MappingError) in try store.begin() }
+        try withGraph { (store: inout ObjectStore) throws(MappingError) in try store.begin() }
+    }
+
+    /// Opens a transaction unless the calling thread has one open already (whose changes then
+    /// include the caller's). Returns whether it opened one, which the caller must then end.
+    public func beginUnlessOpen() throws(MappingError) -> Bool {
+        try withGraph { (store: inout ObjectStore) throws(MappingError) -> Bool in
+            guard !store.explicitTransaction else { return false }
+            try store.begin()
+            return true
+        }
     }
 
     /// Keeps the open transaction's changes if every count rule holds; otherwise rolls it back and throws.
     public func commit() throws(MappingError) {
         let model = spec.model
-        try graph.withLock { (store: inout ObjectStore) throws(MappingError) in try store.commitTransaction(model: model) }
+        try withGraph { (store: inout ObjectStore) throws(MappingError) in try store.commitTransaction(model: model) }
     }
 
     /// Undoes everything since `begin()`.
     public func rollback() throws(MappingError) {
-        try graph.withLock { (store: inout ObjectStore) throws(MappingError) in try store.rollbackTransaction() }
+        try withGraph { (store: inout ObjectStore) throws(MappingError) in try store.rollbackTransaction() }
     }
 
     // MARK: Objects

@@ -3,10 +3,11 @@ import Synchronization
 
 /// A spec and the graph it describes. Several threads may use one context at once: every call
 /// takes the context's lock, so calls are serialized and each sees the graph between calls, never
-/// halfway through an import. Several contexts are fully independent.
+/// halfway through an import. A transaction opened with `begin()` belongs to its thread: other
+/// threads' calls wait until it ends (see `TransactionLock`). Several contexts are fully independent.
 public final class MappingContext: Sendable {
     public let spec: CompiledSpec
-    let graph: Locked<ObjectStore>
+    private let graph: TransactionLock<ObjectStore>
     private let transformers = Locked<[String: HostTransformer]>([:])
     private let parserChoice = Locked<JSONParser>(.jansson)
     /// What a parser backend keeps between imports (simdjson's buffers), one per concurrent import.
@@ -19,8 +20,26 @@ public final class MappingContext: Sendable {
         self.spec = spec
         let next = MappingContext.tags.add(1, ordering: .relaxed).newValue
         let tag = UInt16(truncatingIfNeeded: next % 0xFFFF) + 1
-        graph = Locked(ObjectStore(model: spec.model, tag: tag))
+        graph = TransactionLock(ObjectStore(model: spec.model, tag: tag), busyTimeout: MappingContext.defaultBusyTimeout,
+                                heldAcrossCalls: { $0.explicitTransaction })
     }
+
+    /// How long a call waits for another thread's transaction by default (as Python's sqlite3 module).
+    public static let defaultBusyTimeout = 5000
+
+    /// Runs `body` on the graph under the context's lock, after any other thread's transaction has
+    /// ended; `.busy` if it outlasts the busy timeout, `.misuse` once the context is closed.
+    func withGraph<T>(_ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
+        try graph.withLock(refused: MappingError.init(refusal:), body)
+    }
+
+    /// How long calls wait for another thread's transaction before failing with `.busy`, in
+    /// milliseconds: 0 not at all, a negative number as long as it takes.
+    public func setBusyTimeout(milliseconds: Int) { graph.setBusyTimeout(milliseconds: milliseconds) }
+
+    /// Refuses every later call (`.misuse`) and wakes the calls waiting for a transaction, so that
+    /// they fail at once: the context is being freed.
+    public func close() { graph.close() }
 
     public var model: Model { spec.model }
 
@@ -71,7 +90,7 @@ public final class MappingContext: Sendable {
         for name in names { references.append(try mappingReference(name)) }
         let spec = self.spec
         let hosts = hostTransformers
-        return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
+        return try withGraph { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
             try store.transaction(model: spec.model) { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
                 // Move the store into the importer and back, so it stays uniquely referenced and
                 // is changed in place rather than copied.
@@ -91,12 +110,12 @@ public final class MappingContext: Sendable {
     /// objects that carry an identity, whatever was rolled back).
     func identityEntryCount(of entity: String) -> Int {
         guard let map = spec.model.entity(named: entity)?.identityMap else { return 0 }
-        return graph.withLock { $0.identityEntryCount(map: map) }
+        return (try? withGraph { (store: inout ObjectStore) throws(MappingError) in store.identityEntryCount(map: map) }) ?? 0
     }
 
     private func read<T>(_ body: (GraphReader) throws(MappingError) -> T) throws(MappingError) -> T {
         let model = spec.model
-        return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> T in
+        return try withGraph { (store: inout ObjectStore) throws(MappingError) -> T in
             try body(GraphReader(model: model, store: store))
         }
     }
@@ -168,7 +187,7 @@ public final class MappingContext: Sendable {
     /// The objects a fetch request selects (see `FetchRequest`). Predicate errors name the column.
     public func fetch(_ request: FetchRequest) throws(MappingError) -> [ObjectID] {
         let model = spec.model
-        return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
+        return try withGraph { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
             store.prepareIndexes()
             return try GraphReader(model: model, store: store).fetch(request)
         }
@@ -180,8 +199,8 @@ public final class MappingContext: Sendable {
         return try fetch(FetchRequest(entity: entity, predicate: predicate, arguments: arguments)).count
     }
 
-    public func isLive(_ object: ObjectID) -> Bool {
-        graph.withLock { store in store.contains(object) }
+    public func isLive(_ object: ObjectID) throws(MappingError) -> Bool {
+        try withGraph { (store: inout ObjectStore) throws(MappingError) in store.contains(object) }
     }
 
     // MARK: Writing out
@@ -205,10 +224,22 @@ public final class MappingContext: Sendable {
         let plan = try mappingReference(name)
         let spec = self.spec
         let hosts = hostTransformers
-        return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> JSONValue in
+        return try withGraph { (store: inout ObjectStore) throws(MappingError) -> JSONValue in
             var serializer = Serializer(spec: spec, store: store, options: options)
             serializer.hosts = hosts
             return try serializer.document(objects, mapping: plan, asList: asList)
+        }
+    }
+}
+
+extension MappingError {
+    /// The error of a call that could not take the context's lock.
+    init(refusal: TransactionLock<ObjectStore>.Refusal) {
+        switch refusal {
+        case .busy(let milliseconds):
+            self.init(.busy, "another thread's transaction on this context stayed open past the busy timeout (\(milliseconds) ms); nothing was changed")
+        case .closed:
+            self.init(.misuse, "the context was freed")
         }
     }
 }

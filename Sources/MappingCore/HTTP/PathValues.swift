@@ -66,7 +66,7 @@ extension MappingContext {
     /// The pattern interpolated with values read from a graph object.
     public func path(_ pattern: PathPattern, from object: ObjectID, escaping: Bool) throws(MappingError) -> String {
         let model = spec.model
-        return try graph.withLock { (store: inout ObjectStore) throws(MappingError) -> String in
+        return try withGraph { (store: inout ObjectStore) throws(MappingError) -> String in
             let reader = GraphReader(model: model, store: store)
             _ = try reader.record(object)
             return pattern.interpolate(escaping: escaping) { reader.pathText($0, from: object) }

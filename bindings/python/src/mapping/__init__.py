@@ -10,7 +10,7 @@ from . import _ffi
 from .context import Context, Object, ObjectList, available_parsers
 from .paths import Paginator, PathPattern, decode_query, resolve_url
 from .manager import ObjectManager
-from .errors import (ConstraintError, ResponseError, DeniedError, DepthError, MappingError, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
+from .errors import (BusyError, ConstraintError, ResponseError, DeniedError, DepthError, MappingError, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
                      ParseError, PredicateError, SpecError, StaleObjectError, UnavailableError, UnknownNameError, UnmappableError,
                      WrongTypeError)
 
@@ -19,5 +19,5 @@ __version__ = _ffi.version().decode("ascii")
 __all__ = [
     "Context", "Object", "ObjectList", "ObjectManager", "Paginator", "PathPattern", "decode_query", "resolve_url", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
     "UnknownNameError", "NotFoundError", "StaleObjectError", "NullValueError", "DepthError", "OutOfRangeError",
-    "UnmappableError", "DeniedError", "PredicateError", "ConstraintError", "ResponseError", "UnavailableError", "available_parsers", "__version__",
+    "UnmappableError", "DeniedError", "PredicateError", "ConstraintError", "ResponseError", "UnavailableError", "BusyError", "available_parsers", "__version__",
 ]

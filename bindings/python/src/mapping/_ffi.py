@@ -88,6 +88,7 @@ IMPORT_OPTIONS_VERSION = 2
 PARSERS = {"jansson": 1, "simdjson": 2}
 parser_available = ffi("mapping_parser_available", [c_int], c_int)
 context_set_parser = ffi("mapping_context_set_parser", [ContextP, c_int])
+context_set_busy_timeout = ffi("mapping_context_set_busy_timeout", [ContextP, c_int])
 EVENT_NAMES = {1: "will_map_collection", 2: "will_map_object", 3: "did_map_object", 4: "did_map_collection"}
 import_with = ffi("mapping_import_with", [ContextP, POINTER(c_char_p), c_size_t, c_char_p, c_size_t,
                                           POINTER(ImportOptions), POINTER(ListP)])
@@ -175,7 +176,8 @@ free = ffi("mapping_free", [c_void_p], None)
 
 # Status codes and flags, as in mapping.h.
 (OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING, EDENIED,
- EPREDICATE, ECONSTRAINT, ERESPONSE, EUNAVAILABLE) = (0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16, -17)
+ EPREDICATE, ECONSTRAINT, ERESPONSE, EUNAVAILABLE, EBUSY) = (0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14,
+                                                               -15, -16, -17, -18)
 TYPE_STRING, TYPE_INTEGER, TYPE_DOUBLE, TYPE_DECIMAL, TYPE_BOOLEAN, TYPE_DATE, TYPE_JSON = range(1, 8)
 SERIALIZE_NULLS, SERIALIZE_PRETTY, SERIALIZE_NO_ROOT, SERIALIZE_FORM = 1, 2, 4, 8
 

@@ -97,10 +97,12 @@ class Context:
     `spec` is a dict, JSON text (str or bytes), or a path to a JSON file. `parser` ("jansson", the
     default, or "simdjson") parses this context's payloads; both give the same graph. Use it as a
     context manager or call close(); a finalizer frees it otherwise. One context may be used from
-    several threads.
+    several threads; a transaction belongs to the thread that began it, and other threads' calls wait
+    for it to end, at most `busy_timeout` seconds (5.0 by default, None without limit), then raise
+    BusyError.
     """
 
-    def __init__(self, spec, *, parser=None):
+    def __init__(self, spec, *, parser=None, busy_timeout=5.0):
         if isinstance(spec, os.PathLike) or (isinstance(spec, str) and not spec.lstrip().startswith("{")):
             with open(spec, "rb") as file:
                 spec = file.read()
@@ -114,6 +116,19 @@ class Context:
         self._callbacks = {}  # keeps the ctypes callbacks alive as long as the context
         if parser is not None:
             self.set_parser(parser)
+        if busy_timeout != 5.0:
+            self.set_busy_timeout(busy_timeout)
+
+    def set_busy_timeout(self, seconds):
+        """How long this context's calls wait for another thread's transaction before raising
+        BusyError: `seconds` (0 not at all), or None as long as it takes."""
+        if seconds is None:
+            milliseconds = -1
+        else:
+            if seconds < 0:
+                raise ValueError("busy_timeout must be at least 0, or None to wait without limit")
+            milliseconds = min(int(seconds * 1000), 2**31 - 1)
+        self._check(_ffi.context_set_busy_timeout(self._ptr, milliseconds))
 
     def set_parser(self, parser):
         """Chooses the parser for this context's imports: "jansson" or "simdjson". Raises

@@ -86,10 +86,15 @@ class UnavailableError(MappingError):
     code = _ffi.EUNAVAILABLE
 
 
+class BusyError(MappingError):
+    """Another thread's transaction on the context stayed open past the busy timeout; nothing changed."""
+    code = _ffi.EBUSY
+
+
 _BY_CODE = {cls.code: cls for cls in (MisuseError, SpecError, ParseError, WrongTypeError, UnknownNameError,
                                       NotFoundError, StaleObjectError, NullValueError, DepthError,
                                       OutOfRangeError, UnmappableError, DeniedError, PredicateError, ConstraintError, ResponseError,
-                                      UnavailableError)}
+                                      UnavailableError, BusyError)}
 
 
 def _text(raw):
