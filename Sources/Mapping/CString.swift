@@ -17,7 +17,22 @@ enum CString {
     /// A required NUL-terminated argument as a Swift string.
     static func argument(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(MappingError) -> String {
         guard let pointer else { throw MappingError(.misuse, "\(name) is NULL") }
-        return String(cString: pointer)
+        return try text(pointer, name)
+    }
+
+    /// An optional NUL-terminated argument: `nil` for NULL.
+    static func optional(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(MappingError) -> String? {
+        guard let pointer else { return nil }
+        return try text(pointer, name)
+    }
+
+    /// Invalid UTF-8 is refused, as in payloads and specs: repairing it would make different byte
+    /// strings name the same thing.
+    private static func text(_ pointer: UnsafePointer<CChar>, _ name: String) throws(MappingError) -> String {
+        guard let text = String(validatingCString: pointer) else {
+            throw MappingError(.misuse, "\(name) is not valid UTF-8")
+        }
+        return text
     }
 
     /// A buffer argument of `length` bytes, or NUL-terminated when `length` is

@@ -4,7 +4,7 @@ import MappingJSON
 /// The `arguments` of a fetch: a JSON array, or none.
 private func fetchArguments(_ text: UnsafePointer<CChar>?) throws(MappingError) -> [JSONValue] {
     guard let text else { return [] }
-    guard case .array(let values) = try JanssonDocument.parse(String(cString: text)).value(depthLimit: 32) else {
+    guard case .array(let values) = try JanssonDocument.parse(try CString.argument(text, "arguments")).value(depthLimit: 32) else {
         throw MappingError(.misuse, "the arguments must be a JSON array, one value per %@")
     }
     return values
@@ -19,8 +19,8 @@ public func mapping_fetch(_ context: OpaquePointer?, _ entity: UnsafePointer<CCh
     return withContext(context) { (handle, _) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let request = FetchRequest(entity: try CString.argument(entity, "entity"),
-                                   predicate: predicate.map { String(cString: $0) },
-                                   arguments: try fetchArguments(arguments), sort: sort.map { String(cString: $0) },
+                                   predicate: try CString.optional(predicate, "predicate"),
+                                   arguments: try fetchArguments(arguments), sort: try CString.optional(sort, "sort"),
                                    offset: Int(clamping: UInt(bitPattern: offset)),
                                    limit: limit == 0 ? nil : Int(clamping: UInt(bitPattern: limit)),
                                    includesSubentities: flags & 1 == 0)
@@ -36,7 +36,7 @@ public func mapping_count_where(_ context: OpaquePointer?, _ entity: UnsafePoint
     out?.pointee = 0
     return withContext(context) { (handle, _) throws(MappingError) in
         let count = try handle.core.count(of: try CString.argument(entity, "entity"),
-                                          where: predicate.map { String(cString: $0) },
+                                          where: try CString.optional(predicate, "predicate"),
                                           arguments: try fetchArguments(arguments))
         try store(count, into: out)
     }

@@ -46,7 +46,7 @@ private func importOptions(_ options: UnsafePointer<mapping_import_options>?) th
     if given.on_progress != nil { result.onProgress = { done, known in callbacks.progress(done, known) } }
     if given.progress_interval > 0 { result.progressInterval = Int(clamping: given.progress_interval) }
     if let entity = given.orphan_entity {
-        result.orphanScope = (String(cString: entity), given.orphan_predicate.map { String(cString: $0) })
+        result.orphanScope = (try CString.argument(entity, "orphan_entity"), try CString.optional(given.orphan_predicate, "orphan_predicate"))
     }
     return result
 }

@@ -47,7 +47,9 @@ public func mapping_paginator_path(_ pointer: OpaquePointer?, _ page: Int,
     return withoutContext { () throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let handle = try paginator(pointer)
-        let path = handle.state.withLock { $0.path(forPage: Int(clamping: UInt(bitPattern: page))) }
+        let path = try handle.state.withLock { (state) throws(MappingError) in
+            try state.path(forPage: Int(clamping: UInt(bitPattern: page)))
+        }
         out.pointee = CString.copy(path.utf8)
     }
 }
@@ -77,7 +79,7 @@ public func mapping_paginator_get(_ pointer: OpaquePointer?, _ field: UnsafePoin
         case "currentPage": value = state.currentPage ?? -1
         case "pageCount": value = state.pageCount ?? -1
         case "objectCount": value = state.objectCount ?? -1
-        case "offset": value = state.offset
+        case "offset": value = try state.offset()
         case "hasNextPage": value = try state.hasNextPage() ? 1 : 0
         case "hasPreviousPage": value = state.hasPreviousPage ? 1 : 0
         default: throw MappingError(.name, "unknown paginator field \"\(name)\"")

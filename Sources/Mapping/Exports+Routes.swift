@@ -14,8 +14,8 @@ public func mapping_route_path(_ context: OpaquePointer?, _ name: UnsafePointer<
         guard let methods = HTTPMethods(name: methodName), methods != .any else {
             throw MappingError(.misuse, "\"\(methodName)\" is not an HTTP method")
         }
-        let path = try handle.core.routePath(name: name.map { String(cString: $0) }, object: object == 0 ? nil : ObjectID(raw: object),
-                                             relationship: relationship.map { String(cString: $0) }, method: methods,
+        let path = try handle.core.routePath(name: try CString.optional(name, "name"), object: object == 0 ? nil : ObjectID(raw: object),
+                                             relationship: try CString.optional(relationship, "relationship"), method: methods,
                                              escaping: flags & 1 != 0)
         out.pointee = CString.copy(path.utf8)
     }
@@ -45,13 +45,13 @@ public func mapping_map_response(_ context: OpaquePointer?, _ response: UnsafePo
             throw MappingError(.misuse, "\"\(methodName)\" is not an HTTP method")
         }
         var headers = JSONValue.null
-        if let text = given.headers { headers = try JanssonDocument.parse(String(cString: text)).value(depthLimit: 16) }
+        if let text = given.headers { headers = try JanssonDocument.parse(try CString.argument(text, "headers")).value(depthLimit: 16) }
         let request = HTTPResponse(method: method, url: try CString.argument(given.url, "url"), status: Int(given.status),
-                                   headers: headers, baseURL: given.base_url.map { String(cString: $0) })
+                                   headers: headers, baseURL: try CString.optional(given.base_url, "base_url"))
         var options = ImportOptions()
         if given.target != 0 { options.targetObject = ObjectID(raw: given.target) }
         if let entity = given.orphan_entity, method == .get {
-            options.orphanScope = (String(cString: entity), given.orphan_predicate.map { String(cString: $0) })
+            options.orphanScope = (try CString.argument(entity, "orphan_entity"), try CString.optional(given.orphan_predicate, "orphan_predicate"))
         }
         let objects: [ObjectID]
         if given.body == nil {

@@ -45,9 +45,9 @@ final class PaginatorTests: XCTestCase {
 
     func testOffsetO6AndEmptyListO7() throws {
         var paginator = try self.paginator("/p?page=:currentPage")
-        XCTAssertEqual(paginator.offset, 0)
+        XCTAssertEqual(try paginator.offset(), 0)
         paginator.update(page: 2, body: .object([JSONMember("current_page", .integer(2)), JSONMember("total_entries", .integer(60))]))
-        XCTAssertEqual(paginator.offset, 25)
+        XCTAssertEqual(try paginator.offset(), 25)
         var empty = try self.paginator("/paginate/?per_page=:perPage&page=:currentPage")
         empty.update(page: 1, body: .object([JSONMember("per_page", .integer(10)), JSONMember("total_entries", .integer(0)),
                                              JSONMember("current_page", .integer(1)), JSONMember("entries", .array([])),

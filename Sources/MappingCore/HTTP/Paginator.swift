@@ -29,17 +29,26 @@ public struct Paginator: Sendable {
     }
 
     /// The mapped offset if the API gave one, else `(currentPage - 1) * perPage`, 0 before any load.
-    public var offset: Int {
+    /// `.range` when that product does not fit in 64 bits (a page number from a response can be anything).
+    public func offset() throws(MappingError) -> Int {
         if let mappedOffset { return mappedOffset }
         guard let currentPage, currentPage > 0 else { return 0 }
-        return (currentPage - 1) * perPage
+        return try Self.offset(ofPage: currentPage, perPage: perPage)
     }
 
     /// The path for loading `page`: the pattern filled with perPage, currentPage and offset.
-    public func path(forPage page: Int) -> String {
+    public func path(forPage page: Int) throws(MappingError) -> String {
         let values: [String: String] = ["perPage": String(perPage), "currentPage": String(page),
-                                        "offset": String(max(page - 1, 0) * perPage)]
+                                        "offset": String(try Self.offset(ofPage: page, perPage: perPage))]
         return pattern.interpolate(escaping: false) { values[$0] }
+    }
+
+    private static func offset(ofPage page: Int, perPage: Int) throws(MappingError) -> Int {
+        let (offset, overflow) = max(page - 1, 0).multipliedReportingOverflow(by: perPage)
+        guard !overflow else {
+            throw MappingError(.range, "the offset of page \(page) at \(perPage) per page does not fit in 64 bits")
+        }
+        return offset
     }
 
     /// Reads the page metadata of a loaded page's body. Without it (keys missing), the page count
@@ -50,28 +59,31 @@ public struct Paginator: Sendable {
             var current: JSONValue? = body
             for name in keyPath.split(separator: ".").map(String.init) { current = current?[name] }
             switch current {
-            case .integer(let value)?: return Int(clamping: value)
+            case .integer(let value)?: return Int(exactly: value)
             case .string(let text)?: return Int(text)
-            case .real(let value)?: return value.isFinite ? Int(value) : nil
+            case .real(let value)?: return Int(exactly: value)  // nil for 1e300 or 2.5: not a count
             default: return nil
             }
         }
+        /// Counts and sizes are never negative; a server that says so is ignored, as for a missing key.
+        func count(_ keyPath: String?) -> Int? { number(keyPath).flatMap { $0 >= 0 ? $0 : nil } }
         isLoaded = true
-        let mappedPerPage = number(keys.perPage)
-        let mappedCount = number(keys.objectCount)
-        if mappedPerPage == nil && mappedCount == nil && number(keys.currentPage) == nil {
+        let mappedPerPage = count(keys.perPage)
+        let mappedCount = count(keys.objectCount)
+        if mappedPerPage == nil && mappedCount == nil && count(keys.currentPage) == nil {
             pageCount = 0
             currentPage = 0
             return
         }
-        if let mappedPerPage { perPage = mappedPerPage }
-        currentPage = number(keys.currentPage) ?? page
+        if let mappedPerPage, mappedPerPage > 0 { perPage = mappedPerPage }
+        currentPage = count(keys.currentPage) ?? page
         objectCount = mappedCount
-        mappedOffset = number(keys.offset)
-        if let pages = number(keys.pageCount) {
+        mappedOffset = count(keys.offset)
+        if let pages = count(keys.pageCount) {
             pageCount = pages
         } else if let mappedCount, perPage > 0 {
-            pageCount = (mappedCount + perPage - 1) / perPage
+            // Rounded up without `mappedCount + perPage - 1`, which overflows near Int.max.
+            pageCount = mappedCount / perPage + (mappedCount % perPage == 0 ? 0 : 1)
         }
     }
 

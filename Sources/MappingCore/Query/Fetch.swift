@@ -45,7 +45,8 @@ extension GraphReader {
             objects = try sorted(objects, by: sort, entity: entity)
         }
         let start = min(max(request.offset, 0), objects.count)
-        let end = request.limit.map { min(objects.count, start + max($0, 0)) } ?? objects.count
+        // `objects.count - start` first: `start + limit` overflows for a limit near Int.max.
+        let end = request.limit.map { start + min(objects.count - start, max($0, 0)) } ?? objects.count
         return Array(objects[start..<end])
     }
 

@@ -299,6 +299,8 @@ class Context:
         "key,-key" or a list of such keys. Raises PredicateError with the column for a bad predicate."""
         if isinstance(sort, (list, tuple)):
             sort = ",".join(sort)
+        if (limit is not None and limit < 0) or offset < 0:
+            raise ValueError("limit and offset must be at least 0 (limit None for no limit)")
         result = _ffi.ListP()
         self._check(_ffi.fetch(self._ptr, _encode(entity), _encode(predicate) if predicate is not None else None,
                                json.dumps(list(arguments), default=_json_default).encode("utf-8"),
