@@ -106,7 +106,13 @@ typedef struct mapping_paginator mapping_paginator;
 
 /** A handle to one object of a context's graph. It carries a generation, so a handle to a deleted
  *  object, or to another context's object, is reported as MAPPING_ESTALE and never followed.
- *  Handles are plain values: copy and compare them freely (equal handles name the same object). */
+ *  Handles are plain values: copy and compare them freely (equal handles name the same object).
+ *  Stale stays stale: a handle never names an object other than its own, however many objects are
+ *  made and deleted after it (a slot whose 65,535 generations are used up is retired) and however
+ *  many contexts are created after its context is freed (no two contexts of a process ever give out
+ *  the same handle). Likewise the pointers of contexts, lists and paginators are never reused: once
+ *  freed, a pointer stays invalid (MAPPING_EMISUSE) even when the memory is reused, and freeing it
+ *  again is a no-op. At most 65,535 contexts may be alive at once (the next gets MAPPING_ERANGE). */
 typedef uint64_t mapping_object;
 
 /** "No object": a to-one relationship that is empty. Never a valid handle. */
@@ -158,7 +164,8 @@ MAPPING_EXTERN const mapping_error *mapping_error_last(const mapping_context *ct
  * @param spec  the spec as JSON text
  * @param len   its length in bytes, or MAPPING_NUL_TERMINATED
  * @return MAPPING_OK; MAPPING_ESPEC for an invalid spec (mapping_error_last(NULL)->path names the
- *         place in the spec, and line/column are set if it is not valid JSON); MAPPING_EMISUSE.
+ *         place in the spec, and line/column are set if it is not valid JSON); MAPPING_ERANGE when
+ *         65,535 contexts are alive already; MAPPING_EMISUSE.
  */
 MAPPING_EXTERN int mapping_context_new(mapping_context **out, const char *spec, size_t len);
 

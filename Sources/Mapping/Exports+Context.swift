@@ -11,7 +11,7 @@ public func mapping_context_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ 
     return withoutContext { () throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let bytes = try CString.buffer(spec, length: UInt(bitPattern: length), "spec")
-        let context = MappingContext(spec: try CompiledSpec.load(json: bytes))
+        let context = try MappingContext(spec: try CompiledSpec.load(json: bytes))
         out.pointee = Registry.contexts.add(ContextHandle(core: context))
     }
 }

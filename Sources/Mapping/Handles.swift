@@ -66,13 +66,17 @@ final class ListHandle: Sendable {
 /// The live handles of one kind given to C. A pointer is looked up here before use, so a NULL, freed
 /// or forged pointer is an error instead of a crash; the strong reference returned keeps the object
 /// alive for the whole call even if another thread frees the handle meanwhile.
+///
+/// The pointers are not addresses: each is a number drawn once from a process-wide counter, so a
+/// freed handle stays invalid for good. (Addresses come back: malloc reuses a freed list's memory
+/// for the next list, and the stale pointer would then name it.) C only ever passes them back.
 final class HandleTable<Object: AnyObject>: @unchecked Sendable {
     private let entries = Locked<[UInt: Object]>([:])
 
-    func add(_ object: Object) -> OpaquePointer {
-        let pointer = OpaquePointer(Unmanaged.passUnretained(object).toOpaque())
-        entries.withLock { $0[UInt(bitPattern: pointer)] = object }
-        return pointer
+    func add(_ object: Object) -> OpaquePointer? {
+        let key = HandleNumbers.next()
+        entries.withLock { $0[key] = object }
+        return OpaquePointer(bitPattern: key)  // never nil: the counter starts above 0 and only grows
     }
 
     func find(_ pointer: OpaquePointer?) -> Object? {
@@ -84,6 +88,19 @@ final class HandleTable<Object: AnyObject>: @unchecked Sendable {
     func remove(_ pointer: OpaquePointer?) -> Object? {
         guard let pointer else { return nil }
         return entries.withLock { $0.removeValue(forKey: UInt(bitPattern: pointer)) }
+    }
+}
+
+/// The numbers behind the handles of every kind: one counter, so a handle of one kind is never a
+/// handle of another. At 16 per handle, 64 bits last 2^60 handles: the counter never wraps.
+private enum HandleNumbers {
+    private static let counter = Locked<UInt>(0x1000)
+
+    static func next() -> UInt {
+        counter.withLock { value in
+            value &+= 16
+            return value
+        }
     }
 }
 

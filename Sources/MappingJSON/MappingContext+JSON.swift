@@ -22,7 +22,7 @@ extension CompiledSpec {
 extension MappingContext {
     /// A context for a spec given as JSON text.
     public convenience init(specJSON text: String) throws(MappingError) {
-        self.init(spec: try CompiledSpec.load(json: text))
+        try self.init(spec: try CompiledSpec.load(json: text))
     }
 
     /// Parses `bytes` and maps them with the named mapping, all or nothing. Parsing happens before

@@ -69,6 +69,14 @@ public final class TransactionLock<Value>: @unchecked Sendable {
         return try body(&value)
     }
 
+    /// Runs `body` on the value whatever state the lock is in (closed, or held by a transaction): for
+    /// the owner's `deinit` only, when no other thread can hold a reference.
+    public func withLockIgnoringTransactions<Result>(_ body: (inout Value) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&value)
+    }
+
     /// Sets how long a call waits for another thread's transaction: 0 not at all, `waitForever`
     /// (any negative number) without limit. Takes effect for calls that start waiting afterwards.
     public func setBusyTimeout(milliseconds: Int) {

@@ -1,5 +1,4 @@
 import MappingLock
-import Synchronization
 
 /// A spec and the graph it describes. Several threads may use one context at once: every call
 /// takes the context's lock, so calls are serialized and each sees the graph between calls, never
@@ -13,15 +12,17 @@ public final class MappingContext: Sendable {
     /// What a parser backend keeps between imports (simdjson's buffers), one per concurrent import.
     public let parserPool = ReusablePool()
 
-    /// Gives each context its own handle tag (never 0), so handles from another context are rejected.
-    private static let tags = Atomic<UInt32>(0)
-
-    public init(spec: CompiledSpec) {
+    /// Throws `.range` only when 65,535 contexts are alive at once (see `HandleSpace`).
+    public init(spec: CompiledSpec) throws(MappingError) {
         self.spec = spec
-        let next = MappingContext.tags.add(1, ordering: .relaxed).newValue
-        let tag = UInt16(truncatingIfNeeded: next % 0xFFFF) + 1
-        graph = TransactionLock(ObjectStore(model: spec.model, tag: tag), busyTimeout: MappingContext.defaultBusyTimeout,
-                                heldAcrossCalls: { $0.explicitTransaction })
+        graph = TransactionLock(ObjectStore(model: spec.model, space: try HandleSpace.lease()),
+                                busyTimeout: MappingContext.defaultBusyTimeout, heldAcrossCalls: { $0.explicitTransaction })
+    }
+
+    deinit {
+        // No call can be under way: they hold a reference. The next context on this tag numbers its
+        // slots after the ones used here, so these handles stay stale for good.
+        graph.withLockIgnoringTransactions { HandleSpace.release($0.space, slotsUsed: $0.slotsUsed) }
     }
 
     /// How long a call waits for another thread's transaction by default (as Python's sqlite3 module).
@@ -94,7 +95,7 @@ public final class MappingContext: Sendable {
             try store.transaction(model: spec.model) { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
                 // Move the store into the importer and back, so it stays uniquely referenced and
                 // is changed in place rather than copied.
-                var importer = Importer(spec: spec, reader: reader, store: ObjectStore(model: spec.model, tag: 0))
+                var importer = Importer(spec: spec, reader: reader, store: ObjectStore(model: spec.model, space: .placeholder))
                 importer.hosts = hosts
                 importer.options = options
                 swap(&importer.store, &store)

@@ -651,7 +651,7 @@ struct Importer<Reader: JSONReader> {
             // null clears, as in the payload
         } else {
             var metadataImporter = Importer<JSONValueReader>(spec: spec, reader: JSONValueReader(),
-                                                             store: ObjectStore(model: spec.model, tag: 0))
+                                                             store: ObjectStore(model: spec.model, space: .placeholder))
             metadataImporter.hosts = hosts
             metadataImporter.options.metadata = options.metadata
             // The nesting continues there: a mapping that reads itself from metadata again ends in

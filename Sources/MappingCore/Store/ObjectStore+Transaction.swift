@@ -10,8 +10,9 @@ struct Journal {
 
     var beforeImages: [Int: ObjectRecord] = [:]
     private(set) var created: [ObjectID] = []
-    /// Slots at or past this one did not exist when the transaction began, so their objects are
-    /// new; only reused slots below it need a set (a cold import of many objects then adds none).
+    /// Slot numbers (as handles carry them) at or past this one did not exist when the transaction
+    /// began, so their objects are new; only reused slots below it need a set (a cold import of many
+    /// objects then adds none).
     var firstFreshSlot = 0
     private var reusedSlots: Set<Int> = []
     var identityChanges: [IdentityChange] = []
@@ -89,7 +90,7 @@ extension ObjectStore {
 
     private mutating func open() {
         var opened = Journal()
-        opened.firstFreshSlot = records.count
+        opened.firstFreshSlot = space.firstSlot + records.count  // in handles' slot numbers, as `isNew` reads them
         opened.memberCounts = members.map(\.count)
         opened.liveCounts = liveCounts
         journal = opened

@@ -2,10 +2,14 @@
 /// one identity map per identification. Every change goes through the methods here so that an
 /// open transaction can record what to restore (see `ObjectStore+Transaction.swift`).
 struct ObjectStore {
-    let tag: UInt16
+    /// The store's tag and the slot number of its first slot in handles (see `HandleSpace`).
+    let space: HandleSpace
+    var tag: UInt16 { space.tag }
     private(set) var records: [ObjectRecord?] = []
+    /// Per slot, the generation its live object's handles carry; 0 once the slot is retired.
     private var generations: [UInt16] = []
     private var freeSlots: [UInt32] = []
+    private var retiredSlots = 0
     /// The objects of each entity (exactly that entity, not sub-entities) in creation order. Deleted
     /// objects stay until the list is compacted, so readers skip handles that are no longer live.
     private(set) var members: [[ObjectID]]
@@ -21,8 +25,8 @@ struct ObjectStore {
     /// True while a transaction opened with `begin()` spans calls.
     var explicitTransaction = false
 
-    init(model: Model, tag: UInt16) {
-        self.tag = tag
+    init(model: Model, space: HandleSpace) {
+        self.space = space
         members = Array(repeating: [], count: model.entities.count)
         liveCounts = Array(repeating: 0, count: model.entities.count)
         identityMaps = Array(repeating: [:], count: model.identityMapCount)
@@ -83,8 +87,8 @@ struct ObjectStore {
     /// The slot of a handle of this store that has not gone stale; `nil` for a stale, foreign or
     /// malformed handle. Every read and change by handle goes through this one check.
     @inline(__always) func liveSlot(of id: ObjectID) -> Int? {
-        let slot = id.slot
-        guard id.tag == tag, records.indices.contains(slot), generations[slot] == id.generation else { return nil }
+        let slot = id.slot - space.firstSlot
+        guard id.tag == space.tag, records.indices.contains(slot), generations[slot] == id.generation else { return nil }
         return slot
     }
 
@@ -112,7 +116,7 @@ struct ObjectStore {
     /// The handle of the live object in `slot`, if there is one.
     func liveID(slot: Int) -> ObjectID? {
         guard records.indices.contains(slot), records[slot] != nil else { return nil }
-        return ObjectID(tag: tag, generation: generations[slot], slot: UInt32(truncatingIfNeeded: slot))
+        return handle(slot: slot)
     }
 
     func lookup(map: Int, key: IdentityKey) -> ObjectID? {
@@ -120,7 +124,27 @@ struct ObjectStore {
         return identityMaps[map][key]
     }
 
-    var objectCount: Int { records.count - freeSlots.count }
+    var objectCount: Int { records.count - freeSlots.count - retiredSlots }
+
+    /// How many slot numbers the store has used, for `HandleSpace.release`.
+    var slotsUsed: Int { records.count }
+
+    /// The handle of `slot` as it is now. Slot numbers in handles start at the store's first slot;
+    /// a store never reaches 2^31 slots (the records alone would not fit in memory), so the sum
+    /// stays within 32 bits.
+    private func handle(slot: Int) -> ObjectID {
+        ObjectID(tag: space.tag, generation: generations[slot], slot: UInt32(truncatingIfNeeded: space.firstSlot + slot))
+    }
+
+    /// Makes `slot` reusable, unless its generations are used up: then it is retired for good, so
+    /// that no handle of its past objects can ever name a later one.
+    private mutating func free(slot: Int) {
+        if generations[slot] == 0 {
+            retiredSlots += 1
+        } else {
+            freeSlots.append(UInt32(truncatingIfNeeded: slot))
+        }
+    }
 
     // MARK: Changing
 
@@ -138,7 +162,7 @@ struct ObjectStore {
             records.append(record)
             generations.append(1)
         }
-        let id = ObjectID(tag: tag, generation: generations[Int(slot)], slot: slot)
+        let id = handle(slot: Int(slot))
         if members.indices.contains(entity.index) {
             members[entity.index].append(id)
             liveCounts[entity.index] += 1
@@ -151,8 +175,7 @@ struct ObjectStore {
     /// transaction commits, so a rollback can put the object back under the same handle). Inverses
     /// are the caller's business (`ObjectStore+Delete.swift`).
     mutating func remove(_ id: ObjectID, identity: (map: Int, key: IdentityKey)?) {
-        guard let current = record(id) else { return }
-        let slot = id.slot
+        guard let slot = liveSlot(of: id), let current = records[slot] else { return }
         if let identity, lookup(map: identity.map, key: identity.key) == id {
             identityMaps[identity.map][identity.key] = nil
             journal?.identityChanges.append(.init(map: identity.map, key: identity.key, previous: id))
@@ -167,11 +190,12 @@ struct ObjectStore {
         if journal != nil {
             journal?.noteDeleted(slot: slot, generation: id.generation)
         } else {
-            freeSlots.append(UInt32(truncatingIfNeeded: slot))
+            free(slot: slot)
         }
     }
 
-    private static func next(_ generation: UInt16) -> UInt16 { generation &+ 1 == 0 ? 1 : generation &+ 1 }
+    /// The generation after `generation`; 0 (retired) after the last one, never a used one again.
+    private static func next(_ generation: UInt16) -> UInt16 { generation == UInt16.max ? 0 : generation + 1 }
 
     /// Removes an identity-map entry if it names `id`.
     mutating func unregister(_ id: ObjectID, map: Int, key: IdentityKey) {
@@ -202,8 +226,7 @@ struct ObjectStore {
     /// Applies `change` to a live object's record, first saving the record for rollback if a
     /// transaction is open. Does nothing for a handle that is not live.
     mutating func update(_ id: ObjectID, _ change: (inout ObjectRecord) -> Void) {
-        guard entityIndex(of: id) != nil else { return }
-        let slot = id.slot
+        guard let slot = liveSlot(of: id), records[slot] != nil else { return }
         // Optional chaining changes the journal in place; copying it out would copy its tables.
         if journal?.isNew(id) == false, journal?.beforeImages[slot] == nil {
             journal?.beforeImages[slot] = records[slot]
@@ -253,12 +276,11 @@ struct ObjectStore {
 
     /// Undoes the creation of an object in the transaction being rolled back.
     mutating func discardCreated(_ id: ObjectID) {
-        let slot = id.slot
-        guard records.indices.contains(slot), generations[slot] == id.generation else { return }
+        guard let slot = liveSlot(of: id) else { return }
         reindex(id, from: records[slot], to: nil)
         records[slot] = nil
         generations[slot] = Self.next(generations[slot])
-        freeSlots.append(UInt32(truncatingIfNeeded: slot))
+        free(slot: slot)
     }
 
     /// Undoes a deletion in the transaction being rolled back (the record itself comes back from
@@ -270,12 +292,12 @@ struct ObjectStore {
 
     /// Makes the slots of objects deleted in a committed transaction reusable.
     mutating func release(slots: [Int]) {
-        for slot in slots { freeSlots.append(UInt32(truncatingIfNeeded: slot)) }
+        for slot in slots where generations.indices.contains(slot) { free(slot: slot) }
     }
 
     mutating func restore(slot: Int, to record: ObjectRecord?) {
         guard records.indices.contains(slot) else { return }
-        let id = ObjectID(tag: tag, generation: generations[slot], slot: UInt32(truncatingIfNeeded: slot))
+        let id = handle(slot: slot)
         reindex(id, from: records[slot], to: record)
         records[slot] = record
     }
