@@ -13,6 +13,11 @@ static inline void cjansson_decref(json_t *json) { json_decref(json); }
 /* The flags the importer parses with: any top-level value, NUL allowed inside strings. */
 static inline size_t cjansson_decode_flags(void) { return JSON_DECODE_ANY | JSON_ALLOW_NUL; }
 
+/* 1 if the parse failed because the text nests deeper than jansson's limit (2,048 levels). */
+static inline int cjansson_error_is_depth(const json_error_t *error) {
+    return json_error_code(error) == json_error_stack_overflow;
+}
+
 /* Pieces of json_error_t, so Swift need not read its fixed-size text array as a tuple. */
 static inline const char *cjansson_error_text(const json_error_t *error) { return error->text; }
 

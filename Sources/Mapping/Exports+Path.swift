@@ -14,7 +14,7 @@ public func mapping_path_match(_ pattern: UnsafePointer<CChar>?, _ path: UnsafeP
             throw MappingError(.notFound, "\"\(text)\" does not match the pattern \"\(compiled.text)\"")
         }
         let members = parameters.keys.sorted().map { JSONMember($0, parameters[$0] ?? .null) }
-        out.pointee = CString.copy(JSONValue.object(members).text().utf8)
+        out.pointee = CString.copy(try readableObject(members).text().utf8)
     }
 }
 
@@ -50,6 +50,16 @@ public func mapping_query_decode(_ query: UnsafePointer<CChar>?, _ out: UnsafeMu
     out?.pointee = nil
     return withoutContext { () throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
-        out.pointee = CString.copy(QueryString.decodeObject(try CString.argument(query, "query")).text().utf8)
+        let decoded = QueryString.decode(try CString.argument(query, "query")).map { JSONMember($0.0, $0.1) }
+        out.pointee = CString.copy(try readableObject(decoded).text().utf8)
     }
+}
+
+/// The object, unless a key holds NUL (a query's `%00`): JSON parsers, ours included, refuse such
+/// keys, so the text could not be read back.
+private func readableObject(_ members: [JSONMember]) throws(MappingError) -> JSONValue {
+    if let bad = members.first(where: { $0.key.utf8.contains(0) }) {
+        throw MappingError(.parse, "the query parameter \"\(bad.key.replacing("\u{0}", with: "%00"))\" holds a NUL byte (%00), which a JSON key cannot")
+    }
+    return .object(members)
 }

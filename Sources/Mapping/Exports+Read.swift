@@ -175,8 +175,8 @@ public func mapping_get_json(_ context: OpaquePointer?, _ object: UInt64, _ attr
                              _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     out?.pointee = nil
     return withAttribute(context, object, attribute) { (value, _, _) throws(MappingError) in
-        let text = (value?.jsonValue ?? .null).text()
-        try store(CString.copy(text.utf8), into: out)
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }  // before allocating
+        out.pointee = CString.copy((value?.jsonValue ?? .null).text().utf8)
     }
 }
 

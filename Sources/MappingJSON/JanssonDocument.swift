@@ -21,9 +21,13 @@ public final class JanssonDocument {
         }
         guard let parsed else {
             let text = withUnsafePointer(to: &error) { String(cString: cjansson_error_text($0)) }
-            let line = Int(error.line)
-            let column = Int(error.column)
+            let line = max(Int(error.line), 1)
+            let column = max(Int(error.column), 1)  // jansson says 0 for an error at the first byte
             let position = Int(error.position)
+            if withUnsafePointer(to: &error, { cjansson_error_is_depth($0) }) != 0 {
+                throw MappingError(.depth, "JSON nested too deeply at line \(line), column \(column): \(text)",
+                                   line: line, column: column, position: position)
+            }
             throw MappingError(.parse, "malformed JSON at line \(line), column \(column): \(text)",
                                line: line, column: column, position: position)
         }

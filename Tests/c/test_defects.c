@@ -69,6 +69,66 @@ static void test_invalid_utf8_arguments(mapping_context *ctx) {
     EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_get(ctx, "Person", "\xff", &object));
 }
 
+static const char *request_spec =
+    "{\"entities\": {\"User\": {\"attributes\": {\"id\": \"integer\", \"data\": \"json\"}, \"identification\": \"id\","
+    "                          \"relationships\": {\"friends\": {\"entity\": \"User\", \"toMany\": true, \"ordered\": true}}}},"
+    " \"mappings\": {\"user\": {\"entity\": \"User\", \"attributes\": {\"id\": \"id\"}}},"
+    " \"requestDescriptors\": [{\"entity\": \"User\", \"method\": \"POST\", \"mapping\": \"user\"}]}";
+
+static void test_smaller_defects(void) {
+    mapping_context *a = NULL, *b = NULL;
+    EXPECT_OK(NULL, mapping_context_new(&a, request_spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(&b, request_spec, MAPPING_NUL_TERMINATED));
+    mapping_object ada = 0, bob = 0, foreign = 0;
+    EXPECT_OK(a, mapping_create(a, "User", "{\"id\": 1, \"data\": {\"k\": [1, 2]}}", &ada));
+    EXPECT_OK(a, mapping_create(a, "User", "{\"id\": 2}", &bob));
+    EXPECT_OK(b, mapping_create(b, "User", "{\"id\": 1}", &foreign));
+
+    /* mapping_get_json with a NULL output: an error, and nothing allocated (valgrind checks). */
+    EXPECT_RC(a, MAPPING_EMISUSE, mapping_get_json(a, ada, "data", NULL));
+
+    /* mapping_add_related past the end is ERANGE, as mapping_move_related says. */
+    EXPECT_RC(a, MAPPING_ERANGE, mapping_add_related(a, ada, "friends", bob, SIZE_MAX - 1));
+    EXPECT_RC(a, MAPPING_ERANGE, mapping_add_related(a, ada, "friends", bob, 1));
+    EXPECT_OK(a, mapping_add_related(a, ada, "friends", bob, 0));
+    EXPECT_OK(a, mapping_add_related(a, ada, "friends", ada, MAPPING_APPEND));
+    EXPECT_RC(a, MAPPING_ERANGE, mapping_move_related(a, ada, "friends", 0, SIZE_MAX - 1));
+
+    /* mapping_parameters with another context's handle: stale, like every other call. */
+    mapping_list *list = NULL;
+    char *text = NULL;
+    EXPECT_OK(NULL, mapping_list_new(&foreign, 1, &list));
+    EXPECT_RC(a, MAPPING_ESTALE, mapping_parameters(a, list, "POST", 0, &text));
+    mapping_list_free(list);
+
+    /* A parse error at the first byte is at column 1; nesting past jansson's limit is EDEPTH. */
+    EXPECT_RC(a, MAPPING_EPARSE, mapping_import(a, "user", "x", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT(mapping_error_last(a)->line == 1 && mapping_error_last(a)->column == 1);
+    EXPECT_RC(a, MAPPING_EPARSE, mapping_import(a, "user", "", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT(mapping_error_last(a)->column == 1);
+    enum { DEEP = 3000 };
+    char *deep = malloc(2 * DEEP + 1);
+    for (int i = 0; i < DEEP; i++) { deep[i] = '['; deep[2 * DEEP - 1 - i] = ']'; }
+    deep[2 * DEEP] = '\0';
+    EXPECT_RC(a, MAPPING_EDEPTH, mapping_import(a, "user", deep, MAPPING_NUL_TERMINATED, NULL));
+    EXPECT(mapping_error_last(a)->line == 1 && mapping_error_last(a)->column > 2000);
+    free(deep);
+
+    /* Query keys holding NUL would be JSON the library cannot read back: refused. */
+    EXPECT_RC(NULL, MAPPING_EPARSE, mapping_query_decode("a%00b=1", &text));
+    EXPECT(text == NULL);
+    EXPECT_RC(NULL, MAPPING_EPARSE, mapping_path_match("/users/:id", "/users/7?x%00=1", 2, &text));
+    EXPECT_OK(NULL, mapping_query_decode("a=%00", &text));  /* NUL in a value is fine */
+    EXPECT_STR(text, "{\"a\":\"\\u0000\"}");
+    mapping_free(text);
+
+    size_t count = 0;
+    EXPECT_OK(a, mapping_count(a, "User", &count));
+    EXPECT(count == 2);
+    mapping_context_free(a);
+    mapping_context_free(b);
+}
+
 int main(int argc, char **argv) {
     mapping_context *ctx = harness_context(argc > 1 ? argv[1] : "Tests/fixtures", "people.spec.json");
     EXPECT_OK(ctx, mapping_import(ctx, "person", "{\"data\": {\"people\": [{\"id\": 1}, {\"id\": 2}]}}",
@@ -77,5 +137,6 @@ int main(int argc, char **argv) {
     test_paginator_arithmetic(ctx);
     test_invalid_utf8_arguments(ctx);
     mapping_context_free(ctx);
+    test_smaller_defects();
     return harness_finish("c defects");
 }

@@ -102,7 +102,10 @@ struct GraphEditor {
             throw MappingError(.misuse, "\"\(name)\" is not ordered: add without an index")
         }
         var targets = record.links[index].targets.filter { $0 != target }
-        let at = min(max(position ?? targets.count, 0), targets.count)
+        let at = position ?? targets.count
+        guard (0...targets.count).contains(at) else {
+            throw MappingError(.range, "position \(at) is past the end of \"\(name)\" (\(targets.count) object(s))")
+        }
         targets.insert(target, at: at)
         store.setToMany(object, relationship: index, to: targets, model: model)
     }
