@@ -133,15 +133,17 @@ struct TapeReader: JSONReader {
     }
 
     /// Members in document order. A duplicated key is given once, where it first appeared, with
-    /// its last value — what jansson's object holds for the same text.
+    /// its last value — what jansson's object holds for the same text. Keys are compared as bytes,
+    /// as jansson compares them: a Swift `String` key would merge canonically equivalent spellings
+    /// (NFC "é" and NFD "é") that jansson keeps apart.
     func forEachMember(of node: Int, _ body: (String, Int) throws(MappingError) -> Void) throws(MappingError) {
         guard tag(node) == UInt8(ascii: "{") else { return }
         let end = after(node) - 1
-        var members: [(key: String, value: Int)] = []
-        var positions: [String: Int] = [:]
+        var members: [(key: RawKey, value: Int)] = []
+        var positions: [RawKey: Int] = [:]
         var index = node + 1
         while index < end {
-            let key = String(decoding: bytes(index), as: UTF8.self)
+            let key = RawKey(bytes: bytes(index))
             if let seen = positions[key] {
                 members[seen].value = index + 1
             } else {
@@ -150,7 +152,17 @@ struct TapeReader: JSONReader {
             }
             index = after(index + 1)
         }
-        for member in members { try body(member.key, member.value) }
+        for member in members { try body(String(decoding: member.key.bytes, as: UTF8.self), member.value) }
     }
+}
+
+/// A key's bytes in the tape's string buffer, hashed and compared as bytes (valid while the
+/// document is).
+private struct RawKey: Hashable {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    static func == (a: RawKey, b: RawKey) -> Bool { a.bytes.elementsEqual(b.bytes) }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
 }
 #endif

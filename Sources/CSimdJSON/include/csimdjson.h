@@ -21,7 +21,8 @@ typedef struct csimdjson_document {
 
 #define CSIMDJSON_OK 0
 #define CSIMDJSON_ERROR 1      /* simdjson rejected the text; ask jansson where and why */
-#define CSIMDJSON_DIFFERENT 2  /* valid, but holds what jansson rejects (an integer beyond int64) */
+#define CSIMDJSON_DIFFERENT 2  /* valid, but holds what jansson rejects (an integer beyond int64) or
+                                  reads differently ("\u0000", refused by jansson in keys): jansson decides */
 
 /* A parser that keeps its buffers between parses; NULL when memory is short. */
 csimdjson_parser *csimdjson_parser_new(void);

@@ -96,7 +96,7 @@ enum PredicateValue: Sendable {
         switch (a, b) {
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
-        case (.string(let x), .string(let y)): return fold.apply(x) == fold.apply(y)
+        case (.string(let x), .string(let y)): return fold.apply(x).utf8.elementsEqual(fold.apply(y).utf8)
         case (.bool(let x), .bool(let y)): return x == y
         case (.integer(let x), .integer(let y)): return x == y
         case (.date(let x), .date(let y)): return x == y
@@ -114,8 +114,9 @@ enum PredicateValue: Sendable {
         let (a, b) = unify(a, b)
         switch (a, b) {
         case (.string(let x), .string(let y)):
-            let (x, y) = (fold.apply(x), fold.apply(y))
-            return x < y ? -1 : (x == y ? 0 : 1)
+            // By bytes, as equality and identities compare (UTF-8 byte order is code point order).
+            let (x, y) = (fold.apply(x).utf8, fold.apply(y).utf8)
+            return x.lexicographicallyPrecedes(y) ? -1 : (x.elementsEqual(y) ? 0 : 1)
         case (.date(let x), .date(let y)):
             return x < y ? -1 : (x == y ? 0 : 1)
         case (.integer(let x), .integer(let y)):

@@ -35,3 +35,37 @@ public enum AttributeValue: Hashable, Sendable {
         }
     }
 }
+
+/// Strings are equal when their UTF-8 bytes are, as JSON keys are and as jansson compares them:
+/// Swift's `String` equality would make canonically equivalent spellings (NFC "é" and NFD "é")
+/// one identity, one index entry and one predicate match. Other cases compare as their payloads do.
+extension AttributeValue {
+    public static func == (a: AttributeValue, b: AttributeValue) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.integer(let x), .integer(let y)): return x == y
+        case (.double(let x), .double(let y)): return x == y
+        case (.decimal(let x), .decimal(let y)): return x == y
+        case (.boolean(let x), .boolean(let y)): return x == y
+        case (.date(let x), .date(let y)): return x == y
+        case (.json(let x), .json(let y)): return x == y
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .string(let text):
+            hasher.combine(0 as UInt8)
+            hasher.combine(text.utf8.count)
+            let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            if hashed == nil { for byte in text.utf8 { hasher.combine(byte) } }
+        case .integer(let number): hasher.combine(1 as UInt8); hasher.combine(number)
+        case .double(let number): hasher.combine(2 as UInt8); hasher.combine(number)
+        case .decimal(let number): hasher.combine(3 as UInt8); hasher.combine(number)
+        case .boolean(let flag): hasher.combine(4 as UInt8); hasher.combine(flag)
+        case .date(let instant): hasher.combine(5 as UInt8); hasher.combine(instant)
+        case .json(let json): hasher.combine(6 as UInt8); hasher.combine(json)
+        }
+    }
+}
