@@ -5,14 +5,24 @@ public import MappingCore
 /// The importer reads it through `JanssonReader` without copying it.
 public final class JanssonDocument {
     let root: UnsafeMutablePointer<json_t>
+    /// The text's long number literals (jansson keeps doubles, not the digits written).
+    let numbers: NumberLiterals
 
-    private init(root: UnsafeMutablePointer<json_t>) { self.root = root }
+    private init(root: UnsafeMutablePointer<json_t>, numbers: NumberLiterals) {
+        self.root = root
+        self.numbers = numbers
+    }
 
     deinit { cjansson_decref(root) }
 
     /// Parses UTF-8 JSON text. Any top-level value is accepted; a syntax error becomes a
     /// `MappingError` with code `.parse` and jansson's line, column and byte position.
+    /// `bytes` must stay alive as long as the document is read: decimals are read from its digits.
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws(MappingError) -> JanssonDocument {
+        try parse(bytes, numbers: NumberLiterals(text: bytes))
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer, numbers: NumberLiterals) throws(MappingError) -> JanssonDocument {
         var error = json_error_t()
         let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
         let empty: [CChar] = [0]
@@ -31,11 +41,12 @@ public final class JanssonDocument {
             throw MappingError(.parse, "malformed JSON at line \(line), column \(column): \(text)",
                                line: line, column: column, position: position)
         }
-        return JanssonDocument(root: parsed)
+        return JanssonDocument(root: parsed, numbers: numbers)
     }
 
+    /// For text whose buffer is gone once this returns: its long numbers are found now.
     public static func parse(_ bytes: [UInt8]) throws(MappingError) -> JanssonDocument {
-        try withBytes(of: bytes) { (buffer) throws(MappingError) in try parse(buffer) }
+        try withBytes(of: bytes) { (buffer) throws(MappingError) in try parse(buffer, numbers: NumberLiterals(scanningNow: buffer)) }
     }
 
     public static func parse(_ text: String) throws(MappingError) -> JanssonDocument {
@@ -45,7 +56,7 @@ public final class JanssonDocument {
     /// The document as a Swift `JSONValue` (for small documents such as specs), at most
     /// `depthLimit` levels deep.
     public func value(depthLimit: Int = 256) throws(MappingError) -> JSONValue {
-        try JanssonReader().copyValue(of: root, depthLimit: depthLimit)
+        try JanssonReader(numbers: numbers).copyValue(of: root, depthLimit: depthLimit)
     }
 
     /// Maps the document into `context` with the named mapping (see `MappingContext.importDocument`).
@@ -57,7 +68,7 @@ public final class JanssonDocument {
     public func importInto(_ context: MappingContext, mappings: [String],
                            options: ImportOptions) throws(MappingError) -> [ObjectID] {
         try withExtendedLifetime(self) { () throws(MappingError) -> [ObjectID] in
-            try context.importDocument(mappings: mappings, root: root, reader: JanssonReader(), options: options)
+            try context.importDocument(mappings: mappings, root: root, reader: JanssonReader(numbers: numbers), options: options)
         }
     }
 }

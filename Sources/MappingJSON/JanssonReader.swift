@@ -7,6 +7,13 @@ internal import MappingCore
 struct JanssonReader: JSONReader {
     typealias Node = UnsafeMutablePointer<json_t>
 
+    /// The document's long number literals, to give decimals their written digits (nil: none known).
+    var numbers: NumberLiterals?
+
+    func recoveredDecimal(of node: Node) throws(MappingError) -> ExactDecimal? {
+        try recoveredDecimal(of: node, from: numbers)
+    }
+
     func kind(of node: Node) -> JSONKind {
         switch cjansson_type(node) {
         case Int32(JSON_OBJECT.rawValue): .object

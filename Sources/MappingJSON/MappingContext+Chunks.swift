@@ -30,13 +30,6 @@ extension MappingContext {
         var total = 0
         let counted = ProgressSoFar()
         while let chunk = try splitter.next() {
-            let document: ParsedPayload
-            do throws(MappingError) {
-                document = try withBytes(of: chunk.text) { (text) throws(MappingError) in try parsePayload(text, options: options) }
-            } catch where error.code == .parse {
-                let offset = chunk.origin(of: max(0, error.position - 1))
-                throw ChunkSplitter.error(Self.reason(error.message), at: offset, in: input)
-            }
             var chunkOptions = options
             chunkOptions.keyPaths = [nil]
             if let onProgress = options.onProgress {
@@ -47,7 +40,17 @@ extension MappingContext {
                     onProgress(counted.done, counted.known)
                 }
             }
-            total += try document.importInto(self, mappings: [mapping], options: chunkOptions).count
+            // Parsed and imported while the chunk's bytes are alive: decimals are read from its digits.
+            total += try withBytes(of: chunk.text) { (text) throws(MappingError) -> Int in
+                let document: ParsedPayload
+                do throws(MappingError) {
+                    document = try parsePayload(text, options: options)
+                } catch where error.code == .parse {
+                    let offset = chunk.origin(of: max(0, error.position - 1))
+                    throw ChunkSplitter.error(Self.reason(error.message), at: offset, in: input)
+                }
+                return try document.importInto(self, mappings: [mapping], options: chunkOptions).count
+            }
         }
         return total
     }

@@ -29,6 +29,7 @@ public struct ParsedPayload {
         }
     }
 
+    /// `bytes` must outlive the payload's import: decimals are read from its digits (`NumberLiterals`).
     public static func parse(_ bytes: UnsafeRawBufferPointer, with parser: JSONParser,
                              pool: ReusablePool) throws(MappingError) -> ParsedPayload {
         try check(parser)
@@ -61,7 +62,7 @@ public struct ParsedPayload {
         switch document {
         case .jansson(let document):
             return try withExtendedLifetime(document) { () throws(MappingError) -> [ObjectID] in
-                try context.mapResponse(response, root: document.root, reader: JanssonReader(), options: options)
+                try context.mapResponse(response, root: document.root, reader: JanssonReader(numbers: document.numbers), options: options)
             }
         #if MAPPING_SIMDJSON
         case .simdjson(let document):

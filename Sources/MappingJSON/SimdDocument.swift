@@ -51,7 +51,8 @@ final class SimdDocument {
             giveBack(parser, to: pool)
             return nil
         }
-        let reader = TapeReader(tape: tape, length: parsed.tape_length, strings: strings)
+        let reader = TapeReader(tape: tape, length: parsed.tape_length, strings: strings,
+                                numbers: NumberLiterals(text: bytes))
         return SimdDocument(parser: parser, pool: pool, reader: reader)
     }
 }

@@ -16,6 +16,12 @@ struct TapeReader: JSONReader {
     let tape: UnsafePointer<UInt64>
     let length: Int
     let strings: UnsafePointer<UInt8>
+    /// The text's long number literals: simdjson's tape keeps doubles, not the digits written.
+    let numbers: NumberLiterals
+
+    func recoveredDecimal(of node: Int) throws(MappingError) -> ExactDecimal? {
+        try recoveredDecimal(of: node, from: numbers)
+    }
 
     private static let valueMask: UInt64 = 0x00FF_FFFF_FFFF_FFFF
     private static let countMask: UInt64 = 0xFF_FFFF

@@ -10,13 +10,27 @@ enum JSONWriter {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Every digit, in a form both parsers read back to the same decimal: an integer beyond 64 bits
+    /// gets ".0" (the parsers refuse such integers but take reals, whose digits `NumberLiterals`
+    /// recovers), and one beyond a double's range is written as a string (a number would overflow;
+    /// a decimal attribute reads the string back).
+    private static func writeDecimal(_ number: ExactDecimal, into output: inout [UInt8]) {
+        if !number.doubleValue.isFinite {
+            writeString(number.description, into: &output)
+        } else if number.isIntegral && number.int64Value == nil {
+            output.append(contentsOf: (number.description + ".0").utf8)
+        } else {
+            output.append(contentsOf: number.description.utf8)
+        }
+    }
+
     private static func write(_ value: JSONValue, into output: inout [UInt8], pretty: Bool, indent: Int) {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
         case .integer(let number): output.append(contentsOf: String(number).utf8)
         case .real(let number): output.append(contentsOf: (number.isFinite ? number.description : "null").utf8)
-        case .decimal(let number): output.append(contentsOf: number.description.utf8)
+        case .decimal(let number): writeDecimal(number, into: &output)
         case .string(let text): writeString(text, into: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))

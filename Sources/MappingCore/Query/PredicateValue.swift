@@ -73,6 +73,37 @@ enum PredicateValue: Sendable {
         }
     }
 
+    /// The value as an exact decimal, for comparisons that a double would round: any comparison with
+    /// a decimal, and integers beyond 2^53 against doubles.
+    private var exact: ExactDecimal? {
+        switch self {
+        case .integer(let number): ExactDecimal(number)
+        case .double(let number): ExactDecimal(number)
+        case .decimal(let number): number
+        case .bool(let flag): ExactDecimal(flag ? 1 : 0)
+        case .string(let text): ExactDecimal(parsing: text)
+        default: nil
+        }
+    }
+
+    private static func needsExact(_ a: PredicateValue, _ b: PredicateValue) -> Bool {
+        switch (a, b) {
+        case (.decimal, _), (_, .decimal): return true
+        case (.integer(let n), .double), (.double, .integer(let n)): return n.magnitude > 1 << 53
+        default: return false
+        }
+    }
+
+    /// Numbers compared as exact decimals when a double would round, else as doubles.
+    private static func compareNumbers(_ a: PredicateValue, _ b: PredicateValue) -> Int? {
+        if needsExact(a, b) {
+            guard let x = a.exact, let y = b.exact else { return nil }
+            return ExactDecimal.compare(x, y)
+        }
+        guard let x = a.number, let y = b.number else { return nil }
+        return x < y ? -1 : (x == y ? 0 : (x > y ? 1 : nil))
+    }
+
     /// The two values made comparable: a date against a string (parsed) or a number (epoch seconds),
     /// a number against a numeric string or a boolean.
     private static func unify(_ a: PredicateValue, _ b: PredicateValue) -> (PredicateValue, PredicateValue) {
@@ -102,10 +133,8 @@ enum PredicateValue: Sendable {
         case (.date(let x), .date(let y)): return x == y
         case (.object(let x), .object(let y)): return x == y
         case (.json(let x), .json(let y)): return x == y
-        case (.decimal(let x), .decimal(let y)): return x == y
         default:
-            guard let x = a.number, let y = b.number else { return false }
-            return x == y
+            return compareNumbers(a, b) == 0
         }
     }
 
@@ -124,8 +153,7 @@ enum PredicateValue: Sendable {
         case (.null, _), (_, .null), (.object, _), (_, .object), (.json, _), (_, .json), (.many, _), (_, .many):
             return nil
         default:
-            guard let x = a.number, let y = b.number else { return nil }
-            return x < y ? -1 : (x == y ? 0 : 1)
+            return compareNumbers(a, b)
         }
     }
 }

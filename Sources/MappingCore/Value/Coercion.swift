@@ -26,7 +26,9 @@ enum Coercion {
         case .true: scalar = .boolean(true)
         case .false: scalar = .boolean(false)
         case .integer: scalar = .integer(reader.integer(of: node))
-        case .real: scalar = .real(reader.real(of: node))
+        case .real:
+            if type == .decimal, let written = try reader.recoveredDecimal(of: node) { return .value(.decimal(written)) }
+            scalar = .real(reader.real(of: node))
         case .string: scalar = .string(reader.string(of: node))
         case .object, .array:
             throw MappingError(.type, "expected a \(type.rawValue) value, found \(kind == .object ? "an object" : "an array")")

@@ -21,6 +21,14 @@ enum DateParser {
         return nil
     }
 
+    /// Four digits, or ISO 8601's expanded form for years outside 0000–9999: a sign and four to six
+    /// digits (`+12345`, `-0044`), as the serializer writes them.
+    private static func isoYear(_ s: inout ByteScanner) -> Int? {
+        guard let sign = s.sign() else { return s.digits(exactly: 4) }
+        guard let (value, count) = s.digitRun(max: 6), count >= 4 else { return nil }
+        return sign * value
+    }
+
     /// ISO 8601 only: a date-time (zone-less = UTC) or a date.
     static func iso8601(_ text: String) -> Timestamp? {
         var scanner = ByteScanner(text)
@@ -28,7 +36,7 @@ enum DateParser {
     }
 
     private static func iso8601(_ s: inout ByteScanner) -> Timestamp? {
-        guard let year = s.digits(exactly: 4), s.take("-"), let month = s.digits(exactly: 2), s.take("-"),
+        guard let year = isoYear(&s), s.take("-"), let month = s.digits(exactly: 2), s.take("-"),
               let day = s.digits(exactly: 2) else { return nil }
         if s.atEnd { return Timestamp(year: year, month: month, day: day) }
         guard s.take("T") || s.take("t") || s.take(" ") || s.take("\t"),

@@ -150,4 +150,29 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
     }
 
     private var scientific: String { (isNegative ? "-" : "") + digits + "e" + String(exponent) }
+
+    /// -1, 0 or 1 as `a` is below, equal to or above `b`, exactly: every digit counts.
+    public static func compare(_ a: ExactDecimal, _ b: ExactDecimal) -> Int {
+        if a.isNegative != b.isNegative { return a.isNegative ? -1 : 1 }
+        let magnitude = compareMagnitudes(a, b)
+        return a.isNegative ? -magnitude : magnitude
+    }
+
+    private static func compareMagnitudes(_ a: ExactDecimal, _ b: ExactDecimal) -> Int {
+        if a.isZero || b.isZero { return a.isZero ? (b.isZero ? 0 : -1) : 1 }
+        // Canonical digits have no leading zero, so the place of the leading digit orders them first.
+        let (x, y) = (Array(a.digits.utf8), Array(b.digits.utf8))
+        let (leadA, leadB) = (x.count + a.exponent, y.count + b.exponent)
+        if leadA != leadB { return leadA < leadB ? -1 : 1 }
+        for index in 0..<max(x.count, y.count) {
+            let dx = index < x.count ? x[index] : UInt8(ascii: "0")
+            let dy = index < y.count ? y[index] : UInt8(ascii: "0")
+            if dx != dy { return dx < dy ? -1 : 1 }
+        }
+        return 0
+    }
+}
+
+extension ExactDecimal: Comparable {
+    public static func < (a: ExactDecimal, b: ExactDecimal) -> Bool { compare(a, b) < 0 }
 }

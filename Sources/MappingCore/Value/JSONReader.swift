@@ -39,6 +39,9 @@ public protocol JSONReader {
     func forEachElement(of node: Node, _ body: (Int, Node) throws(MappingError) -> Void) throws(MappingError)
     /// Calls `body` with each member of an object in document order; nothing for other kinds.
     func forEachMember(of node: Node, _ body: (String, Node) throws(MappingError) -> Void) throws(MappingError)
+    /// The decimal a real number was written as when its double rounded it (`nil` when the double
+    /// is exact); `.range` when the text spelled several numbers that round to it (see `NumberLiterals`).
+    func recoveredDecimal(of node: Node) throws(MappingError) -> ExactDecimal?
 }
 
 extension JSONReader {
@@ -59,7 +62,10 @@ extension JSONReader {
         case .true: return .bool(true)
         case .false: return .bool(false)
         case .integer: return .integer(integer(of: node))
-        case .real: return .real(real(of: node))
+        case .real:
+            // A number the double would round keeps its digits as a decimal.
+            if let written = try recoveredDecimal(of: node) { return .decimal(written) }
+            return .real(real(of: node))
         case .string: return .string(string(of: node))
         case .array:
             var elements: [JSONValue] = []
@@ -79,6 +85,21 @@ extension JSONReader {
 }
 
 extension JSONReader {
+    /// The answer of readers that do not know the text they read: the double is taken as exact.
+    public func recoveredDecimal(of node: Node) throws(MappingError) -> ExactDecimal? { nil }
+
+    /// `recoveredDecimal` for readers that hold the text's `NumberLiterals`.
+    public func recoveredDecimal(of node: Node, from numbers: NumberLiterals?) throws(MappingError) -> ExactDecimal? {
+        guard let numbers, kind(of: node) == .real else { return nil }
+        switch numbers.written(real(of: node)) {
+        case .exact: return nil
+        case .decimal(let written): return written
+        case .ambiguous:
+            throw MappingError(.range, "the number \(real(of: node)) has more digits than a double keeps, and the payload "
+                               + "spells several numbers that round to it; send exact decimals as strings")
+        }
+    }
+
     /// `forEachElement` for a body that cannot fail.
     public func forEachElementQuietly(of node: Node, _ body: (Node) -> Void) {
         try? forEachElement(of: node) { (_, element) throws(MappingError) in body(element) }

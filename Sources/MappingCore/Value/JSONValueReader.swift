@@ -37,6 +37,12 @@ public struct JSONValueReader: JSONReader {
         return 0
     }
 
+    /// A decimal value is read back with its digits, not as the double it rounds to.
+    public func recoveredDecimal(of node: JSONValue) throws(MappingError) -> ExactDecimal? {
+        if case .decimal(let exact) = node { return exact }
+        return nil
+    }
+
     public func real(of node: JSONValue) -> Double {
         switch node {
         case .real(let d): d

@@ -27,16 +27,21 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 
     public var secondsSince1970: Double { Double(microseconds) / 1_000_000 }
 
-    /// `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` in UTC, the form RestKit writes.
+    /// `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` in UTC, the form RestKit writes — with six fraction digits when
+    /// the instant has microseconds, and ISO 8601's expanded year (`+12345`, `-0044`) outside
+    /// 0000–9999, so that the text reads back as this very instant.
     public var iso8601: String {
         let (days, microsOfDay) = microseconds.floorDivided(by: 86_400_000_000)
         let civil = CivilCalendar.civilFromDays(Int(days))
-        let millis = Int(microsOfDay / 1_000)
-        let secondsOfDay = millis / 1_000
-        return CivilCalendar.pad(civil.year, 4) + "-" + CivilCalendar.pad(civil.month, 2) + "-"
+        let micros = Int(microsOfDay)
+        let secondsOfDay = micros / 1_000_000
+        let fraction = micros % 1_000_000
+        let year = (0...9999).contains(civil.year) ? CivilCalendar.pad(civil.year, 4)
+            : (civil.year < 0 ? "-" : "+") + CivilCalendar.pad(abs(civil.year), 4)
+        return year + "-" + CivilCalendar.pad(civil.month, 2) + "-"
             + CivilCalendar.pad(civil.day, 2) + "T" + CivilCalendar.pad(secondsOfDay / 3_600, 2) + ":"
             + CivilCalendar.pad(secondsOfDay / 60 % 60, 2) + ":" + CivilCalendar.pad(secondsOfDay % 60, 2)
-            + "." + CivilCalendar.pad(millis % 1_000, 3) + "Z"
+            + "." + (fraction % 1_000 == 0 ? CivilCalendar.pad(fraction / 1_000, 3) : CivilCalendar.pad(fraction, 6)) + "Z"
     }
 }
 
