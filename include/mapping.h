@@ -180,6 +180,18 @@ MAPPING_EXTERN void mapping_context_free(mapping_context *ctx);
  *  negative value) as long as it takes. Applies to calls that start waiting afterwards. */
 MAPPING_EXTERN int mapping_context_set_busy_timeout(mapping_context *ctx, int milliseconds);
 
+/**
+ * METHOD. The largest payload this context's imports accept (mapping_import, _with, _chunked — the
+ * whole input — and mapping_map_response), in bytes; 0 (the default) for no limit. A longer one fails
+ * with MAPPING_ERANGE before anything is parsed.
+ *
+ * Memory: parsing builds a tree a few times the size of its text, and the graph grows with what is
+ * imported. When memory runs out, the Swift runtime and jansson end the process (as malloc failure
+ * does in most C libraries); the library cannot report it. A program that takes payloads from
+ * elsewhere bounds them here, and imports large inputs with mapping_import_chunked().
+ */
+MAPPING_EXTERN int mapping_context_set_max_input(mapping_context *ctx, size_t bytes);
+
 /* ---- Parsers --------------------------------------------------------------------------------- */
 
 #define MAPPING_PARSER_DEFAULT  0  /* in import options: the context's parser */

@@ -27,3 +27,11 @@ public func mapping_context_set_parser(_ context: OpaquePointer?, _ parser: CInt
         try handle.core.choose(parser: chosen)
     }
 }
+
+/// Exported to C as `mapping_context_set_max_input`.
+@_cdecl("mapping_context_set_max_input")
+public func mapping_context_set_max_input(_ context: OpaquePointer?, _ bytes: Int) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        handle.core.maxInputSize = Int(clamping: UInt(bitPattern: bytes))
+    }
+}

@@ -77,7 +77,8 @@ public struct ParsedPayload {
 extension MappingContext {
     /// Parses `bytes` with the parser `options` name, else the context's.
     public func parsePayload(_ bytes: UnsafeRawBufferPointer, options: ImportOptions) throws(MappingError) -> ParsedPayload {
-        try ParsedPayload.parse(bytes, with: options.parser ?? parser, pool: parserPool)
+        try checkInputSize(bytes.count)
+        return try ParsedPayload.parse(bytes, with: options.parser ?? parser, pool: parserPool)
     }
 
     /// Sets the context's parser, refusing one this build lacks.

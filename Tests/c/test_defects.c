@@ -122,9 +122,20 @@ static void test_smaller_defects(void) {
     EXPECT_STR(text, "{\"a\":\"\\u0000\"}");
     mapping_free(text);
 
+    /* A bounded input size: a longer payload is refused before parsing, whichever import takes it. */
+    const char *payload = "[{\"id\": 7}, {\"id\": 8}]";
+    EXPECT_OK(a, mapping_context_set_max_input(a, 10));
+    EXPECT_RC(a, MAPPING_ERANGE, mapping_import(a, "user", payload, MAPPING_NUL_TERMINATED, NULL));
+    EXPECT(strstr(mapping_errmsg(a), "maximum of 10") != NULL);
+    EXPECT_RC(a, MAPPING_ERANGE, mapping_import_chunked(a, "user", payload, MAPPING_NUL_TERMINATED, MAPPING_CHUNKS_ARRAY,
+                                                        1, NULL, NULL));
+    EXPECT_OK(a, mapping_import(a, "user", "{\"id\": 9}", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_OK(a, mapping_context_set_max_input(a, 0));
+    EXPECT_OK(a, mapping_import(a, "user", payload, MAPPING_NUL_TERMINATED, NULL));
+
     size_t count = 0;
     EXPECT_OK(a, mapping_count(a, "User", &count));
-    EXPECT(count == 2);
+    EXPECT(count == 5);
     mapping_context_free(a);
     mapping_context_free(b);
 }

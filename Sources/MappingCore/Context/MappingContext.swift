@@ -9,6 +9,7 @@ public final class MappingContext: Sendable {
     private let graph: TransactionLock<ObjectStore>
     private let transformers = Locked<[String: HostTransformer]>([:])
     private let parserChoice = Locked<JSONParser>(.jansson)
+    private let inputLimit = Locked<Int>(0)
     /// What a parser backend keeps between imports (simdjson's buffers), one per concurrent import.
     public let parserPool = ReusablePool()
 
@@ -48,6 +49,22 @@ public final class MappingContext: Sendable {
     public var parser: JSONParser {
         get { parserChoice.withLock { $0 } }
         set { parserChoice.withLock { $0 = newValue } }
+    }
+
+    /// The largest payload an import accepts, in bytes (0: no limit). Parsing needs memory in
+    /// proportion to the input and running out of it ends the process, so a caller that takes
+    /// payloads from elsewhere bounds them here.
+    public var maxInputSize: Int {
+        get { inputLimit.withLock { $0 } }
+        set { inputLimit.withLock { $0 = max(newValue, 0) } }
+    }
+
+    /// Throws `.range` for a payload longer than `maxInputSize`, before anything is parsed.
+    public func checkInputSize(_ count: Int) throws(MappingError) {
+        let limit = maxInputSize
+        guard limit == 0 || count <= limit else {
+            throw MappingError(.range, "the input is \(count) bytes, more than this context's maximum of \(limit)")
+        }
     }
 
     /// Throws `.name` unless the spec has a mapping called `name` (for callers that check first).

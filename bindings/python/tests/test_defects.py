@@ -41,3 +41,14 @@ def test_invalid_utf8_in_arguments_is_refused(ctx):
         ctx.fetch("Person", b"name == 'a\xff'")
     with pytest.raises(mapping.MisuseError, match="UTF-8"):
         ctx.fetch("Person", sort=b"n\xc3")
+
+
+def test_max_input_size_refuses_longer_payloads(spec):
+    with mapping.Context(spec, max_input_size=40) as ctx:
+        with pytest.raises(mapping.OutOfRangeError, match="maximum of 40"):
+            people(ctx, 5)
+        assert ctx.count("Person") == 0
+        ctx.import_json("person", b'{"data": {"people": [{"id": 1}]}}')
+        ctx.set_max_input_size(None)
+        people(ctx, 5)
+        assert ctx.count("Person") == 5

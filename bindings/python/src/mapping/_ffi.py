@@ -89,6 +89,7 @@ PARSERS = {"jansson": 1, "simdjson": 2}
 parser_available = ffi("mapping_parser_available", [c_int], c_int)
 context_set_parser = ffi("mapping_context_set_parser", [ContextP, c_int])
 context_set_busy_timeout = ffi("mapping_context_set_busy_timeout", [ContextP, c_int])
+context_set_max_input = ffi("mapping_context_set_max_input", [ContextP, c_size_t])
 EVENT_NAMES = {1: "will_map_collection", 2: "will_map_object", 3: "did_map_object", 4: "did_map_collection"}
 import_with = ffi("mapping_import_with", [ContextP, POINTER(c_char_p), c_size_t, c_char_p, c_size_t,
                                           POINTER(ImportOptions), POINTER(ListP)])

@@ -102,7 +102,7 @@ class Context:
     BusyError.
     """
 
-    def __init__(self, spec, *, parser=None, busy_timeout=5.0):
+    def __init__(self, spec, *, parser=None, busy_timeout=5.0, max_input_size=None):
         if isinstance(spec, os.PathLike) or (isinstance(spec, str) and not spec.lstrip().startswith("{")):
             with open(spec, "rb") as file:
                 spec = file.read()
@@ -118,6 +118,16 @@ class Context:
             self.set_parser(parser)
         if busy_timeout != 5.0:
             self.set_busy_timeout(busy_timeout)
+        if max_input_size is not None:
+            self.set_max_input_size(max_input_size)
+
+    def set_max_input_size(self, size):
+        """The largest payload (in bytes) this context's imports accept; larger ones raise
+        OutOfRangeError before parsing. None for no limit. Running out of memory ends the process, so
+        bound payloads taken from elsewhere."""
+        if size is not None and size < 0:
+            raise ValueError("max_input_size must be at least 0, or None for no limit")
+        self._check(_ffi.context_set_max_input(self._ptr, size or 0))
 
     def set_busy_timeout(self, seconds):
         """How long this context's calls wait for another thread's transaction before raising
