@@ -96,7 +96,8 @@ final class ExactValueTests: XCTestCase {
                                  .leastNonzeroMagnitude, .leastNormalMagnitude, 1e300, 123456789.123456789]
         let dates = ["1970-01-01T00:00:00Z", "2024-02-29T23:59:59.123456Z", "0001-01-01T00:00:00Z",
                      "9999-12-31T23:59:59.999999Z", "1815-12-10T00:00:00.5Z", "-0044-03-15T12:00:00Z",
-                     "+199999-12-31T23:59:59.000001Z", "-199999-01-01T00:00:00Z"]
+                     "+199999-12-31T23:59:59.000001Z", "-199999-01-01T00:00:00Z",
+                     Timestamp(microseconds: .max).iso8601, Timestamp(microseconds: .min).iso8601]
         var items: [String] = []
         for index in 0..<24 {
             let name = strings[index % strings.count]

@@ -17,10 +17,18 @@ public struct Timestamp: Hashable, Comparable, Sendable {
           microsecond: Int = 0, offsetSeconds: Int = 0) {
         guard (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year),
               (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
-              (0..<1_000_000).contains(microsecond), abs(year) <= 200_000 else { return nil }
+              (0..<1_000_000).contains(microsecond), abs(year) <= 300_000,
+              abs(offsetSeconds) <= 86_400 else { return nil }
+        // Years near ±292,000 reach the edge of 64-bit microseconds: checked, not trapped.
         let days = Int64(CivilCalendar.daysFromCivil(year: year, month: month, day: day))
         let seconds = days * 86_400 + Int64(hour * 3_600 + minute * 60 + second) - Int64(offsetSeconds)
-        self.microseconds = seconds * 1_000_000 + Int64(microsecond)
+        // Before 1970 the fraction is added to a whole second nearer zero, so that the earliest
+        // instant (Int64.min microseconds) does not overflow on the way.
+        let borrow = seconds < 0 && microsecond > 0
+        let (micros, overflow) = (borrow ? seconds + 1 : seconds).multipliedReportingOverflow(by: 1_000_000)
+        let (total, overflowAgain) = micros.addingReportingOverflow(Int64(microsecond) - (borrow ? 1_000_000 : 0))
+        guard !overflow, !overflowAgain else { return nil }
+        self.microseconds = total
     }
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
