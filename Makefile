@@ -15,7 +15,7 @@ export MAPPING_LIBRARY := $(LIB)
 MAPPING_SIMDJSON ?= 1
 export MAPPING_SIMDJSON
 
-.PHONY: all deps release examples demo test test-swift test-c test-python test-abi test-tsan bench clean
+.PHONY: all deps release examples demo test test-swift test-c test-python test-abi test-tsan test-asan bench clean
 
 all: release
 
@@ -47,7 +47,7 @@ demo: examples
 	@for example in examples/python/[0-9]*.py; do echo "== $$example"; \
 	  PYTHONPATH=bindings/python/src $(PYTHON) $$example examples/data || exit 1; done
 
-test: release test-swift test-abi test-c test-python test-tsan
+test: release test-swift test-abi test-c test-python test-tsan test-asan
 
 # The Swift suite runs once per parser: every import test must pass on both backends.
 test-swift: deps
@@ -71,6 +71,13 @@ test-python: examples
 test-tsan: deps
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --disable-swift-testing --scratch-path .build-tsan --sanitize=thread --filter ConcurrencyTests
 
+# The C suites against an AddressSanitizer build of the library (its C and C++ parts also under
+# UndefinedBehaviorSanitizer; Swift on Linux has no UBSan), in its own build folder.
+test-asan: deps
+	$(SWIFT) build --product mapping --sanitize=address --scratch-path .build-asan \
+	  -Xcc -fsanitize=undefined -Xcxx -fsanitize=undefined
+	$(MAKE) -s -C Tests/c LIBDIR=$(ROOT)/.build-asan/debug ASAN_CC=$(dir $(shell command -v $(SWIFT)))clang asan
+
 # Benchmarks never run in `make test`. Lookup costs at 10k and 1M objects, side by side in one run.
 bench: release
 	@mkdir -p bench/bin
@@ -92,4 +99,4 @@ bench/data/people_1m.json:
 	python3 ../shared/bench/gen.py 1000000 > $@
 
 clean:
-	rm -rf .build .build-tsan examples/c/bin Tests/c/bin bench/bin
+	rm -rf .build .build-tsan .build-asan examples/c/bin Tests/c/bin Tests/c/bin-asan bench/bin
