@@ -15,7 +15,7 @@ export MAPPING_LIBRARY := $(LIB)
 MAPPING_SIMDJSON ?= 1
 export MAPPING_SIMDJSON
 
-.PHONY: all deps release examples demo test test-swift test-c test-python test-abi test-tsan test-asan bench clean
+.PHONY: all deps release examples demo test test-swift test-c test-python test-abi test-tsan test-asan fuzz bench clean
 
 all: release
 
@@ -78,6 +78,19 @@ test-asan: deps
 	  -Xcc -fsanitize=undefined -Xcxx -fsanitize=undefined
 	$(MAKE) -s -C Tests/c LIBDIR=$(ROOT)/.build-asan/debug ASAN_CC=$(dir $(shell command -v $(SWIFT)))clang asan
 
+# libFuzzer drivers (Tests/fuzz) against the AddressSanitizer build: FUZZ_SECONDS per driver (60 by
+# default); FUZZ_DRIVERS to pick some (import spec predicate paths response chunks). Not in `make test`.
+FUZZ_SECONDS ?= 60
+FUZZ_DRIVERS ?=
+# The library is built with coverage instrumentation (its own build folder), so libFuzzer is guided
+# by the library's branches, not only the drivers'.
+fuzz: deps
+	$(SWIFT) build --product mapping --sanitize=address --scratch-path .build-fuzzlib \
+	  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xcc -fsanitize=undefined -Xcc -fsanitize=fuzzer-no-link \
+	  -Xcxx -fsanitize=undefined -Xcxx -fsanitize=fuzzer-no-link
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash Tests/fuzz/run.sh $(ROOT)/.build-fuzzlib/debug \
+	  $(dir $(shell command -v $(SWIFT)))clang $(FUZZ_DRIVERS)
+
 # Benchmarks never run in `make test`. Lookup costs at 10k and 1M objects, side by side in one run.
 bench: release
 	@mkdir -p bench/bin
@@ -99,4 +112,4 @@ bench/data/people_1m.json:
 	python3 ../shared/bench/gen.py 1000000 > $@
 
 clean:
-	rm -rf .build .build-tsan .build-asan examples/c/bin Tests/c/bin Tests/c/bin-asan bench/bin
+	rm -rf .build .build-tsan .build-asan .build-fuzzlib .build-fuzz examples/c/bin Tests/c/bin Tests/c/bin-asan bench/bin

@@ -1,0 +1,17 @@
+/* Spec loading: any text must give a context or MAPPING_ESPEC/EMISUSE with a message, never a trap. */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    mapping_context *ctx = NULL;
+    int rc = mapping_context_new(&ctx, (const char *)data, size);
+    if (rc == MAPPING_OK) {
+        FUZZ_ASSERT(ctx != NULL);
+        size_t count = 1;
+        (void)mapping_count(ctx, "x", &count);
+        mapping_context_free(ctx);
+    } else {
+        FUZZ_ASSERT(ctx == NULL);
+        FUZZ_ASSERT(mapping_errmsg(NULL)[0] != '\0');
+    }
+    return 0;
+}
