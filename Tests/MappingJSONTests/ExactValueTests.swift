@@ -49,6 +49,19 @@ final class ExactValueTests: XCTestCase {
         }
     }
 
+    func testIntegersAndStringsFromLongNumbersAreMadeFromTheirDigits() throws {
+        for parser in ParsedPayload.available {
+            let ctx = try context(parser)
+            // 9007199254740993.0 is 2^53 + 1: as a double it would be 2^53.
+            let objects = try ctx.importJSON(mapping: "item", #"[{"id": 9007199254740993.0, "name": 0.100000000000000000001}]"#)
+            XCTAssertEqual(try ctx.value(of: objects[0], attribute: "id").0, .integer(9_007_199_254_740_993), parser.name)
+            XCTAssertEqual(try ctx.value(of: objects[0], attribute: "name").0, .string("0.100000000000000000001"))
+            XCTAssertThrowsError(try ctx.importJSON(mapping: "item", #"[{"id": 9223372036854775808.0}]"#)) { error in
+                XCTAssertEqual((error as? MappingError)?.code, .range, "beyond Int64: an error, not Int64.max")
+            }
+        }
+    }
+
     func testDigitsThatCannotBeToldApartAreAnErrorNamingThePath() throws {
         for parser in ParsedPayload.available {
             let ctx = try context(parser)

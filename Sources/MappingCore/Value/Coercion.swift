@@ -27,8 +27,14 @@ enum Coercion {
         case .false: scalar = .boolean(false)
         case .integer: scalar = .integer(reader.integer(of: node))
         case .real:
-            if type == .decimal, let written = try reader.recoveredDecimal(of: node) { return .value(.decimal(written)) }
-            scalar = .real(reader.real(of: node))
+            // A number the double rounded is read with its written digits where they matter: a
+            // decimal keeps them, an integer or a string is made from them (never from the rounding).
+            if type != .double, type != .date, let written = try reader.recoveredDecimal(of: node) {
+                if type == .decimal { return .value(.decimal(written)) }
+                scalar = .string(written.description)
+            } else {
+                scalar = .real(reader.real(of: node))
+            }
         case .string: scalar = .string(reader.string(of: node))
         case .object, .array:
             throw MappingError(.type, "expected a \(type.rawValue) value, found \(kind == .object ? "an object" : "an array")")
