@@ -123,31 +123,27 @@ def run(seed, steps):
                 if saved is not None:
                     model, saved = saved, None
 
-            if op in ("import", "import_bad"):
-                reps = [random_rep(rng, valid=op == "import") for _ in range(rng.randrange(1, 6))]
-                log[-1] += " " + json.dumps(reps)
+            def import_all_or_nothing(reps, call):
                 bad = any(isinstance(rep.get("age"), str) for rep in reps)
                 try:
-                    ctx.import_json("person", reps)
+                    call()
                     assert not bad, "an import with a bad value succeeded"
                     for rep in reps:
                         model.apply_person(rep)
                 except mapping.WrongTypeError:
                     assert bad
                     failed()
+
+            if op in ("import", "import_bad"):
+                reps = [random_rep(rng, valid=op == "import") for _ in range(rng.randrange(1, 6))]
+                log[-1] += " " + json.dumps(reps)
+                import_all_or_nothing(reps, lambda: ctx.import_json("person", reps))
             elif op == "chunked":
                 reps = [random_rep(rng, valid=rng.random() < 0.8) for _ in range(rng.randrange(1, 12))]
                 size = rng.randrange(1, 4)
                 log[-1] += f" size={size} " + json.dumps(reps)
-                bad = any(isinstance(rep.get("age"), str) for rep in reps)
-                try:
-                    assert ctx.import_chunked("person", json.dumps(reps).encode(), chunk_size=size) == len(reps)
-                    assert not bad
-                    for rep in reps:
-                        model.apply_person(rep)
-                except mapping.WrongTypeError:
-                    assert bad
-                    failed()
+                text = json.dumps(reps).encode()
+                import_all_or_nothing(reps, lambda: ctx.import_chunked("person", text, chunk_size=size))
             elif op == "create":
                 pid = rng.choice(PEOPLE)
                 name = rng.choice(NAMES)
