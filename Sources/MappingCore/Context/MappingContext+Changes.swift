@@ -21,12 +21,13 @@ extension MappingContext {
         try withGraph { (store: inout ObjectStore) throws(MappingError) in try store.begin() }
     }
 
-    /// Opens a transaction unless the calling thread has one open already (whose changes then
-    /// include the caller's). Returns whether it opened one, which the caller must then end.
+    /// Opens a transaction for the library's own multi-call work (a chunked import) unless the
+    /// calling thread has one open already (whose changes then include the caller's). Returns whether
+    /// it opened one, which the caller must then end.
     public func beginUnlessOpen() throws(MappingError) -> Bool {
         try withGraph { (store: inout ObjectStore) throws(MappingError) -> Bool in
             guard !store.explicitTransaction else { return false }
-            try store.begin()
+            try store.begin(byCaller: false)
             return true
         }
     }

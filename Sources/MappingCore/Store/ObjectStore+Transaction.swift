@@ -47,6 +47,7 @@ extension ObjectStore {
             } catch {
                 rollback()
                 explicitTransaction = false
+                guard transactionIsCallers else { throw error }
                 throw MappingError(error.code, error.message + " (the open transaction was rolled back)", path: error.path,
                                    attribute: error.attribute, line: error.line, column: error.column, position: error.position)
             }
@@ -63,10 +64,11 @@ extension ObjectStore {
     }
 
     /// Opens a transaction that spans calls until `commit` or `rollback`.
-    mutating func begin() throws(MappingError) {
+    mutating func begin(byCaller: Bool = true) throws(MappingError) {
         guard !explicitTransaction else { throw MappingError(.misuse, "a transaction is already open on this context") }
         open()
         explicitTransaction = true
+        transactionIsCallers = byCaller
     }
 
     /// Ends the open transaction, keeping its changes if the counts of every relationship it touched

@@ -24,6 +24,9 @@ struct ObjectStore {
     var journal: Journal?
     /// True while a transaction opened with `begin()` spans calls.
     var explicitTransaction = false
+    /// Whether the caller opened it (a failing call then says it rolled the caller's transaction
+    /// back), rather than a chunked import for its own chunks.
+    var transactionIsCallers = true
 
     init(model: Model, space: HandleSpace) {
         self.space = space
