@@ -292,13 +292,15 @@ MAPPING_EXTERN int mapping_import_with(mapping_context *ctx, const char *const *
  * of the array are found without parsing the whole input. Each representation is mapped with `mapping`
  * as if it stood at the root (its rootPath does not apply). All or nothing: the chunks run in one
  * transaction — the caller's, when mapping_begin() opened one, else one committed at the end.
- * Parse errors give the line and column in the whole input. Progress callbacks count across chunks.
+ * It accepts and rejects the arrays mapping_import() does, with the same parse error at the same line,
+ * column and position in the whole input — but chunks are mapped as they come, so an element that
+ * does not map, in a chunk before a malformation later in the input, is reported first (nothing is
+ * imported either way). Other threads wait for the whole import. Progress callbacks count across chunks.
  * @param format      MAPPING_CHUNKS_ARRAY or MAPPING_CHUNKS_LINES
  * @param chunk_size  representations per chunk (0 means 10000)
  * @param options     may be NULL; as mapping_import_with()
  * @param count       receives the number of representations mapped (may be NULL)
- * @return as mapping_import(); MAPPING_EPARSE also for an input that is not an array, an array that is
- *         not closed, or data after it.
+ * @return as mapping_import(); MAPPING_EPARSE also for an input that is not an array.
  */
 MAPPING_EXTERN int mapping_import_chunked(mapping_context *ctx, const char *mapping, const char *data, size_t len,
                                           int format, size_t chunk_size, const mapping_import_options *options,

@@ -46,14 +46,29 @@ extension MappingContext {
                 let document: ParsedPayload
                 do throws(MappingError) {
                     document = try parsePayload(text, options: options)
-                } catch where error.code == .parse {
-                    let offset = chunk.origin(of: max(0, error.position - 1))
-                    throw ChunkSplitter.error(Self.reason(error.message), at: offset, in: input)
+                } catch where error.code == .parse || error.code == .depth {
+                    // Where the parser stopped, in the whole input, as a plain import reports it.
+                    throw ChunkSplitter.parserError(error.code, Self.reason(error.message),
+                                                    lastByte: chunk.origin(of: error.position - 1), in: input)
                 }
+                // The stretch parsed; a malformation just after it comes before any of its mapping.
+                if let problem = chunk.problem { throw Self.error(of: problem, in: input) }
                 return try document.importInto(self, mappings: [mapping], options: chunkOptions).count
             }
         }
         return total
+    }
+
+    /// The error a plain import reports for the splitter's problem: the parser's on the probe text,
+    /// moved to the problem's place in the input.
+    private static func error(of problem: ChunkSplitter.Problem, in input: UnsafeRawBufferPointer) -> MappingError {
+        do {
+            _ = try JanssonDocument.parse(problem.probe)
+        } catch {
+            let lastByte = problem.offset + (error.position - 1 - problem.probeOffset)
+            return ChunkSplitter.parserError(error.code, reason(error.message), lastByte: lastByte, in: input)
+        }
+        return ChunkSplitter.error("malformed array", at: problem.offset, in: input)
     }
 
     /// jansson's own words, without the location our message adds again.

@@ -32,6 +32,20 @@ int main(int argc, char **argv) {
                                                           MAPPING_NUL_TERMINATED, MAPPING_CHUNKS_ARRAY, 1, NULL, &count));
     const mapping_error *error = mapping_error_last(ctx);
     EXPECT(error != NULL && error->line == 2 && items(ctx) == 5);
+    /* Once looping forever with chunks of one, or accepted: each is now the plain import's parse error,
+     * at the same line, column and position, and nothing is imported. */
+    const char *malformed[] = {"[0},", "[1}", "[1,,2]", "[,]", "[1,]", "[,1]", "[{\"id\": 10}, {\"id\": 11},\n ]"};
+    for (size_t i = 0; i < sizeof malformed / sizeof *malformed; i++) {
+        for (size_t size = 1; size <= 3; size++) {
+            EXPECT_RC(ctx, MAPPING_EPARSE, mapping_import(ctx, "item", malformed[i], MAPPING_NUL_TERMINATED, NULL));
+            mapping_error plain = *mapping_error_last(ctx);
+            EXPECT_RC(ctx, MAPPING_EPARSE, mapping_import_chunked(ctx, "item", malformed[i], MAPPING_NUL_TERMINATED,
+                                                                  MAPPING_CHUNKS_ARRAY, size, NULL, &count));
+            error = mapping_error_last(ctx);
+            EXPECT(error->line == plain.line && error->column == plain.column && error->position == plain.position);
+            EXPECT(count == 0 && items(ctx) == 5);
+        }
+    }
     EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_import_chunked(ctx, "item", "[]", 2, 7, 1, NULL, &count));
     EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_import_chunked(ctx, NULL, "[]", 2, MAPPING_CHUNKS_ARRAY, 1, NULL, &count));
     EXPECT_RC(ctx, MAPPING_ENAME, mapping_import_chunked(ctx, "nope", "[]", 2, MAPPING_CHUNKS_ARRAY, 1, NULL, NULL));
