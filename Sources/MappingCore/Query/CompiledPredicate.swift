@@ -21,11 +21,10 @@ struct CompiledComparison: Sendable {
     let regex: CompiledRegex?
 }
 
-/// A compiled MATCHES pattern. `Regex<AnyRegexOutput>` is not declared Sendable; a compiled regex is
-/// immutable and each match keeps its own state, and predicates kept in a spec are only evaluated
-/// under the context's lock.
-struct CompiledRegex: @unchecked Sendable {
-    let regex: Regex<AnyRegexOutput>
+/// A compiled MATCHES pattern: a linear-time matcher, so that no pattern can hold the context's lock
+/// for long (a backtracking engine takes minutes on `(a+)+b` against a few dozen `a`s).
+struct CompiledRegex: Sendable {
+    let regex: LinearRegex
 }
 
 enum CompiledExpression: Sendable {
@@ -150,11 +149,10 @@ extension CompiledPredicate {
             let right = try expression(comparison.right)
             var regex: CompiledRegex?
             if comparison.op == .matches, case .value(.string(let pattern)) = right {
-                do {
-                    let compiled = try Regex(pattern)
-                    regex = CompiledRegex(regex: comparison.caseInsensitive ? compiled.ignoresCase() : compiled)
+                do throws(RegexError) {
+                    regex = CompiledRegex(regex: try LinearRegex(pattern, caseInsensitive: comparison.caseInsensitive))
                 } catch {
-                    throw MappingError(.predicate, "\"\(pattern)\" is not a regular expression (column \(comparison.column))",
+                    throw MappingError(.predicate, "\"\(pattern)\" is not a regular expression: \(error.message) (column \(comparison.column))",
                                        column: comparison.column)
                 }
             } else if comparison.op == .matches {

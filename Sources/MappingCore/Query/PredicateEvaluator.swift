@@ -96,7 +96,7 @@ struct PredicateEvaluator {
         case .matches:
             guard case .string(let text) = left, let regex = comparison.regex else { return false }
             let subject = comparison.fold.diacriticInsensitive ? TextFold(caseInsensitive: false, diacriticInsensitive: true).apply(text) : text
-            return (try? regex.regex.wholeMatch(in: subject)) != nil
+            return regex.regex.wholeMatch(subject)
         }
     }
 

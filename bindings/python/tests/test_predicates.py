@@ -222,6 +222,16 @@ def test_hostile_predicates_fail_cleanly(graph):
     assert [p["id"] for p in graph.fetch("Person", "name LIKE '*\\\\**'")] == []
 
 
+def test_matches_runs_in_linear_time(graph):
+    """A backtracking engine takes about a minute on this; the library's matcher is linear."""
+    ada = graph.fetch("Person", "id == 1")[0]
+    ada["name"] = "a" * 30 + "!"
+    assert graph.fetch("Person", "name MATCHES '(a+)+b'") == []
+    assert graph.fetch("Person", "name MATCHES %@", "(a|aa)*!") == [ada]
+    with pytest.raises(mapping.PredicateError, match="not supported"):
+        graph.fetch("Person", "name MATCHES '(a)\\\\1'")
+
+
 def test_indexes_follow_changes_and_rollbacks():
     import json
     from pathlib import Path
