@@ -127,7 +127,7 @@ enum PredicateValue: Sendable {
         switch (a, b) {
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
-        case (.string(let x), .string(let y)): return fold.apply(x).utf8.elementsEqual(fold.apply(y).utf8)
+        case (.string(let x), .string(let y)): return AttributeValue.sameBytes(fold.apply(x), fold.apply(y))
         case (.bool(let x), .bool(let y)): return x == y
         case (.integer(let x), .integer(let y)): return x == y
         case (.date(let x), .date(let y)): return x == y

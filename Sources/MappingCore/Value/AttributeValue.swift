@@ -42,7 +42,7 @@ public enum AttributeValue: Hashable, Sendable {
 extension AttributeValue {
     public static func == (a: AttributeValue, b: AttributeValue) -> Bool {
         switch (a, b) {
-        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.string(let x), .string(let y)): return sameBytes(x, y)
         case (.integer(let x), .integer(let y)): return x == y
         case (.double(let x), .double(let y)): return x == y
         case (.decimal(let x), .decimal(let y)): return x == y
@@ -51,6 +51,35 @@ extension AttributeValue {
         case (.json(let x), .json(let y)): return x == y
         default: return false
         }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes. `String ==` goes first: it is a memcmp for the
+    /// common (ASCII or NFC) strings, and unequal strings cannot have equal bytes; only strings it
+    /// calls equal have their bytes compared, through contiguous storage when they have it (a
+    /// generic walk of the UTF-8 views costs ten times as much on the import's hot path).
+    static func sameBytes(_ x: String, _ y: String) -> Bool {
+        guard x == y else { return false }
+        let compared = x.utf8.withContiguousStorageIfAvailable { a in
+            y.utf8.withContiguousStorageIfAvailable { b in equalBytes(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
+        }
+        return (compared ?? nil) ?? x.utf8.elementsEqual(y.utf8)
+    }
+
+    /// Eight bytes at a time: a byte loop was a few percent of an import.
+    private static func equalBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        var offset = 0
+        while offset + 8 <= a.count {
+            guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else {
+                return false
+            }
+            offset += 8
+        }
+        while offset < a.count {
+            guard a[offset] == b[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     public func hash(into hasher: inout Hasher) {
