@@ -76,6 +76,7 @@ final class ChunkedDifferentialTests: XCTestCase {
             try check(text)
         }
         try check(Array("[".utf8) + [0xFF, 0xFE] + Array("]".utf8))
+        try check(Array("[{\"label\": \"x\"},\n".utf8) + [0xEF] + Array(" {\"label\": \"y\"}]".utf8))  // found by fuzzing
         try check("[" + String(repeating: "[", count: 3000) + String(repeating: "]", count: 3000) + "]")
     }
 

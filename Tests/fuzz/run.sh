@@ -23,6 +23,7 @@ for driver in "${drivers[@]}"; do
     -L"$libdir" -lmapping -Wl,-rpath,"$libdir" -ljansson || { echo "cannot build fuzz_$driver"; exit 1; }
   corpus=$work/corpus/$driver
   artifacts=$work/artifacts/$driver
+  rm -rf "$artifacts"  # findings of earlier runs are not this run's
   mkdir -p "$corpus" "$artifacts"
   cp -n "$root/Tests/fuzz/corpus/$driver/"* "$corpus/" 2>/dev/null
   log=$work/$driver.log

@@ -212,7 +212,9 @@ public struct ChunkSplitter {
     /// plain import reports it: line and column of that byte (1-based), position just past it.
     public static func parserError(_ code: MappingError.Code, _ message: String, lastByte: Int,
                                    in input: UnsafeRawBufferPointer) -> MappingError {
-        let (line, column) = location(of: max(lastByte, 0), in: input)
+        // Having read a newline, the parser is at the start of the next line.
+        let afterNewline = input.indices.contains(lastByte) && input[lastByte] == 0x0A
+        let (line, column) = location(of: max(afterNewline ? lastByte + 1 : lastByte, 0), in: input)
         let position = max(lastByte + 1, 0)
         let what = code == .depth ? "JSON nested too deeply" : "malformed JSON"
         return MappingError(code, "\(what) at line \(line), column \(max(column, 1)): \(message)",
