@@ -77,6 +77,7 @@ final class ChunkedDifferentialTests: XCTestCase {
         }
         try check(Array("[".utf8) + [0xFF, 0xFE] + Array("]".utf8))
         try check(Array("[{\"label\": \"x\"},\n".utf8) + [0xEF] + Array(" {\"label\": \"y\"}]".utf8))  // found by fuzzing
+        try check(Array("[{".utf8) + [0xC9, 0xAB] + Array("ab\": \"y\"}, {\"label\": \"é\", \"n\": x}]".utf8))  // found by fuzzing
         try check("[" + String(repeating: "[", count: 3000) + String(repeating: "]", count: 3000) + "]")
     }
 

@@ -221,20 +221,29 @@ public struct ChunkSplitter {
                             line: line, column: max(column, 1), position: position)
     }
 
-    /// A parse error at input byte `offset`, with its line and column (1-based, in bytes).
+    /// A parse error at input byte `offset`, with its line and column (1-based).
     public static func error(_ message: String, at offset: Int, in input: UnsafeRawBufferPointer) -> MappingError {
         let (line, column) = location(of: offset, in: input)
         return MappingError(.parse, "malformed JSON at line \(line), column \(column): \(message)",
                             line: line, column: column, position: offset)
     }
 
+    /// Line and column of input byte `offset`, 1-based, columns counted in characters as jansson
+    /// counts them (a UTF-8 continuation byte does not start a column; found by fuzzing).
     public static func location(of offset: Int, in input: UnsafeRawBufferPointer) -> (line: Int, column: Int) {
         var line = 1
-        var lineStart = 0
-        for index in 0..<min(max(offset, 0), input.count) where input[index] == 0x0A {
-            line += 1
-            lineStart = index + 1
+        var column = 1
+        for index in 0..<min(max(offset, 0), input.count) {
+            let byte = input[index]
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
         }
-        return (line, offset - lineStart + 1)
+        // A continuation byte sits in the column of the character it continues.
+        if input.indices.contains(offset), input[offset] & 0xC0 == 0x80, column > 1 { column -= 1 }
+        return (line, column)
     }
 }
