@@ -3,7 +3,7 @@ import MappingCore
 import MappingJSON
 import _MappingTestSupport
 
-/// Assignment policies (REFERENCE.md §1.5, §2.H) with FastEasyMapping's semantics, and the delete
+/// Assignment policies with FastEasyMapping's semantics, and the delete
 /// rules that replacing applies.
 final class AssignmentPolicyTests: XCTestCase {
     private func spec(cats: String = "assign", favorite: String = "assign", catDeleteRule: String = "nullify",

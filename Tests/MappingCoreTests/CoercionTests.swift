@@ -1,7 +1,7 @@
 import XCTest
 @testable import MappingCore
 
-/// RestKit's coercion table (REFERENCE.md §1.2, §2.I) and our stricter departures.
+/// RestKit's coercion table and our stricter departures.
 final class CoercionTests: XCTestCase {
     private func coerce(_ value: JSONValue, _ type: AttributeType) throws -> AttributeValue? {
         switch try Coercion.coerce(value, reader: JSONValueReader(), to: type, depthLimit: 8) {

@@ -3,7 +3,7 @@ import MappingCore
 import MappingJSON
 import _MappingTestSupport
 
-/// Connections (REFERENCE.md §1.6, §2.G), run after the whole payload is mapped.
+/// Connections, run after the whole payload is mapped.
 final class ConnectionTests: XCTestCase {
     private let spec = """
         {"entities": {

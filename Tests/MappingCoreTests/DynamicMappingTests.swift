@@ -3,7 +3,7 @@ import MappingCore
 import MappingJSON
 import _MappingTestSupport
 
-/// Dynamic mappings (REFERENCE.md §2.L): a mapping chosen per representation by a value, by the JSON
+/// Dynamic mappings: a mapping chosen per representation by a value, by the JSON
 /// type of a value, or a default; declined representations are skipped, except at the top.
 final class DynamicMappingTests: XCTestCase {
     private let spec = """

@@ -3,7 +3,7 @@ import MappingCore
 import MappingJSON
 import _MappingTestSupport
 
-/// Identification and uniquing, ported from RestKit's suite (REFERENCE.md §2.F).
+/// Identification and uniquing, ported from RestKit's suite.
 final class IdentityTests: XCTestCase {
     private let humanSpec = """
         {"entities": {

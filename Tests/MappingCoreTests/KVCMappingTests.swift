@@ -3,7 +3,7 @@ import MappingCore
 import MappingJSON
 import _MappingTestSupport
 
-/// KVCMapping's relationship cases (REFERENCE.md §2.Q) in our spec: a relationship referring to
+/// KVCMapping's relationship cases in our spec: a relationship referring to
 /// objects by a value of theirs is a relationship mapping without a nested mapping.
 final class KVCMappingTests: XCTestCase {
     private let spec = """

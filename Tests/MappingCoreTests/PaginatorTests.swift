@@ -1,7 +1,7 @@
 import XCTest
 @testable import MappingCore
 
-/// RestKit's RKPaginator cases (REFERENCE.md §2.O), without the transport: the host loads each page.
+/// RestKit's RKPaginator cases, without the transport: the host loads each page.
 final class PaginatorTests: XCTestCase {
     private func paginator(_ pattern: String, perPage: Int = 25) throws -> Paginator {
         Paginator(pattern: try PathPattern(pattern), perPage: perPage)

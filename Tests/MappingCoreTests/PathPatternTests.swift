@@ -3,7 +3,7 @@ import XCTest
 import MappingJSON
 import _MappingTestSupport
 
-/// Path patterns: RestKit's RKPathMatcher cases (REFERENCE.md §2.A) and SOCKit's (§2.B).
+/// Path patterns: RestKit's RKPathMatcher cases and SOCKit's.
 final class PathPatternTests: XCTestCase {
     private func pattern(_ text: String) throws -> PathPattern { try PathPattern(text) }
 

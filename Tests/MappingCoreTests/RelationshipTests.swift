@@ -4,7 +4,7 @@ import MappingJSON
 import _MappingTestSupport
 
 /// Nested relationships with the assign policy, and inverses kept in step for one-to-one,
-/// one-to-many and many-to-many (REFERENCE.md §1.5, §2.H10, §2.J).
+/// one-to-many and many-to-many.
 final class RelationshipTests: XCTestCase {
     private let spec = """
         {"entities": {
@@ -101,7 +101,7 @@ final class RelationshipTests: XCTestCase {
     }
 }
 
-/// Null and missing keys (REFERENCE.md §1.3, §2.J) and the fixtures of RestKit's suite (§2.K).
+/// Null and missing keys and the fixtures of RestKit's suite.
 final class NullAndKeyPathTests: XCTestCase {
     private let userSpec = """
         {"entities": {"User": {"attributes": {"userID": "integer", "name": "string", "country": "string",

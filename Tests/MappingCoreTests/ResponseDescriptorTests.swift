@@ -3,7 +3,7 @@ import XCTest
 import MappingJSON
 import _MappingTestSupport
 
-/// Response descriptors (REFERENCE.md §2.D) and mapping whole responses.
+/// Response descriptors and mapping whole responses.
 final class ResponseDescriptorTests: XCTestCase {
     private func descriptor(_ pattern: String?) throws -> ResponseDescriptor {
         ResponseDescriptor(mapping: .plain(0), methods: .any, pattern: try pattern.map(PathPattern.init), keyPath: nil,
@@ -123,7 +123,7 @@ final class ResponseDescriptorTests: XCTestCase {
     }
 }
 
-/// Request descriptors: objects as request parameters (REFERENCE.md §1.10, N5, N7, N9).
+/// Request descriptors: objects as request parameters.
 final class RequestDescriptorTests: XCTestCase {
     private let spec = """
         {"entities": {"User": {"attributes": {"id": "integer", "name": "string", "website": "string"}},

@@ -3,7 +3,7 @@ import XCTest
 import MappingJSON
 import _MappingTestSupport
 
-/// Routing (REFERENCE.md §2.C): entities for classes, parent entities for superclasses.
+/// Routing: entities for classes, parent entities for superclasses.
 final class RouterTests: XCTestCase {
     private func spec(_ routes: String) -> String {
         """

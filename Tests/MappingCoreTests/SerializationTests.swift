@@ -3,7 +3,7 @@ import XCTest
 import MappingJSON
 import _MappingTestSupport
 
-/// Serialization and parameterization (REFERENCE.md §2.N, §2.K, §2.J15-J16), and remaining
+/// Serialization and parameterization, and remaining
 /// relationship cases (G11, H8, K7, E10).
 final class SerializationTests: XCTestCase {
     private let spec = """

@@ -2,7 +2,7 @@ import XCTest
 @testable import MappingCore
 import MappingJSON
 
-/// Spec validation and identification inference (REFERENCE.md §1.4, cases E1–E11).
+/// Spec validation and identification inference.
 final class SpecTests: XCTestCase {
     private func load(_ text: String) throws -> CompiledSpec { try CompiledSpec.load(json: text) }
 

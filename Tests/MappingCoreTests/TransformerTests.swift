@@ -3,7 +3,7 @@ import XCTest
 import MappingJSON
 import _MappingTestSupport
 
-/// Built-in transformers and date patterns (REFERENCE.md §1.2, §2.I, §2.N).
+/// Built-in transformers and date patterns.
 final class TransformerTests: XCTestCase {
     private func pattern(_ text: String) throws -> DatePattern { try DatePattern(text) }
 

@@ -1,5 +1,5 @@
-/// Writes a JSON object as `application/x-www-form-urlencoded` text with RestKit's rules
-/// (REFERENCE.md §1.10): keys sorted, nested objects as `parent[child]=v`, arrays as `key[]=v` per
+/// Writes a JSON object as `application/x-www-form-urlencoded` text with RestKit's rules:
+/// keys sorted, nested objects as `parent[child]=v`, arrays as `key[]=v` per
 /// element (recursively), null as a bare key; UTF-8 percent-escaping that keeps only letters, digits
 /// and `-_.~` (and, in keys, the brackets of the nesting syntax).
 enum FormEncoder {

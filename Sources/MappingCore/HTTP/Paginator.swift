@@ -1,4 +1,4 @@
-/// RestKit's RKPaginator (REFERENCE.md §1.12, §2.O): a path pattern with `:perPage`, `:currentPage`
+/// RestKit's RKPaginator: a path pattern with `:perPage`, `:currentPage`
 /// and `:offset`, page metadata read from each response by the spec's `pagination` key paths, and the
 /// page count computed from the object count when the API does not give it.
 public struct Paginator: Sendable {

@@ -1,4 +1,4 @@
-/// A path pattern with RestKit's and SOCKit's rules (REFERENCE.md §1.11, §2.A–B):
+/// A path pattern with RestKit's and SOCKit's rules:
 /// `/users/:userID/articles/:article.slug\.json`. A parameter is `:` followed by the longest run of
 /// letters, digits, `.`, `_` and `@` (so `:user.name` is a key path and `:@count` counts); a `:` not
 /// followed by such a character is literal (`http://`). `\.`, `\:`, `\@` and `\\` are literal
@@ -157,7 +157,7 @@ public enum PercentEncoding {
     }
 }
 
-/// Query strings as RestKit decodes them (REFERENCE.md §1.10, N16–N18): pairs split on `&` and `=`,
+/// Query strings as RestKit decodes them: pairs split on `&` and `=`,
 /// pairs without `=` ignored, keys and values percent-decoded, a repeated key gives an array, and a key
 /// such as `organizations[]` stays as it is.
 public enum QueryString {

@@ -1,4 +1,4 @@
-/// How objects become request parameters (RestKit's RKRequestDescriptor, REFERENCE.md §1.8, §1.10):
+/// How objects become request parameters (RestKit's RKRequestDescriptor):
 /// an entity (sub-entities included), methods, the mapping written in reverse, and a root key path
 /// that wraps the parameters (`{"user": {...}}`).
 public struct RequestDescriptor: Sendable {

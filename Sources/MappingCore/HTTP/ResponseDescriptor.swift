@@ -1,5 +1,5 @@
-/// Which mapping reads which part of which responses (RestKit's RKResponseDescriptor, REFERENCE.md
-/// §1.11, §2.D): methods, a path pattern relative to the base URL, the key path of the body, and status
+/// Which mapping reads which part of which responses (RestKit's RKResponseDescriptor):
+/// methods, a path pattern relative to the base URL, the key path of the body, and status
 /// codes. A descriptor with `errorMessage` reads error payloads into a message instead of objects.
 public struct ResponseDescriptor: Sendable, Equatable {
     public let mapping: MappingRef?

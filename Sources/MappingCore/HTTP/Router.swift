@@ -39,7 +39,7 @@ public struct Route: Sendable, Equatable {
     public let pattern: PathPattern
 }
 
-/// The routes of a spec, looked up as RestKit's router does (REFERENCE.md §1.11, §2.C): for an object,
+/// The routes of a spec, looked up as RestKit's router does: for an object,
 /// its entity first — an exact method, then a set of methods containing it, then `ANY` — and only then
 /// the parent entity, and so on up.
 public struct RouteTable: Sendable {

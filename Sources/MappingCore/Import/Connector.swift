@@ -1,5 +1,5 @@
 /// Runs the connections of the objects an import mapped, once the whole payload is in the graph
-/// (so the order of the payload does not matter), with RestKit's semantics (REFERENCE.md §1.6):
+/// (so the order of the payload does not matter), with RestKit's semantics:
 /// all source values null ⇒ skipped (or cleared with `nullifyWhenSourceNil`); otherwise the
 /// relationship is set to the matches, and no match clears it.
 struct Connector {

@@ -2,7 +2,7 @@
 /// by key paths, a page of them.
 public struct FetchRequest: Sendable {
     public var entity: String
-    /// Predicate text (SPEC.md §5); `nil` matches every object.
+    /// Predicate text; `nil` matches every object.
     public var predicate: String?
     /// One JSON value per `%@` in the predicate, bound as values (never pasted into the text).
     public var arguments: [JSONValue]

@@ -1,4 +1,4 @@
-/// A parsed predicate (SPEC.md §5): NSPredicate's language over the graph. Parsed once, then
+/// A parsed predicate: NSPredicate's language over the graph. Parsed once, then
 /// compiled against an entity (`CompiledPredicate`) so key paths are resolved before any object is
 /// looked at.
 indirect enum Predicate: Sendable {

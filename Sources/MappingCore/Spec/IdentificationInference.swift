@@ -1,5 +1,5 @@
-/// RestKit's rules for inferring an entity's identification when the spec names none
-/// (REFERENCE.md §1.4, cases E1–E3): the first attribute found among `<llamaCasedName>ID`,
+/// RestKit's rules for inferring an entity's identification when the spec names none:
+/// the first attribute found among `<llamaCasedName>ID`,
 /// `<snake_cased_name>_id`, `identifier`, `id`, `ID`, `URL`, `url`.
 enum IdentificationInference {
     static func candidates(forEntityNamed name: String) -> [String] {

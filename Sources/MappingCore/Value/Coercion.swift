@@ -8,8 +8,8 @@ enum Coerced {
     case skip
 }
 
-/// Converts incoming JSON values to an attribute's declared type by RestKit's rules
-/// (REFERENCE.md §1.2): numeric strings become numbers (a `.` makes a double), the boolean words
+/// Converts incoming JSON values to an attribute's declared type by RestKit's rules:
+/// numeric strings become numbers (a `.` makes a double), the boolean words
 /// `true t yes y false f no n` become booleans, numbers and numeric strings become dates as epoch
 /// seconds, date strings are parsed by `DateParser`. Anything else is an error, never a guess: the
 /// caller adds the JSON path and the attribute to the message.

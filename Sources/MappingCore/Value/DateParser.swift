@@ -1,4 +1,4 @@
-/// Parses the date strings RestKit's default transformers accept (REFERENCE.md §1.16), all in UTC
+/// Parses the date strings RestKit's default transformers accept, all in UTC
 /// unless the text carries a zone:
 /// - ISO 8601 date-time `yyyy-MM-dd(T| )HH:mm:ss[.fraction][Z|±hh[:]mm]` (zone-less means UTC,
 ///   up to microseconds of the fraction kept), and date-only `yyyy-MM-dd` (UTC midnight);

@@ -1,4 +1,4 @@
-"""Path patterns and query strings through the binding (REFERENCE.md §2.A, §2.B, N16-N18)."""
+"""Path patterns and query strings through the binding."""
 import pytest
 
 import mapping

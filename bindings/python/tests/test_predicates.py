@@ -1,4 +1,4 @@
-"""Predicate conformance (SPEC.md §5): results and errors (with columns) of the query language
+"""Predicate conformance: results and errors (with columns) of the query language
 through ctx.fetch / ctx.count, on a small graph with every attribute type."""
 import datetime
 import decimal

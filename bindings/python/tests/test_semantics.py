@@ -1,5 +1,5 @@
-"""Mapping semantics beyond the spine (issue 3), through the Python binding. Case ids from
-REFERENCE.md §2 are named in the test names or comments."""
+"""Mapping semantics beyond the spine (issue 3), through the Python binding. RestKit's case ids
+are named in the test names or comments."""
 import json
 
 import pytest
