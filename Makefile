@@ -15,7 +15,7 @@ export MAPPING_LIBRARY := $(LIB)
 MAPPING_SIMDJSON ?= 1
 export MAPPING_SIMDJSON
 
-.PHONY: all deps release examples demo test test-swift test-c test-python test-abi test-tsan test-asan fuzz bench clean
+.PHONY: all deps release examples demo test test-swift test-c test-python test-abi test-tsan test-asan fuzz bench bench-check clean
 
 all: release
 
@@ -105,6 +105,16 @@ bench: release
 	  -L$(RELEASE_DIR) -lmapping -Wl,-rpath,$(RELEASE_DIR)
 	$(MAKE) -s bench/data/people_1m.json
 	bench/bin/memory bench/people.spec.json bench/data/people_1m.json | tee bench/memory.md
+
+# Instruction counts (callgrind: deterministic) of a fixed 10k-person import on each parser, against
+# bench/instructions.json; fails when one grows by more than 3%. UPDATE=1 rewrites the baseline.
+bench-check: release
+	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq valgrind; }
+	@mkdir -p bench/bin
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude -o bench/bin/instructions bench/instructions.c \
+	  -L$(RELEASE_DIR) -lmapping -Wl,-rpath,$(RELEASE_DIR)
+	$(PYTHON) bench/check_instructions.py bench/bin/instructions bench/people.spec.json bench/instructions.json \
+	  $(if $(UPDATE),--update)
 
 # The 1M-record people payload (235 MB), generated once and never committed.
 bench/data/people_1m.json:

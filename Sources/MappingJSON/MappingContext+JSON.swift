@@ -21,8 +21,9 @@ extension CompiledSpec {
 
 extension MappingContext {
     /// A context for a spec given as JSON text.
-    public convenience init(specJSON text: String) throws(MappingError) {
-        try self.init(spec: try CompiledSpec.load(json: text))
+    public convenience init(specJSON text: String,
+                            onInvariantViolation: (@Sendable ([String]) -> Void)? = nil) throws(MappingError) {
+        try self.init(spec: try CompiledSpec.load(json: text), onInvariantViolation: onInvariantViolation)
     }
 
     /// Parses `bytes` and maps them with the named mapping, all or nothing. Parsing happens before

@@ -47,13 +47,13 @@ final class HandleTests: XCTestCase {
         let compiled = try CompiledSpec.load(json: spec)
         var first: ObjectID?
         do {
-            let ctx = try MappingContext(spec: compiled)
+            let ctx = try TestFixtures.context(compiled: compiled)
             first = try ctx.create("Item")
         }
         let old = try XCTUnwrap(first)
         var accepted = 0
         for _ in 0..<70_000 {
-            let ctx = try MappingContext(spec: compiled)
+            let ctx = try TestFixtures.context(compiled: compiled)
             _ = try ctx.create("Item")
             if try ctx.isLive(old) { accepted += 1 }
         }
@@ -62,7 +62,7 @@ final class HandleTests: XCTestCase {
 
     func testContextsAliveAtOnceShareNoTag() throws {
         let compiled = try CompiledSpec.load(json: spec)
-        let contexts = try (0..<300).map { _ in try MappingContext(spec: compiled) }
+        let contexts = try (0..<300).map { _ in try TestFixtures.context(compiled: compiled) }
         let objects = try contexts.map { try $0.create("Item") }
         for (index, ctx) in contexts.enumerated() {
             XCTAssertTrue(try ctx.isLive(objects[index]))

@@ -19,7 +19,7 @@ final class ByteKeyTests: XCTestCase {
 
     func testCanonicallyEquivalentKeysStayApart() throws {
         for parser in parsers {
-            let ctx = try MappingContext(specJSON: spec)
+            let ctx = try TestFixtures.context(spec)
             try ctx.choose(parser: parser)
             let payload = #"{"name": "x", "data": {"\#(nfc)": 1, "\#(nfd)": 2}}"#
             let tag = try XCTUnwrap(try ctx.importJSON(mapping: "tag", payload).first)
@@ -33,7 +33,7 @@ final class ByteKeyTests: XCTestCase {
 
     func testCanonicallyEquivalentIdentitiesAreTwoObjects() throws {
         for parser in parsers {
-            let ctx = try MappingContext(specJSON: spec)
+            let ctx = try TestFixtures.context(spec)
             try ctx.choose(parser: parser)
             let objects = try ctx.importJSON(mapping: "tag", #"[{"name": "\#(nfc)"}, {"name": "\#(nfd)"}, {"name": "\#(nfc)"}]"#)
             XCTAssertEqual(try ctx.count(of: "Tag"), 2, parser.name)
@@ -46,7 +46,7 @@ final class ByteKeyTests: XCTestCase {
 
     func testAnEscapedNULInAKeyIsRefusedByBothParsers() throws {
         for parser in parsers {
-            let ctx = try MappingContext(specJSON: spec)
+            let ctx = try TestFixtures.context(spec)
             try ctx.choose(parser: parser)
             XCTAssertThrowsError(try ctx.importJSON(mapping: "tag", #"{"name": "x", "data": {"a\u0000b": 1}}"#)) { error in
                 XCTAssertEqual((error as? MappingError)?.code, .parse, parser.name)

@@ -20,7 +20,7 @@ final class ExactValueTests: XCTestCase {
     """
 
     private func context(_ parser: JSONParser) throws -> MappingContext {
-        let ctx = try MappingContext(specJSON: spec.replacingOccurrences(of: #", "indexes": []"#, with: ""))
+        let ctx = try TestFixtures.context(spec.replacingOccurrences(of: #", "indexes": []"#, with: ""))
         try ctx.choose(parser: parser)
         return ctx
     }

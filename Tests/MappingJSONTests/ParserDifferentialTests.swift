@@ -45,7 +45,7 @@ final class ParserDifferentialTests: XCTestCase {
     private func both(_ spec: String, _ imports: (MappingContext) throws -> Void) throws -> (String, String) {
         var results: [String] = []
         for parser in [JSONParser.jansson, .simdjson] {
-            let ctx = try MappingContext(specJSON: spec)
+            let ctx = try TestFixtures.context(spec)
             try ctx.choose(parser: parser)
             do {
                 try imports(ctx)

@@ -61,6 +61,7 @@ public enum TestFixtures {
 }
 
 import Foundation
+import XCTest
 import MappingCore
 import MappingJSON
 
@@ -76,16 +77,33 @@ extension TestFixtures {
 
     /// A context for a spec written inline in a test. `MAPPING_TEST_PARSER=simdjson` in the
     /// environment runs every test's imports through the simdjson backend (`make test` runs the
-    /// suite once per parser), so both backends must pass the same assertions.
+    /// suite once per parser), so both backends must pass the same assertions. The store's
+    /// invariants are checked after every call on it: a broken one fails the running test.
     public static func context(_ spec: String) throws -> MappingContext {
-        let context = try MappingContext(specJSON: spec)
+        let context = try MappingContext(specJSON: spec, onInvariantViolation: failInvariants)
+        try chooseTestParser(context)
+        return context
+    }
+
+    /// A context for an already compiled spec, with the same invariant checking.
+    public static func context(compiled spec: CompiledSpec) throws -> MappingContext {
+        let context = try MappingContext(spec: spec, onInvariantViolation: failInvariants)
+        try chooseTestParser(context)
+        return context
+    }
+
+    /// Fails the running test with what the store's invariant check found broken.
+    public static let failInvariants: @Sendable ([String]) -> Void = { broken in
+        XCTFail("store invariants broken:\n" + broken.joined(separator: "\n"))
+    }
+
+    private static func chooseTestParser(_ context: MappingContext) throws {
         if let name = ProcessInfo.processInfo.environment["MAPPING_TEST_PARSER"] {
             guard let parser = JSONParser.allCases.first(where: { $0.name == name }) else {
                 throw MappingError(.misuse, "MAPPING_TEST_PARSER=\(name) names no parser")
             }
             try context.choose(parser: parser)
         }
-        return context
     }
 
 }

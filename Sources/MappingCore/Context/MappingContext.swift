@@ -12,10 +12,14 @@ public final class MappingContext: Sendable {
     private let inputLimit = Locked<Int>(0)
     /// What a parser backend keeps between imports (simdjson's buffers), one per concurrent import.
     public let parserPool = ReusablePool()
+    /// Told what the store's invariant check found broken after a call; the check runs only when
+    /// this is set (the test suites set it: it walks the whole graph).
+    private let invariantReport: (@Sendable ([String]) -> Void)?
 
     /// Throws `.range` only when 65,535 contexts are alive at once (see `HandleSpace`).
-    public init(spec: CompiledSpec) throws(MappingError) {
+    public init(spec: CompiledSpec, onInvariantViolation: (@Sendable ([String]) -> Void)? = nil) throws(MappingError) {
         self.spec = spec
+        invariantReport = onInvariantViolation
         graph = TransactionLock(ObjectStore(model: spec.model, space: try HandleSpace.lease()),
                                 busyTimeout: MappingContext.defaultBusyTimeout, heldAcrossCalls: { $0.explicitTransaction })
     }
@@ -32,7 +36,21 @@ public final class MappingContext: Sendable {
     /// Runs `body` on the graph under the context's lock, after any other thread's transaction has
     /// ended; `.busy` if it outlasts the busy timeout, `.misuse` once the context is closed.
     func withGraph<T>(_ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
-        try graph.withLock(refused: MappingError.init(refusal:), body)
+        guard let report = invariantReport else {
+            return try graph.withLock(refused: MappingError.init(refusal:), body)
+        }
+        return try graph.withLock(refused: MappingError.init(refusal:)) { (store) throws(MappingError) -> T in
+            defer {
+                // A chunked import is checked once it ends, not after each chunk: a check walks
+                // the whole graph, and per chunk that is quadratic in the payload.
+                let chunking = store.explicitTransaction && !store.transactionIsCallers
+                if !chunking {
+                    let broken = store.invariantViolations(model: spec.model)
+                    if !broken.isEmpty { report(broken) }
+                }
+            }
+            return try body(&store)
+        }
     }
 
     /// How long calls wait for another thread's transaction before failing with `.busy`, in

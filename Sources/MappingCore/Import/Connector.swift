@@ -17,7 +17,9 @@ struct Connector {
         switch connection.source {
         case .attributes(let pairs):
             guard let found = matches(record, pairs, relationship, connection, store: &store) else {
-                if connection.nullifyWhenSourceNil { assign([], object, connection.relationship, relationship, &store) }
+                if connection.nullifyWhenSourceNil {
+                    store.setTargets(of: object, relationship: connection.relationship, relationship, to: [], model: model)
+                }
                 return
             }
             targets = found
@@ -28,16 +30,7 @@ struct Connector {
             let evaluator = PredicateEvaluator(store: store)
             targets = targets.filter { evaluator.matches($0, predicate) }
         }
-        assign(targets, object, connection.relationship, relationship, &store)
-    }
-
-    private func assign(_ targets: [ObjectID], _ object: ObjectID, _ index: Int, _ relationship: Relationship,
-                        _ store: inout ObjectStore) {
-        if relationship.toMany {
-            store.setToMany(object, relationship: index, to: targets, model: model)
-        } else {
-            store.setToOne(object, relationship: index, to: targets.first, model: model)
-        }
+        store.setTargets(of: object, relationship: connection.relationship, relationship, to: targets, model: model)
     }
 
     // MARK: By attributes

@@ -129,40 +129,8 @@ struct GraphReader {
         guard let map = entity.identityMap else {
             throw MappingError(.misuse, "entity \"\(entity.name)\" has no identification to look objects up by")
         }
-        let sources: [JSONValue]
-        let names = entity.identification.map { entity.attributes[$0].name }
-        switch identity {
-        case .array(let elements) where names.count > 1:
-            sources = elements
-        case .object where names.count > 1:
-            var collected: [JSONValue] = []
-            for name in names {
-                guard let value = identity[name] else {
-                    throw MappingError(.misuse, "the identity lacks \"\(name)\"", attribute: entity.name + "." + name)
-                }
-                collected.append(value)
-            }
-            sources = collected
-        default:
-            sources = [identity]
-        }
-        guard sources.count == names.count else {
-            throw MappingError(.misuse, "entity \"\(entity.name)\" is identified by \(names.count) attributes (\(names.joined(separator: ", "))), the identity gives \(sources.count)")
-        }
-        var values: [AttributeValue] = []
-        for (attribute, source) in zip(entity.identification, sources) {
-            let declared = entity.attributes[attribute]
-            let coerced: Coerced
-            do {
-                coerced = try Coercion.coerce(source, reader: JSONValueReader(), to: declared.type, depthLimit: 1)
-            } catch {
-                throw MappingError(error.code, "identity for \(entity.name).\(declared.name): \(error.message)",
-                                   attribute: entity.name + "." + declared.name)
-            }
-            guard case .value(let value) = coerced else { return nil }
-            values.append(value)
-        }
-        guard let found = store.lookup(map: map, key: IdentityKey(values)), let record = store.record(found),
+        guard let key = try IdentityMap.key(for: identity, of: entity) else { return nil }
+        guard let found = store.lookup(map: map, key: key), let record = store.record(found),
               model.isKind(record.entity, of: entity.index) else { return nil }
         return found
     }

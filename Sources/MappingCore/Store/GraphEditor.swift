@@ -48,7 +48,7 @@ struct GraphEditor {
         case .skip: return
         }
         let identifies = registering && entity.identification.contains(attribute)
-        if identifies, let record = store.record(object), let old = store.identity(of: record, entity) {
+        if identifies, let record = store.record(object), let old = IdentityMap.key(of: record, entity) {
             store.unregister(object, map: old.map, key: old.key)
         }
         store.setValue(stored, of: object, attribute: attribute)
@@ -57,7 +57,7 @@ struct GraphEditor {
 
     /// Puts an object with a complete identity in its identity map; the identity must be free.
     func register(_ object: ObjectID, _ entity: Entity, in store: inout ObjectStore) throws(MappingError) {
-        guard let record = store.record(object), let identity = store.identity(of: record, entity) else { return }
+        guard let record = store.record(object), let identity = IdentityMap.key(of: record, entity) else { return }
         if let holder = store.lookup(map: identity.map, key: identity.key), holder != object {
             throw MappingError(.constraint, "another \(entity.name) already has this identity",
                                attribute: entity.name + "." + entity.identification.map { entity.attributes[$0].name }.joined(separator: ","))
@@ -79,14 +79,10 @@ struct GraphEditor {
         let (_, entity) = try live(object, store)
         let (index, relationship) = try self.relationship(name, of: entity)
         try checkTargets(targets, relationship, store)
-        if relationship.toMany {
-            store.setToMany(object, relationship: index, to: targets, model: model)
-        } else {
-            guard targets.count <= 1 else {
-                throw MappingError(.type, "\"\(name)\" is a to-one relationship: give it one object or none")
-            }
-            store.setToOne(object, relationship: index, to: targets.first, model: model)
+        guard relationship.toMany || targets.count <= 1 else {
+            throw MappingError(.type, "\"\(name)\" is a to-one relationship: give it one object or none")
         }
+        store.setTargets(of: object, relationship: index, relationship, to: targets, model: model)
     }
 
     func add(_ target: ObjectID, to object: ObjectID, relationship name: String, at position: Int?,
@@ -95,7 +91,7 @@ struct GraphEditor {
         let (index, relationship) = try self.relationship(name, of: entity)
         try checkTargets([target], relationship, store)
         guard relationship.toMany else {
-            store.setToOne(object, relationship: index, to: target, model: model)
+            store.setTargets(of: object, relationship: index, relationship, to: [target], model: model)
             return
         }
         if position != nil && !relationship.ordered {
@@ -107,17 +103,16 @@ struct GraphEditor {
             throw MappingError(.range, "position \(at) is past the end of \"\(name)\" (\(targets.count) object(s))")
         }
         targets.insert(target, at: at)
-        store.setToMany(object, relationship: index, to: targets, model: model)
+        store.setTargets(of: object, relationship: index, relationship, to: targets, model: model)
     }
 
     func remove(_ target: ObjectID, from object: ObjectID, relationship name: String,
                 in store: inout ObjectStore) throws(MappingError) {
         let (record, entity) = try live(object, store)
         let (index, relationship) = try self.relationship(name, of: entity)
-        if relationship.toMany {
-            store.setToMany(object, relationship: index, to: record.links[index].targets.filter { $0 != target }, model: model)
-        } else if record.links[index].targets.first == target {
-            store.setToOne(object, relationship: index, to: nil, model: model)
+        if relationship.toMany || record.links[index].targets.first == target {
+            let kept = record.links[index].targets.filter { $0 != target }
+            store.setTargets(of: object, relationship: index, relationship, to: kept, model: model)
         }
     }
 
@@ -134,6 +129,6 @@ struct GraphEditor {
         }
         let moved = targets.remove(at: from)
         targets.insert(moved, at: to)
-        store.setToMany(object, relationship: index, to: targets, model: model)
+        store.setTargets(of: object, relationship: index, relationship, to: targets, model: model)
     }
 }

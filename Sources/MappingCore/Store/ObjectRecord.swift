@@ -34,14 +34,3 @@ enum Links {
         }
     }
 }
-
-/// The key of an identity map: the identification values after coercion to the attributes' types,
-/// so `"123"` and `123` for an integer id are one key.
-enum IdentityKey: Hashable {
-    case single(AttributeValue)
-    case compound([AttributeValue])
-
-    init(_ values: [AttributeValue]) {
-        self = values.count == 1 ? .single(values[0]) : .compound(values)
-    }
-}

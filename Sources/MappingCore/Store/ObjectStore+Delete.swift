@@ -20,7 +20,7 @@ extension ObjectStore {
                     detachInverse(of: victim, relationship, from: target, model: model)
                 }
             }
-            remove(victim, identity: identity(of: current, entity))
+            remove(victim, identity: IdentityMap.key(of: current, entity))
         }
     }
 
@@ -51,16 +51,5 @@ extension ObjectStore {
                                    attribute: entity.name + "." + relationship.name)
             }
         }
-    }
-
-    /// The identity-map entry of an object, if its identification values are all set.
-    func identity(of record: ObjectRecord, _ entity: Entity) -> (map: Int, key: IdentityKey)? {
-        guard let map = entity.identityMap else { return nil }
-        var values: [AttributeValue] = []
-        for attribute in entity.identification {
-            guard record.values.indices.contains(attribute), let value = record.values[attribute] else { return nil }
-            values.append(value)
-        }
-        return (map, IdentityKey(values))
     }
 }

@@ -1,8 +1,19 @@
 /// Relationship changes that keep inverses in step, as Core Data does: setting one side updates the
 /// other, and an object taken by a new owner through a to-one inverse leaves its previous owner.
 extension ObjectStore {
+    /// The one relationship setter: a to-many takes `targets` in order, a to-one the first of them
+    /// (or none). Importer, connector and editor all set relationships through here.
+    mutating func setTargets(of owner: ObjectID, relationship index: Int, _ relationship: Relationship,
+                             to targets: [ObjectID], model: Model) {
+        if relationship.toMany {
+            setToMany(owner, relationship: index, to: targets, model: model)
+        } else {
+            setToOne(owner, relationship: index, to: targets.first, model: model)
+        }
+    }
+
     /// Sets a to-one relationship of `owner` to `target` (or clears it with `nil`).
-    mutating func setToOne(_ owner: ObjectID, relationship index: Int, to target: ObjectID?, model: Model) {
+    private mutating func setToOne(_ owner: ObjectID, relationship index: Int, to target: ObjectID?, model: Model) {
         guard let record = record(owner), let relationship = model.relationship(of: record.entity, at: index),
               !relationship.toMany, record.links.indices.contains(index),
               case .one(let old) = record.links[index], old != target else { return }
@@ -12,7 +23,7 @@ extension ObjectStore {
     }
 
     /// Sets a to-many relationship of `owner` to `targets` in order, dropping repeats.
-    mutating func setToMany(_ owner: ObjectID, relationship index: Int, to targets: [ObjectID], model: Model) {
+    private mutating func setToMany(_ owner: ObjectID, relationship index: Int, to targets: [ObjectID], model: Model) {
         guard let record = record(owner), let relationship = model.relationship(of: record.entity, at: index),
               relationship.toMany, record.links.indices.contains(index),
               case .many(let old) = record.links[index] else { return }

@@ -15,11 +15,11 @@ struct ObjectStore {
     private(set) var members: [[ObjectID]]
     /// How many live objects each entity has (exactly that entity).
     private(set) var liveCounts: [Int]
-    private var identityMaps: [[IdentityKey: ObjectID]]
+    private(set) var identityMaps: [IdentityMap]
     /// Indexes of `indexed` attributes, by (hierarchy root, attribute); `indexKeys[entity]` lists the
     /// attribute → index key pairs that apply to an entity.
     private(set) var indexes: [IndexKey: AttributeIndex] = [:]
-    private let indexKeys: [[Int: IndexKey]]
+    let indexKeys: [[Int: IndexKey]]
     private var nextSequence = 0
     var journal: Journal?
     /// True while a transaction opened with `begin()` spans calls.
@@ -32,7 +32,7 @@ struct ObjectStore {
         self.space = space
         members = Array(repeating: [], count: model.entities.count)
         liveCounts = Array(repeating: 0, count: model.entities.count)
-        identityMaps = Array(repeating: [:], count: model.identityMapCount)
+        identityMaps = Array(repeating: IdentityMap(), count: model.identityMapCount)
         var keys: [[Int: IndexKey]] = []
         var indexes: [IndexKey: AttributeIndex] = [:]
         for entity in model.entities {
@@ -180,7 +180,7 @@ struct ObjectStore {
     mutating func remove(_ id: ObjectID, identity: (map: Int, key: IdentityKey)?) {
         guard let slot = liveSlot(of: id), let current = records[slot] else { return }
         if let identity, lookup(map: identity.map, key: identity.key) == id {
-            identityMaps[identity.map][identity.key] = nil
+            identityMaps[identity.map].set(nil, for: identity.key)
             journal?.identityChanges.append(.init(map: identity.map, key: identity.key, previous: id))
         }
         if journal?.isNew(id) == false, journal?.beforeImages[slot] == nil {
@@ -203,20 +203,20 @@ struct ObjectStore {
     /// Removes an identity-map entry if it names `id`.
     mutating func unregister(_ id: ObjectID, map: Int, key: IdentityKey) {
         guard identityMaps.indices.contains(map), identityMaps[map][key] == id else { return }
-        identityMaps[map][key] = nil
+        identityMaps[map].set(nil, for: key)
         journal?.identityChanges.append(.init(map: map, key: key, previous: id))
     }
 
     /// Makes room in an identity map for `additional` more objects (an import knows how many
     /// representations a collection holds), so the map is not rehashed as it grows.
     mutating func reserve(map: Int, additional: Int) {
-        guard identityMaps.indices.contains(map), additional > 0 else { return }
-        identityMaps[map].reserveCapacity(identityMaps[map].count + additional)
+        guard identityMaps.indices.contains(map) else { return }
+        identityMaps[map].reserve(additional: additional)
     }
 
     mutating func register(_ id: ObjectID, map: Int, key: IdentityKey) {
         guard identityMaps.indices.contains(map) else { return }
-        let previous = identityMaps[map].updateValue(id, forKey: key)
+        let previous = identityMaps[map].set(id, for: key)
         if previous == nil, journal?.isNew(id) == true {
             // A new object under a free key: a rollback purges such entries wholesale, so the
             // journal keeps no copy of the key (a cold import would otherwise hold one per object).
@@ -311,12 +311,12 @@ struct ObjectStore {
     /// Removes the entries of an identity map whose object `isGone` says is gone (rollback).
     mutating func purgeIdentities(map: Int, where isGone: (ObjectID) -> Bool) {
         guard identityMaps.indices.contains(map) else { return }
-        identityMaps[map] = identityMaps[map].filter { !isGone($0.value) }
+        identityMaps[map].removeAll(where: isGone)
     }
 
     mutating func restoreIdentity(map: Int, key: IdentityKey, to previous: ObjectID?) {
         guard identityMaps.indices.contains(map) else { return }
-        identityMaps[map][key] = previous
+        identityMaps[map].set(previous, for: key)
     }
 
     /// Puts the member lists and counts back as they were when a transaction began.

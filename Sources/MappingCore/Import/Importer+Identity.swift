@@ -1,0 +1,136 @@
+/// Identification: the values that identify a representation (or a bare identity value), and
+/// the object they name in the identity map, or by scan for a mapping's own identification.
+extension Importer {
+    /// The object the representation identifies: found in the identity map, or created with its
+    /// identification values set and registered. Without complete identification values (no
+    /// identification, an id missing or null) a new object is created and not registered. With
+    /// `create` false, a representation that finds no object gives `nil`.
+    mutating func findOrCreate(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity,
+                                       keyValue: AttributeValue?, create: Bool) throws(MappingError) -> (ObjectID, isNew: Bool)? {
+        if mapping.identifiesByScan {
+            let values = mapping.identification.isEmpty ? nil : try identificationValues(node, mapping, entity, keyValue: keyValue)
+            return findByScan(mapping, entity, values: values, create: create)
+        }
+        guard let map = entity.identityMap,
+              let values = try identificationValues(node, mapping, entity, keyValue: keyValue) else {
+            return create ? (store.create(entity), true) : nil
+        }
+        return try findOrCreate(entity, map: map, values: values, create: create)
+    }
+
+    mutating func findOrCreate(_ entity: Entity, map: Int, values: [AttributeValue],
+                                       create: Bool) throws(MappingError) -> (ObjectID, isNew: Bool)? {
+        let key = IdentityKey(values)
+        if let existing = store.lookup(map: map, key: key), let existingEntity = store.entityIndex(of: existing) {
+            guard model.isKind(existingEntity, of: entity.index) else {
+                let found = model.entities.indices.contains(existingEntity) ? model.entities[existingEntity].name : "?"
+                throw MappingError(.mapping, "the object with this identity is a \(found), not a \(entity.name)",
+                                   path: path.text(), attribute: entity.name)
+            }
+            return (existing, false)
+        }
+        guard create else { return nil }
+        let object = store.create(entity)
+        for (attribute, value) in zip(entity.identification, values) {
+            store.setValue(value, of: object, attribute: attribute)
+        }
+        store.register(object, map: map, key: key)
+        return (object, true)
+    }
+
+    /// A mapping's own identification or an identificationPredicate: the first object of the entity
+    /// with these values that matches the predicate (RestKit's fetch, then filter), else a new one,
+    /// registered in the entity's identity map once its attributes are set, if its identity is free.
+    mutating func findByScan(_ mapping: MappingPlan, _ entity: Entity, values: [AttributeValue]?,
+                                     create: Bool) -> (ObjectID, isNew: Bool)? {
+        if let values {
+            let evaluator = PredicateEvaluator(store: store)
+            for candidate in model.entities where model.isKind(candidate.index, of: entity.index) {
+                guard store.members.indices.contains(candidate.index) else { continue }
+                for object in store.members[candidate.index] {
+                    guard let record = store.record(object) else { continue }
+                    let same = zip(mapping.identification, values).allSatisfy { attribute, value in
+                        record.values.indices.contains(attribute) && record.values[attribute] == value
+                    }
+                    if same, mapping.identificationPredicate.map({ evaluator.matches(object, $0) }) ?? true {
+                        return (object, false)
+                    }
+                }
+            }
+        }
+        guard create else { return nil }
+        let object = store.create(entity)
+        for (attribute, value) in zip(mapping.identification, values ?? []) {
+            store.setValue(value, of: object, attribute: attribute)
+        }
+        return (object, true)
+    }
+
+    /// Registers a new object in its entity's identity map if its identity is complete and free.
+    mutating func registerIfFree(_ object: ObjectID, _ entity: Entity) {
+        guard let record = store.record(object), let identity = IdentityMap.key(of: record, entity),
+              store.lookup(map: identity.map, key: identity.key) == nil else { return }
+        store.register(object, map: identity.map, key: identity.key)
+    }
+
+    mutating func identificationValues(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity,
+                                               keyValue: AttributeValue?) throws(MappingError) -> [AttributeValue]? {
+        var values: [AttributeValue] = []
+        values.reserveCapacity(mapping.identification.count)
+        for (attribute, source) in zip(mapping.identification, mapping.identitySources) {
+            if attribute == mapping.keyAttribute, let keyValue {
+                values.append(keyValue)
+                continue
+            }
+            guard let source, mapping.attributes.indices.contains(source) else { return nil }
+            let attributeMapping = mapping.attributes[source]
+            guard let (found, keyPath) = firstPresent(attributeMapping.alternatives, in: node),
+                  case .value(let value) = try coerce(found, attributeMapping, entity, keyPath) else {
+                return nil
+            }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// The member key of a representation (dynamic keys), coerced to the key attribute's type.
+    mutating func representationKey(_ key: String?, _ mapping: MappingPlan,
+                                   _ entity: Entity) throws(MappingError) -> AttributeValue? {
+        guard let key, let attribute = mapping.keyAttribute, entity.attributes.indices.contains(attribute) else {
+            return nil
+        }
+        let declared = entity.attributes[attribute]
+        do throws(MappingError) {
+            if case .value(let value) = try Coercion.coerce(.string(key), to: declared.type) { return value }
+            return nil
+        } catch {
+            throw MappingError(error.code, "cannot map the key at \(path.text()) into \(entity.name).\(declared.name): \(error.message)",
+                               path: path.text(), attribute: entity.name + "." + declared.name)
+        }
+    }
+
+    /// The object a bare identity value stands for: found, or created with only its identity set
+    /// (`nil` when `create` is false and there is none).
+    mutating func reference(_ node: Reader.Node, _ relationship: Relationship,
+                                    create: Bool) throws(MappingError) -> ObjectID? {
+        guard model.entities.indices.contains(relationship.destination) else { return nil }
+        let destination = model.entities[relationship.destination]
+        guard let map = destination.identityMap, let attribute = destination.identification.first,
+              destination.attributes.indices.contains(attribute) else { return nil }
+        let declared = destination.attributes[attribute]
+        let coerced: Coerced
+        do throws(MappingError) {
+            guard reader.kind(of: node) != .object, reader.kind(of: node) != .array else {
+                throw MappingError(.type, "expected an identity of \(destination.name), found \(reader.kind(of: node) == .object ? "an object" : "an array")")
+            }
+            coerced = try Coercion.coerce(node, reader: reader, to: declared.type, depthLimit: 1)
+        } catch {
+            throw MappingError(error.code, "cannot use the value at \(path.text()) as the identity \(destination.name).\(declared.name): \(error.message)",
+                               path: path.text(), attribute: destination.name + "." + declared.name)
+        }
+        guard case .value(let value) = coerced else { return nil }
+        let found = try findOrCreate(destination, map: map, values: [value], create: create)?.0
+        if let found, options.orphanScope != nil { touched.insert(found) }
+        return found
+    }
+}

@@ -1,0 +1,40 @@
+/// The importer's last steps, once every representation is mapped: connections, tombstones, orphans.
+extension Importer {
+    /// After the payload is mapped: connections by foreign key (each object once), then
+    /// tombstones (mapped objects matching their mapping's deletionPredicate are deleted), then
+    /// orphans (objects in the orphan scope this import did not touch), then the last progress call.
+    mutating func runPostPass() throws(MappingError) {
+        let connector = Connector(model: model)
+        var connected = Set<PendingConnection>()
+        for pending in pendingConnections where connected.insert(pending).inserted {
+            for connection in spec.plan(pending.mapping)?.connections ?? [] {
+                connector.connect(pending.object, connection, store: &store)
+            }
+        }
+        for pending in connected {
+            guard let predicate = spec.plan(pending.mapping)?.deletionPredicate, store.contains(pending.object),
+                  PredicateEvaluator(store: store).matches(pending.object, predicate) else { continue }
+            try store.delete(pending.object, model: model)
+        }
+        if let scope = options.orphanScope { try deleteOrphans(scope.entity, scope.predicate) }
+        options.onProgress?(mappedCount, knownCount)
+    }
+
+    /// Deletes the objects in the scope that this import did not touch.
+    mutating func deleteOrphans(_ entityName: String, _ text: String?) throws(MappingError) {
+        guard let entity = model.entity(named: entityName) else {
+            throw MappingError(.name, "unknown entity \"\(entityName)\" for orphan deletion")
+        }
+        let predicate = try text.map { (text) throws(MappingError) in
+            try CompiledPredicate.compile(text, entity: entity, model: model, arguments: [])
+        }
+        let reader = GraphReader(model: model, store: store)
+        let evaluator = PredicateEvaluator(store: store)
+        let orphans = reader.objects(of: entity).filter { object in
+            !touched.contains(object) && (predicate.map { evaluator.matches(object, $0) } ?? true)
+        }
+        for orphan in orphans where store.contains(orphan) {
+            try store.delete(orphan, model: model)
+        }
+    }
+}

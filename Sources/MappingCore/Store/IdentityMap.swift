@@ -1,0 +1,92 @@
+/// The identity map of one identification, as SQLAlchemy's identity map: each identity key names
+/// the one live object that has it, so mapping the same identity again finds that object instead of
+/// making another. Every way of computing a key lives here: from a stored record, from values
+/// already coerced (the importer, the connector), and from a caller's loose JSON identity.
+struct IdentityMap {
+    private(set) var entries: [IdentityKey: ObjectID] = [:]
+
+    subscript(key: IdentityKey) -> ObjectID? { entries[key] }
+
+    var count: Int { entries.count }
+
+    /// Sets or clears the entry for `key`; returns the object it named before.
+    @discardableResult
+    mutating func set(_ object: ObjectID?, for key: IdentityKey) -> ObjectID? {
+        if let object { return entries.updateValue(object, forKey: key) }
+        return entries.removeValue(forKey: key)
+    }
+
+    /// Room for `additional` more entries, so an import of a large collection does not rehash.
+    mutating func reserve(additional: Int) {
+        guard additional > 0 else { return }
+        entries.reserveCapacity(entries.count + additional)
+    }
+
+    /// Drops the entries whose object `isGone` says is gone (a rollback's purge).
+    mutating func removeAll(where isGone: (ObjectID) -> Bool) {
+        entries = entries.filter { !isGone($0.value) }
+    }
+
+    /// The map and key of a stored object; `nil` when the entity has no identification or one of
+    /// the object's identification values is unset.
+    static func key(of record: ObjectRecord, _ entity: Entity) -> (map: Int, key: IdentityKey)? {
+        guard let map = entity.identityMap else { return nil }
+        var values: [AttributeValue] = []
+        for attribute in entity.identification {
+            guard record.values.indices.contains(attribute), let value = record.values[attribute] else { return nil }
+            values.append(value)
+        }
+        return (map, IdentityKey(values))
+    }
+
+    /// The key a caller's identity stands for: the value of a single identification attribute, or
+    /// for a compound one an array in identification order or an object keyed by attribute name.
+    /// Values are coerced as on import (`"123"` finds `123`); `nil` when one of them is null.
+    static func key(for identity: JSONValue, of entity: Entity) throws(MappingError) -> IdentityKey? {
+        let sources: [JSONValue]
+        let names = entity.identification.map { entity.attributes[$0].name }
+        switch identity {
+        case .array(let elements) where names.count > 1:
+            sources = elements
+        case .object where names.count > 1:
+            var collected: [JSONValue] = []
+            for name in names {
+                guard let value = identity[name] else {
+                    throw MappingError(.misuse, "the identity lacks \"\(name)\"", attribute: entity.name + "." + name)
+                }
+                collected.append(value)
+            }
+            sources = collected
+        default:
+            sources = [identity]
+        }
+        guard sources.count == names.count else {
+            throw MappingError(.misuse, "entity \"\(entity.name)\" is identified by \(names.count) attributes (\(names.joined(separator: ", "))), the identity gives \(sources.count)")
+        }
+        var values: [AttributeValue] = []
+        for (attribute, source) in zip(entity.identification, sources) {
+            let declared = entity.attributes[attribute]
+            let coerced: Coerced
+            do {
+                coerced = try Coercion.coerce(source, reader: JSONValueReader(), to: declared.type, depthLimit: 1)
+            } catch {
+                throw MappingError(error.code, "identity for \(entity.name).\(declared.name): \(error.message)",
+                                   attribute: entity.name + "." + declared.name)
+            }
+            guard case .value(let value) = coerced else { return nil }
+            values.append(value)
+        }
+        return IdentityKey(values)
+    }
+}
+
+/// The key of an identity map: the identification values after coercion to the attributes' types,
+/// so `"123"` and `123` for an integer id are one key.
+enum IdentityKey: Hashable {
+    case single(AttributeValue)
+    case compound([AttributeValue])
+
+    init(_ values: [AttributeValue]) {
+        self = values.count == 1 ? .single(values[0]) : .compound(values)
+    }
+}
