@@ -25,7 +25,7 @@ def available(parser):
     import ctypes
     library = ctypes.CDLL(os.environ["MAPPING_LIBRARY"])
     code = {"jansson": 1, "simdjson": 2}[parser]
-    return library.mapping_parser_available(code) == 1
+    return library.mapping_parser_is_available(code) == 1
 
 
 def count(binary, spec, parser):

@@ -3,7 +3,7 @@
 uniqued by id with their inline companies uniqued by id and their phones uniqued by number,
 ISO dates parsed — and ratios are to jansson's bare parse of the same bytes.
   - jansson parse only: json_loadb + json_delete through ctypes (one call each, so C speed)
-  - libmapping cold import: a new context, mapping_import (through ctypes: one call)
+  - libmapping cold import: a new context, mapping_context_import (through ctypes: one call)
   - libmapping re-import: the same payload again into that context (every object updated)
   - libmapping with the simdjson parser (MAPPING_PARSER_SIMDJSON), cold and re-import
   - Python json / orjson + dict identity maps, GC paused: the hand-written baselines
@@ -59,7 +59,7 @@ class Engine:
         """Every person written out with the `person` mapping (company and phones nested)."""
         people, text = _ffi.ListP(), ctypes.c_void_p()
         if _ffi.all_(self.ctx, b"Person", ctypes.byref(people)) != 0:
-            raise RuntimeError("mapping_all failed")
+            raise RuntimeError("mapping_entity_all failed")
         try:
             if _ffi.serialize_list(self.ctx, b"person", people, 0, ctypes.byref(text)) != 0:
                 raise RuntimeError("serialize failed")
@@ -70,7 +70,7 @@ class Engine:
             _ffi.list_free(people)
 
     def lookups(self, keys):
-        """Each person of `keys` by identity, one mapping_get call each."""
+        """Each person of `keys` by identity, one mapping_entity_find call each."""
         found = _ffi.Object()
         for key in keys:
             if _ffi.get(self.ctx, b"Person", key, ctypes.byref(found)) != 0:
@@ -212,9 +212,9 @@ def main():
               ("py-update", "… re-import"), ("orjson-cold", "Python orjson + dict identity maps, GC paused"),
               ("orjson-update", "… re-import"), ("codable-cold", "Swift JSONDecoder + Codable + dictionaries"),
               ("codable-update", "… re-import"), ("hand-cold", "Swift hand-written on simdjson's tape (practical limit)"),
-              ("hand-update", "… re-import"), ("serialize", "libmapping serialize every person (mapping_serialize_list)"),
+              ("hand-update", "… re-import"), ("serialize", "libmapping serialize every person (mapping_list_serialize)"),
               ("py-serialize", "Python dicts → json.dumps, same shape"), ("orjson-serialize", "Python dicts → orjson.dumps")]
-    lookups = [("lookup", "libmapping lookup by identity (mapping_get through ctypes)"),
+    lookups = [("lookup", "libmapping lookup by identity (mapping_entity_find through ctypes)"),
                ("py-lookup", "Python dict.get")]
     for count, rounds, size, medians in results:
         print(f"## {count:,} people ({size / 1e6:.1f} MB, {rounds} rounds)\n")

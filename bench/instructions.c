@@ -73,8 +73,8 @@ static char *read_file(const char *path) {
 
 /* The counted region. noinline keeps it a symbol callgrind can toggle on. */
 __attribute__((noinline)) static int measured_import(mapping_context *ctx, const char *json, size_t length) {
-    int rc = mapping_import(ctx, "person", json, length, NULL);
-    if (rc == MAPPING_OK) rc = mapping_import(ctx, "person", json, length, NULL);
+    int rc = mapping_context_import(ctx, "person", json, length, NULL);
+    if (rc == MAPPING_OK) rc = mapping_context_import(ctx, "person", json, length, NULL);
     return rc;
 }
 
@@ -96,7 +96,7 @@ int main(int argc, char **argv) {
     if (rc == MAPPING_OK) rc = mapping_context_set_parser(ctx, parser);
     if (rc == MAPPING_OK) rc = measured_import(ctx, json, length);
     if (rc != MAPPING_OK) {
-        fprintf(stderr, "import failed: %s\n", mapping_errmsg(ctx));
+        fprintf(stderr, "import failed: %s\n", mapping_error_message(ctx));
         return 1;
     }
     mapping_context_free(ctx);

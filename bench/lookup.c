@@ -20,7 +20,7 @@ static double now(void) {
 
 static void check(mapping_context *ctx, int rc, const char *what) {
     if (rc != MAPPING_OK) {
-        fprintf(stderr, "%s failed: %s\n", what, mapping_errmsg(ctx));
+        fprintf(stderr, "%s failed: %s\n", what, mapping_error_message(ctx));
         exit(1);
     }
 }
@@ -39,7 +39,7 @@ static mapping_context *graph(long count) {
                                   i > start ? "," : "", i, i * 7, i);
         }
         payload[at++] = ']';
-        check(ctx, mapping_import(ctx, "item", payload, at, NULL), "import");
+        check(ctx, mapping_context_import(ctx, "item", payload, at, NULL), "import");
     }
     free(payload);
     return ctx;
@@ -58,14 +58,14 @@ static costs measure(mapping_context *ctx, long count) {
     double started = now();
     for (int i = 0; i < lookups; i++) {
         snprintf(text, sizeof text, "%ld", (long)(rand_r(&seed) % count));
-        check(ctx, mapping_get(ctx, "Item", text, &object), "get");
+        check(ctx, mapping_entity_find(ctx, "Item", text, &object), "get");
     }
     result.identity = (now() - started) / lookups;
 
     started = now();
     for (int i = 0; i < fetches; i++) {
         snprintf(text, sizeof text, "[%ld]", (long)(rand_r(&seed) % count) * 7);
-        check(ctx, mapping_fetch(ctx, "Item", "code == %@", text, NULL, 0, 0, 0, &list), "indexed fetch");
+        check(ctx, mapping_entity_fetch(ctx, "Item", "code == %@", text, NULL, 0, 0, 0, &list), "indexed fetch");
         if (mapping_list_count(list) != 1) { fprintf(stderr, "indexed fetch found %zu\n", mapping_list_count(list)); exit(1); }
         mapping_list_free(list);
     }
@@ -74,7 +74,7 @@ static costs measure(mapping_context *ctx, long count) {
     started = now();
     for (int i = 0; i < scans; i++) {
         snprintf(text, sizeof text, "[\"item %ld\"]", (long)(rand_r(&seed) % count));
-        check(ctx, mapping_fetch(ctx, "Item", "label == %@", text, NULL, 0, 0, 0, &list), "scan");
+        check(ctx, mapping_entity_fetch(ctx, "Item", "label == %@", text, NULL, 0, 0, 0, &list), "scan");
         mapping_list_free(list);
     }
     result.scan = (now() - started) / scans;
@@ -98,7 +98,7 @@ int main(void) {
     double ss = MEDIAN(s, scan), ls = MEDIAN(l, scan);
     printf("| lookup (median of %d interleaved rounds) | 10k objects | 1M objects | 1M / 10k |\n", ROUNDS);
     printf("|---|---|---|---|\n");
-    printf("| by identity (`mapping_get`) | %.2f µs | %.2f µs | %.2f× |\n", si * 1e6, li * 1e6, li / si);
+    printf("| by identity (`mapping_entity_find`) | %.2f µs | %.2f µs | %.2f× |\n", si * 1e6, li * 1e6, li / si);
     printf("| indexed equality (`code == %%@`) | %.2f µs | %.2f µs | %.2f× |\n", sx * 1e6, lx * 1e6, lx / sx);
     printf("| full scan (`label == %%@`, not indexed) | %.2f ms | %.2f ms | %.1f× |\n", ss * 1e3, ls * 1e3, ls / ss);
     mapping_context_free(a);

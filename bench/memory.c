@@ -54,12 +54,12 @@ static int run(const char *spec_path, const char *payload_path, int chunked, int
     int rc;
     if (chunked) {
         const size_t prefix = strlen("{\"people\":");  /* the array inside gen.py's wrapper */
-        rc = mapping_import_chunked(ctx, "person", data + prefix, length - prefix - 1, MAPPING_CHUNKS_ARRAY, chunk_size, NULL, NULL);
+        rc = mapping_context_import_chunked(ctx, "person", data + prefix, length - prefix - 1, MAPPING_CHUNKS_ARRAY, chunk_size, NULL, NULL);
     } else {
-        rc = mapping_import(ctx, "person", data, length, NULL);
+        rc = mapping_context_import(ctx, "person", data, length, NULL);
     }
     clock_gettime(CLOCK_MONOTONIC, &end);
-    if (rc != MAPPING_OK) { fprintf(stderr, "%s\n", mapping_errmsg(ctx)); return 1; }
+    if (rc != MAPPING_OK) { fprintf(stderr, "%s\n", mapping_error_message(ctx)); return 1; }
     free(data);
     malloc_trim(0);
     fprintf(out, "%zu %ld %ld %.2f\n", length, baseline, rss_kb(),
@@ -76,7 +76,7 @@ int main(int argc, char **argv) {
     size_t input = 0;
     for (int parser = MAPPING_PARSER_JANSSON; parser <= MAPPING_PARSER_SIMDJSON; parser++)
     for (int chunked = 0; chunked <= 1; chunked++) {
-        if (!mapping_parser_available(parser)) continue;
+        if (!mapping_parser_is_available(parser)) continue;
         int pipefd[2];
         if (pipe(pipefd) != 0) return 2;
         pid_t child = fork();
@@ -99,8 +99,8 @@ int main(int argc, char **argv) {
         double retained = (double)(after - baseline) * 1024.0;
         char way[96];
         const char *parser_name = parser == MAPPING_PARSER_SIMDJSON ? "simdjson" : "jansson";
-        if (chunked) snprintf(way, sizeof way, "%s, chunks of %zu (mapping_import_chunked)", parser_name, chunk_size);
-        else snprintf(way, sizeof way, "%s, one document (mapping_import)", parser_name);
+        if (chunked) snprintf(way, sizeof way, "%s, chunks of %zu (mapping_context_import_chunked)", parser_name, chunk_size);
+        else snprintf(way, sizeof way, "%s, one document (mapping_context_import)", parser_name);
         printf("| %s | %.1f s | %.2f GB | %.2f GB | %.1f× |\n", way, seconds, (double)usage.ru_maxrss / 1048576.0, (double)after / 1048576.0, retained / (double)input);
     }
     printf("\nInput: %.0f MB held in memory by the caller during the import. Target: peak of the chunked import <= 1.5 GB;"

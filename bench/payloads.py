@@ -6,7 +6,7 @@ their relationships and inverses, dates parsed — and the script first checks t
 spec is imported with both parsers and the graph (counts, every attribute and relationship of every
 identified object) is compared with the hand-written baseline's, fresh and after a re-import.
   - jansson parse only: json_loadb + json_delete through ctypes (one call each, so C speed)
-  - libmapping cold import, jansson: a new context, one mapping_import (mapping_import_with for the
+  - libmapping cold import, jansson: a new context, one mapping_context_import (mapping_context_import_with for the
     payloads that need several root mappings) through ctypes
   - libmapping re-import, jansson: the same payload again into that context (every object updated)
   - the same two with the simdjson parser (mapping_context_set_parser(ctx, 2))

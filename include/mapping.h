@@ -8,9 +8,22 @@
  * This header is the contract: what is not declared here is not public API.
  *
  * Conventions
- *   - Every function is prefixed `mapping_`, every macro `MAPPING_`.
+ *   - Every function is named `mapping_<object>_<verb>` (libgit2's rule): the object is what the
+ *     function acts on — context, object, list, entity, value, path, route, url, query, response,
+ *     paginator, parser, error, import_options — and comes first in the argument list (after the
+ *     context, for object, list and entity functions). A function that reads a property names the
+ *     property (`mapping_list_count`, `mapping_object_entity`); `get` and `set` are kept for an
+ *     object's attribute values (`mapping_object_get_string`, `mapping_object_set`) and for a
+ *     context's settings (`mapping_context_set_parser`). Three library-wide functions have no object:
+ *     mapping_version, mapping_version_number and mapping_free. Each declaration's comment starts
+ *     with `METHOD:` naming its object, as in sqlite3.h. CHANGELOG.md lists the renames of 0.2.0.
+ *   - Every macro and enum constant is prefixed `MAPPING_`; codes and flags are typedef'd enums
+ *     (mapping_status, mapping_type, mapping_parser, …). Functions take and return them as int or
+ *     unsigned, so the ABI does not depend on the size a compiler gives an enum.
+ *   - Option and description structs (mapping_import_options, mapping_response) start with a
+ *     version. Their *_INIT macro sets only the version; *_init() does the same for bindings.
  *   - Functions that can fail return an int status: MAPPING_OK (0) or a negative MAPPING_E* code.
- *     After a failure, mapping_errmsg() and mapping_error_last() describe it. On failure, output
+ *     After a failure, mapping_error_message() and mapping_error_last() describe it. On failure, output
  *     parameters are set to NULL / 0 where the function says so and are otherwise left untouched.
  *   - The handle comes first, output parameters last; a single output parameter is named `out`.
  *   - Ownership is stated per function: "new" results belong to the caller, who releases them with the
@@ -26,7 +39,7 @@
  *   JSON parsing happens before the lock is taken, so imports parse in parallel. Separate contexts are
  *   independent. Error details and borrowed strings are kept per thread and per context. A list
  *   (mapping_list) is an immutable snapshot and may be read from any thread.
- *   A transaction (mapping_begin() to mapping_commit() or mapping_rollback(), and every chunked import)
+ *   A transaction (mapping_context_begin() to mapping_context_commit() or mapping_context_rollback(), and every chunked import)
  *   belongs to the thread that opened it, like a SQLite write transaction: while it is open, the other
  *   threads' calls on that context, readers included, wait for it to end. They never join it, never
  *   see it halfway and cannot roll it back. A wait lasts at most the context's busy timeout (5000 ms
@@ -55,43 +68,45 @@ extern "C" {
 /* ---- Versions -------------------------------------------------------------------------------- */
 
 #define MAPPING_VERSION_MAJOR 0
-#define MAPPING_VERSION_MINOR 1
+#define MAPPING_VERSION_MINOR 2
 #define MAPPING_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH, for comparisons with #if. */
 #define MAPPING_VERSION_NUMBER (MAPPING_VERSION_MAJOR * 10000 + MAPPING_VERSION_MINOR * 100 + MAPPING_VERSION_PATCH)
-#define MAPPING_VERSION_STRING "0.1.0"
+#define MAPPING_VERSION_STRING "0.2.0"
 
-/** The library's version as "MAJOR.MINOR.PATCH". Borrowed, static. */
+/** METHOD: library. The library's version as "MAJOR.MINOR.PATCH". Borrowed, static. */
 MAPPING_EXTERN const char *mapping_version(void);
 
-/** The library's MAPPING_VERSION_NUMBER, to check that the loaded library matches the header:
+/** METHOD: library. The library's MAPPING_VERSION_NUMBER, to check that the loaded library matches the header:
  *  `assert(mapping_version_number() / 10000 == MAPPING_VERSION_MAJOR);` */
 MAPPING_EXTERN int mapping_version_number(void);
 
 /* ---- Status codes (names and numbers never change; new codes are added at the end) ----------- */
 
-#define MAPPING_OK         0   /* success */
-#define MAPPING_ERROR     -1   /* an internal failure with no better code */
-#define MAPPING_EMISUSE   -2   /* NULL or invalid argument, freed handle, re-entrant call */
-#define MAPPING_ESPEC     -3   /* the mapping spec is invalid; the detail's path points into the spec */
-#define MAPPING_EPARSE    -4   /* malformed JSON; the detail has line, column and byte position */
-#define MAPPING_ETYPE     -5   /* a value of the wrong type (in a payload, or the wrong typed getter) */
-#define MAPPING_ENAME     -6   /* unknown entity, attribute, relationship or mapping name */
-#define MAPPING_ENOTFOUND -7   /* no object with that identity */
-#define MAPPING_ESTALE    -8   /* an object handle that was deleted or belongs to another context */
-#define MAPPING_ENULL     -9   /* the attribute's value is null (or was never set) */
-#define MAPPING_EDEPTH    -10  /* the input is nested too deeply */
-#define MAPPING_ERANGE    -11  /* an index or a number out of range */
-#define MAPPING_EMAPPING  -12  /* the payload does not fit the mapping (e.g. nothing at its rootPath) */
-#define MAPPING_EDENIED   -13  /* a deletion refused by a relationship whose delete rule is deny */
-#define MAPPING_EPREDICATE -14 /* a predicate or sort that does not parse or names nothing; column set */
-#define MAPPING_ECONSTRAINT -15 /* a model rule is broken: minCount/maxCount, or an identity already taken */
-#define MAPPING_ERESPONSE  -16 /* an HTTP error status; the message carries the payload's error messages */
-#define MAPPING_EUNAVAILABLE -17 /* a feature this build lacks (the simdjson parser, when built without it) */
-#define MAPPING_EBUSY      -18 /* another thread's transaction outlasted the busy timeout; nothing changed */
+typedef enum mapping_status {
+    MAPPING_OK = 0,  /* success */
+    MAPPING_ERROR = -1,  /* an internal failure with no better code */
+    MAPPING_EMISUSE = -2,  /* NULL or invalid argument, freed handle, re-entrant call */
+    MAPPING_ESPEC = -3,  /* the mapping spec is invalid; the detail's path points into the spec */
+    MAPPING_EPARSE = -4,  /* malformed JSON; the detail has line, column and byte position */
+    MAPPING_ETYPE = -5,  /* a value of the wrong type (in a payload, or the wrong typed getter) */
+    MAPPING_ENAME = -6,  /* unknown entity, attribute, relationship or mapping name */
+    MAPPING_ENOTFOUND = -7,  /* no object with that identity */
+    MAPPING_ESTALE = -8,  /* an object handle that was deleted or belongs to another context */
+    MAPPING_ENULL = -9,  /* the attribute's value is null (or was never set) */
+    MAPPING_EDEPTH = -10,  /* the input is nested too deeply */
+    MAPPING_ERANGE = -11,  /* an index or a number out of range */
+    MAPPING_EMAPPING = -12,  /* the payload does not fit the mapping (e.g. nothing at its rootPath) */
+    MAPPING_EDENIED = -13,  /* a deletion refused by a relationship whose delete rule is deny */
+    MAPPING_EPREDICATE = -14,  /* a predicate or sort that does not parse or names nothing; column set */
+    MAPPING_ECONSTRAINT = -15,  /* a model rule is broken: minCount/maxCount, or an identity already taken */
+    MAPPING_ERESPONSE = -16,  /* an HTTP error status; the message carries the payload's error messages */
+    MAPPING_EUNAVAILABLE = -17,  /* a feature this build lacks (the simdjson parser, when built without it) */
+    MAPPING_EBUSY = -18,  /* another thread's transaction outlasted the busy timeout; nothing changed */
+} mapping_status;
 
-/** The name of a status code ("MAPPING_ETYPE"), or "MAPPING_E?" for an unknown one. Borrowed, static. */
-MAPPING_EXTERN const char *mapping_strerror(int code);
+/** METHOD: mapping_error. The name of a status code ("MAPPING_ETYPE"), or "MAPPING_E?" for an unknown one. Borrowed, static. */
+MAPPING_EXTERN const char *mapping_error_name(int code);
 
 /* ---- Types ----------------------------------------------------------------------------------- */
 
@@ -121,14 +136,16 @@ typedef uint64_t mapping_object;
 /** Pass as a length to mean "the string is NUL-terminated". */
 #define MAPPING_NUL_TERMINATED ((size_t)-1)
 
-/** Attribute types, as reported by mapping_attribute_type(). */
-#define MAPPING_TYPE_STRING  1
-#define MAPPING_TYPE_INTEGER 2  /* int64_t */
-#define MAPPING_TYPE_DOUBLE  3
-#define MAPPING_TYPE_DECIMAL 4  /* exact; read as a string of digits */
-#define MAPPING_TYPE_BOOLEAN 5
-#define MAPPING_TYPE_DATE    6  /* an instant; read as seconds since 1970-01-01T00:00:00Z */
-#define MAPPING_TYPE_JSON    7  /* any JSON value, kept as is */
+/** Attribute types, as reported by mapping_entity_attribute_type(). */
+typedef enum mapping_type {
+    MAPPING_TYPE_STRING = 1,
+    MAPPING_TYPE_INTEGER = 2,  /* int64_t */
+    MAPPING_TYPE_DOUBLE = 3,
+    MAPPING_TYPE_DECIMAL = 4,  /* exact; read as a string of digits */
+    MAPPING_TYPE_BOOLEAN = 5,
+    MAPPING_TYPE_DATE = 6,  /* an instant; read as seconds since 1970-01-01T00:00:00Z */
+    MAPPING_TYPE_JSON = 7,  /* any JSON value, kept as is */
+} mapping_type;
 
 /** Details of the last failure. Every string is borrowed, never NULL (empty when not applicable). */
 typedef struct mapping_error {
@@ -144,22 +161,22 @@ typedef struct mapping_error {
 /* ---- Errors ---------------------------------------------------------------------------------- */
 
 /**
- * The message of the calling thread's last failed call on `ctx`, or "" if it has none.
+ * METHOD: mapping_error. The message of the calling thread's last failed call on `ctx`, or "" if it has none.
  * With `ctx` NULL: the calling thread's last failure of a call that had no valid context
  * (mapping_context_new, or a call given a NULL or freed context).
  * Borrowed: valid until the calling thread's next call on the same context (or, for NULL, its next
  * failing context-less call).
  */
-MAPPING_EXTERN const char *mapping_errmsg(const mapping_context *ctx);
+MAPPING_EXTERN const char *mapping_error_message(const mapping_context *ctx);
 
-/** The full detail of the same failure as mapping_errmsg(). Never NULL; borrowed with the same
+/** METHOD: mapping_error. The full detail of the same failure as mapping_error_message(). Never NULL; borrowed with the same
  *  lifetime. When there was no failure, `code` is MAPPING_OK. */
 MAPPING_EXTERN const mapping_error *mapping_error_last(const mapping_context *ctx);
 
 /* ---- Contexts -------------------------------------------------------------------------------- */
 
 /**
- * CONSTRUCTOR. Loads and validates a mapping spec and creates an empty graph for it.
+ * METHOD: mapping_context. CONSTRUCTOR. Loads and validates a mapping spec and creates an empty graph for it.
  * @param out   receives the new context (NULL on failure). New: release with mapping_context_free().
  * @param spec  the spec as JSON text
  * @param len   its length in bytes, or MAPPING_NUL_TERMINATED
@@ -169,42 +186,44 @@ MAPPING_EXTERN const mapping_error *mapping_error_last(const mapping_context *ct
  */
 MAPPING_EXTERN int mapping_context_new(mapping_context **out, const char *spec, size_t len);
 
-/** DESTRUCTOR. Frees the context and its graph; its object handles become invalid. NULL is a no-op,
+/** METHOD: mapping_context. DESTRUCTOR. Frees the context and its graph; its object handles become invalid. NULL is a no-op,
  *  and so is a context already freed. Lists taken from the context stay valid (they are snapshots). */
 MAPPING_EXTERN void mapping_context_free(mapping_context *ctx);
 
 #define MAPPING_WAIT_FOREVER (-1)  /* a busy timeout without limit */
 
-/** METHOD. How long this context's calls wait for another thread's transaction to end before failing
+/** METHOD: mapping_context. How long this context's calls wait for another thread's transaction to end before failing
  *  with MAPPING_EBUSY: `milliseconds` (5000 by default), 0 not at all, MAPPING_WAIT_FOREVER (any
  *  negative value) as long as it takes. Applies to calls that start waiting afterwards. */
 MAPPING_EXTERN int mapping_context_set_busy_timeout(mapping_context *ctx, int milliseconds);
 
 /**
- * METHOD. The largest payload this context's imports accept (mapping_import, _with, _chunked — the
- * whole input — and mapping_map_response), in bytes; 0 (the default) for no limit. A longer one fails
+ * METHOD: mapping_context. The largest payload this context's imports accept (mapping_context_import, _with, _chunked — the
+ * whole input — and mapping_response_map), in bytes; 0 (the default) for no limit. A longer one fails
  * with MAPPING_ERANGE before anything is parsed.
  *
  * Memory: parsing builds a tree a few times the size of its text, and the graph grows with what is
  * imported. When memory runs out, the Swift runtime and jansson end the process (as malloc failure
  * does in most C libraries); the library cannot report it. A program that takes payloads from
- * elsewhere bounds them here, and imports large inputs with mapping_import_chunked().
+ * elsewhere bounds them here, and imports large inputs with mapping_context_import_chunked().
  */
 MAPPING_EXTERN int mapping_context_set_max_input(mapping_context *ctx, size_t bytes);
 
 /* ---- Parsers --------------------------------------------------------------------------------- */
 
-#define MAPPING_PARSER_DEFAULT  0  /* in import options: the context's parser */
-#define MAPPING_PARSER_JANSSON  1  /* jansson: the default, always built */
-#define MAPPING_PARSER_SIMDJSON 2  /* simdjson: several times faster on large payloads; built when
-                                      libsimdjson-dev is present (see the README) */
+typedef enum mapping_parser {
+    MAPPING_PARSER_DEFAULT = 0,  /* in import options: the context's parser */
+    MAPPING_PARSER_JANSSON = 1,  /* jansson: the default, always built */
+    MAPPING_PARSER_SIMDJSON = 2,  /* simdjson: several times faster on large payloads; built when
+                                     libsimdjson-dev is present (see the README) */
+} mapping_parser;
 
-/** 1 if this build of the library has `parser` (a MAPPING_PARSER_* value), else 0. */
-MAPPING_EXTERN int mapping_parser_available(int parser);
+/** METHOD: mapping_parser. 1 if this build of the library has `parser` (a MAPPING_PARSER_* value), else 0. */
+MAPPING_EXTERN int mapping_parser_is_available(int parser);
 
 /**
- * METHOD. Chooses the parser for the context's imports (mapping_import, _with, _chunked,
- * mapping_map_response) unless their options name one. Both parsers give the same graph and report
+ * METHOD: mapping_context. Chooses the parser for the context's imports (mapping_context_import, _with, _chunked,
+ * mapping_response_map) unless their options name one. Both parsers give the same graph and report
  * malformed JSON with the same line, column and message.
  * @return MAPPING_OK; MAPPING_EUNAVAILABLE for a parser this build lacks; MAPPING_ERANGE for a value
  *         that names no parser; MAPPING_EMISUSE.
@@ -214,7 +233,7 @@ MAPPING_EXTERN int mapping_context_set_parser(mapping_context *ctx, int parser);
 /* ---- Importing ------------------------------------------------------------------------------- */
 
 /**
- * METHOD. Parses a JSON payload and maps it into the graph with the named mapping: the
+ * METHOD: mapping_context. Parses a JSON payload and maps it into the graph with the named mapping: the
  * representations at the mapping's rootPath (or the root), an object or an array of objects.
  * One object per identity: an identity seen before (in this payload or an earlier one) updates that
  * object in place. A missing key leaves a value as it is; null clears it.
@@ -226,15 +245,17 @@ MAPPING_EXTERN int mapping_context_set_parser(mapping_context *ctx, int parser);
  * @return MAPPING_OK; MAPPING_EPARSE (line, column, position set); MAPPING_ETYPE (path and
  *         attribute set); MAPPING_ENAME; MAPPING_EMAPPING; MAPPING_EDEPTH; MAPPING_ERANGE.
  */
-MAPPING_EXTERN int mapping_import(mapping_context *ctx, const char *mapping, const char *json, size_t len,
-                                  mapping_list **out);
+MAPPING_EXTERN int mapping_context_import(mapping_context *ctx, const char *mapping, const char *json, size_t len,
+                                          mapping_list **out);
 
 /** Events reported to mapping_import_options.on_event, in FastEasyMapping's order: will-map collection,
  *  then for each element will-map object … did-map object, then did-map collection. */
-#define MAPPING_EVENT_WILL_MAP_COLLECTION 1  /* count: the number of elements */
-#define MAPPING_EVENT_WILL_MAP_OBJECT     2  /* object: MAPPING_NO_OBJECT (not known yet) */
-#define MAPPING_EVENT_DID_MAP_OBJECT      3  /* object: the object mapped */
-#define MAPPING_EVENT_DID_MAP_COLLECTION  4  /* count: the number of objects mapped */
+typedef enum mapping_event {
+    MAPPING_EVENT_WILL_MAP_COLLECTION = 1,  /* count: the number of elements */
+    MAPPING_EVENT_WILL_MAP_OBJECT = 2,  /* object: MAPPING_NO_OBJECT (not known yet) */
+    MAPPING_EVENT_DID_MAP_OBJECT = 3,  /* object: the object mapped */
+    MAPPING_EVENT_DID_MAP_COLLECTION = 4,  /* count: the number of objects mapped */
+} mapping_event;
 
 /** An import event: which (MAPPING_EVENT_*), the mapping's name (borrowed, valid during the call),
  *  the object or MAPPING_NO_OBJECT, and a count where the event has one. */
@@ -245,7 +266,7 @@ typedef void (*mapping_event_fn)(int event, const char *mapping, mapping_object 
 typedef void (*mapping_progress_fn)(size_t done, size_t known, void *payload);
 
 /**
- * Options for mapping_import_with(). Initialize with MAPPING_IMPORT_OPTIONS_INIT and set what you
+ * Options for mapping_context_import_with(). Initialize with MAPPING_IMPORT_OPTIONS_INIT and set what you
  * need; the library reads only the fields of the version it is given. Callbacks run on the importing
  * thread with the context's lock held: they must not call functions on the same context (those return
  * MAPPING_EMISUSE). Handles they receive become stale if the import fails in the end.
@@ -267,103 +288,114 @@ typedef struct mapping_import_options {
 
 /* Version 1 callers (compiled before `parser` existed) keep working: their shorter struct is read as such. */
 #define MAPPING_IMPORT_OPTIONS_VERSION 2
-#define MAPPING_IMPORT_OPTIONS_INIT { MAPPING_IMPORT_OPTIONS_VERSION, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0 }
+#ifdef __cplusplus
+#define MAPPING_IMPORT_OPTIONS_INIT { MAPPING_IMPORT_OPTIONS_VERSION }
+#else /* designated, so -Wmissing-field-initializers has nothing to say about the fields left zero */
+#define MAPPING_IMPORT_OPTIONS_INIT { .version = MAPPING_IMPORT_OPTIONS_VERSION }
+#endif
+
+/** METHOD: mapping_import_options. Sets every field of `options` to its default (zero) and its version to `version` (1 or 2), for
+ *  callers that cannot use MAPPING_IMPORT_OPTIONS_INIT, such as bindings. Writes only the fields that
+ *  version has. @return MAPPING_OK; MAPPING_EMISUSE for NULL or an unknown version. */
+MAPPING_EXTERN int mapping_import_options_init(mapping_import_options *options, unsigned version);
 
 /**
- * METHOD. mapping_import() with more: several mappings applied to the same payload in turn, each at
+ * METHOD: mapping_context. mapping_context_import() with more: several mappings applied to the same payload in turn, each at
  * its own rootPath, as one all-or-nothing import (the result lists their objects in that order);
  * metadata for "@metadata." key paths (besides the built-in "@metadata.mapping.collectionIndex" and
  * "@metadata.mapping.parentObject.<attribute>"); event and progress callbacks.
- * @param mappings       `mapping_count` mapping names (at least one)
+ * @param mappings       `mapping_entity_count` mapping names (at least one)
  * @param options        may be NULL for the defaults
- * @return as mapping_import(); MAPPING_EMISUSE for an unknown options version; MAPPING_EPARSE for
+ * @return as mapping_context_import(); MAPPING_EMISUSE for an unknown options version; MAPPING_EPARSE for
  *         metadata that is not JSON.
  */
-MAPPING_EXTERN int mapping_import_with(mapping_context *ctx, const char *const *mappings, size_t mapping_count,
-                                       const char *json, size_t len, const mapping_import_options *options,
-                                       mapping_list **out);
+MAPPING_EXTERN int mapping_context_import_with(mapping_context *ctx, const char *const *mappings, size_t mapping_entity_count,
+                                               const char *json, size_t len, const mapping_import_options *options,
+                                               mapping_list **out);
 
-#define MAPPING_CHUNKS_ARRAY 0  /* the input is one JSON array of representations */
-#define MAPPING_CHUNKS_LINES 1  /* the input is JSON Lines: one representation per non-blank line */
+typedef enum mapping_chunks_format {
+    MAPPING_CHUNKS_ARRAY = 0,  /* the input is one JSON array of representations */
+    MAPPING_CHUNKS_LINES = 1,  /* the input is JSON Lines: one representation per non-blank line */
+} mapping_chunks_format;
 
 /**
- * METHOD. Imports a large input in chunks of `chunk_size` representations, so that only one chunk's
+ * METHOD: mapping_context. Imports a large input in chunks of `chunk_size` representations, so that only one chunk's
  * parse tree is in memory at a time (jansson's tree costs about 10x the text it parses). The elements
  * of the array are found without parsing the whole input. Each representation is mapped with `mapping`
  * as if it stood at the root (its rootPath does not apply). All or nothing: the chunks run in one
- * transaction — the caller's, when mapping_begin() opened one, else one committed at the end.
- * It accepts and rejects the arrays mapping_import() does, with the same parse error at the same line,
+ * transaction — the caller's, when mapping_context_begin() opened one, else one committed at the end.
+ * It accepts and rejects the arrays mapping_context_import() does, with the same parse error at the same line,
  * column and position in the whole input — but chunks are mapped as they come, so an element that
  * does not map, in a chunk before a malformation later in the input, is reported first (nothing is
  * imported either way). Other threads wait for the whole import. Progress callbacks count across chunks.
  * @param format      MAPPING_CHUNKS_ARRAY or MAPPING_CHUNKS_LINES
  * @param chunk_size  representations per chunk (0 means 10000)
- * @param options     may be NULL; as mapping_import_with()
+ * @param options     may be NULL; as mapping_context_import_with()
  * @param count       receives the number of representations mapped (may be NULL)
- * @return as mapping_import(); MAPPING_EPARSE also for an input that is not an array.
+ * @return as mapping_context_import(); MAPPING_EPARSE also for an input that is not an array.
  */
-MAPPING_EXTERN int mapping_import_chunked(mapping_context *ctx, const char *mapping, const char *data, size_t len,
-                                          int format, size_t chunk_size, const mapping_import_options *options,
-                                          size_t *count);
+MAPPING_EXTERN int mapping_context_import_chunked(mapping_context *ctx, const char *mapping, const char *data, size_t len,
+                                                  int format, size_t chunk_size, const mapping_import_options *options,
+                                                  size_t *count);
 
 /* ---- Lists ----------------------------------------------------------------------------------- */
 
-/** CONSTRUCTOR. A list of the given `count` handles (copied), e.g. to serialize a selection.
+/** METHOD: mapping_list. CONSTRUCTOR. A list of the given `count` handles (copied), e.g. to serialize a selection.
  *  Handles are not checked here; functions that read them report stale ones.
  *  @param out  New: release with mapping_list_free(). */
 MAPPING_EXTERN int mapping_list_new(const mapping_object *objects, size_t count, mapping_list **out);
 
-/** The number of objects in `list`; 0 for NULL or a freed list. */
+/** METHOD: mapping_list. The number of objects in `list`; 0 for NULL or a freed list. */
 MAPPING_EXTERN size_t mapping_list_count(const mapping_list *list);
 
-/** The object at `index`. @return MAPPING_OK; MAPPING_ERANGE when index >= count (out set to
+/** METHOD: mapping_list. The object at `index`. @return MAPPING_OK; MAPPING_ERANGE when index >= count (out set to
  *  MAPPING_NO_OBJECT); MAPPING_EMISUSE for a NULL or freed list. */
-MAPPING_EXTERN int mapping_list_get(const mapping_list *list, size_t index, mapping_object *out);
+MAPPING_EXTERN int mapping_list_at(const mapping_list *list, size_t index, mapping_object *out);
 
-/** Copies the list's handles into `buffer` in one call (bindings use it instead of one
- *  mapping_list_get per object): min(capacity, count) of them. `buffer` may be NULL when capacity is 0.
+/** METHOD: mapping_list. Copies the list's handles into `buffer` in one call (bindings use it instead of one
+ *  mapping_list_at per object): min(capacity, count) of them. `buffer` may be NULL when capacity is 0.
  *  @param count  receives the list's full count (a larger capacity is needed when it exceeds it).
  *  @return MAPPING_OK; MAPPING_EMISUSE for a NULL or freed list or a NULL buffer with capacity > 0. */
 MAPPING_EXTERN int mapping_list_copy(const mapping_list *list, mapping_object *buffer, size_t capacity, size_t *count);
 
-/** DESTRUCTOR. NULL is a no-op, and so is a list already freed. */
+/** METHOD: mapping_list. DESTRUCTOR. NULL is a no-op, and so is a list already freed. */
 MAPPING_EXTERN void mapping_list_free(mapping_list *list);
 
 /* ---- Reading objects ------------------------------------------------------------------------- */
 
-/** MAPPING_OK if `object` is a live object of `ctx`; MAPPING_ESTALE if deleted or foreign. */
+/** METHOD: mapping_object. MAPPING_OK if `object` is a live object of `ctx`; MAPPING_ESTALE if deleted or foreign. */
 MAPPING_EXTERN int mapping_object_check(mapping_context *ctx, mapping_object object);
 
-/** The name of the object's entity. Borrowed: valid as long as the context. */
-MAPPING_EXTERN int mapping_entity_name(mapping_context *ctx, mapping_object object, const char **out);
+/** METHOD: mapping_object. The name of the object's entity. Borrowed: valid as long as the context. */
+MAPPING_EXTERN int mapping_object_entity(mapping_context *ctx, mapping_object object, const char **out);
 
-/** The declared type (MAPPING_TYPE_*) of an attribute of an entity. */
-MAPPING_EXTERN int mapping_attribute_type(mapping_context *ctx, const char *entity, const char *attribute,
-                                          int *out);
+/** METHOD: mapping_entity. The declared type (MAPPING_TYPE_*) of an attribute of an entity. */
+MAPPING_EXTERN int mapping_entity_attribute_type(mapping_context *ctx, const char *entity, const char *attribute,
+                                                 int *out);
 
-/** The number of attributes of an entity, inherited ones included. */
+/** METHOD: mapping_entity. The number of attributes of an entity, inherited ones included. */
 MAPPING_EXTERN int mapping_entity_attribute_count(mapping_context *ctx, const char *entity, size_t *out);
 
-/** The name of the attribute at `index` (0 ..< count; inherited ones first). Borrowed: valid as long
+/** METHOD: mapping_entity. The name of the attribute at `index` (0 ..< count; inherited ones first). Borrowed: valid as long
  *  as the context. MAPPING_ERANGE when index >= count. */
 MAPPING_EXTERN int mapping_entity_attribute_name(mapping_context *ctx, const char *entity, size_t index,
                                                  const char **out);
 
-/** The number of relationships of an entity, inherited ones included. */
+/** METHOD: mapping_entity. The number of relationships of an entity, inherited ones included. */
 MAPPING_EXTERN int mapping_entity_relationship_count(mapping_context *ctx, const char *entity, size_t *out);
 
-/** The name of the relationship at `index`. Borrowed: valid as long as the context. */
+/** METHOD: mapping_entity. The name of the relationship at `index`. Borrowed: valid as long as the context. */
 MAPPING_EXTERN int mapping_entity_relationship_name(mapping_context *ctx, const char *entity, size_t index,
                                                     const char **out);
 
-/** Whether a relationship of an entity is to-many (read with mapping_get_related_list) or to-one
- *  (read with mapping_get_related). */
-MAPPING_EXTERN int mapping_relationship_is_to_many(mapping_context *ctx, const char *entity,
-                                                   const char *relationship, bool *out);
+/** METHOD: mapping_entity. Whether a relationship of an entity is to-many (read with mapping_object_related_list) or to-one
+ *  (read with mapping_object_related). */
+MAPPING_EXTERN int mapping_entity_relationship_is_to_many(mapping_context *ctx, const char *entity,
+                                                          const char *relationship, bool *out);
 
-/** Whether the attribute's value is null (or was never set). */
-MAPPING_EXTERN int mapping_is_null(mapping_context *ctx, mapping_object object, const char *attribute,
-                                   bool *out);
+/** METHOD: mapping_object. Whether the attribute's value is null (or was never set). */
+MAPPING_EXTERN int mapping_object_is_null(mapping_context *ctx, mapping_object object, const char *attribute,
+                                          bool *out);
 
 /*
  * Typed getters. Each returns MAPPING_OK and the value; MAPPING_ENULL when the value is null (out is
@@ -371,75 +403,75 @@ MAPPING_EXTERN int mapping_is_null(mapping_context *ctx, mapping_object object, 
  * attribute; MAPPING_ESTALE for a stale handle.
  */
 
-/** A string attribute. Borrowed: valid until the calling thread's next call on `ctx`. Strings may
+/** METHOD: mapping_object. A string attribute. Borrowed: valid until the calling thread's next call on `ctx`. Strings may
  *  contain NUL bytes: `out_len`, if not NULL, receives the length in bytes. */
-MAPPING_EXTERN int mapping_get_string(mapping_context *ctx, mapping_object object, const char *attribute,
-                                      const char **out, size_t *out_len);
+MAPPING_EXTERN int mapping_object_get_string(mapping_context *ctx, mapping_object object, const char *attribute,
+                                             const char **out, size_t *out_len);
 
-/** An integer attribute. */
-MAPPING_EXTERN int mapping_get_int64(mapping_context *ctx, mapping_object object, const char *attribute,
-                                     int64_t *out);
+/** METHOD: mapping_object. An integer attribute. */
+MAPPING_EXTERN int mapping_object_get_int64(mapping_context *ctx, mapping_object object, const char *attribute,
+                                            int64_t *out);
 
-/** A double attribute; integer and decimal attributes are converted to the nearest double. */
-MAPPING_EXTERN int mapping_get_double(mapping_context *ctx, mapping_object object, const char *attribute,
-                                      double *out);
+/** METHOD: mapping_object. A double attribute; integer and decimal attributes are converted to the nearest double. */
+MAPPING_EXTERN int mapping_object_get_double(mapping_context *ctx, mapping_object object, const char *attribute,
+                                             double *out);
 
-/** A boolean attribute. */
-MAPPING_EXTERN int mapping_get_bool(mapping_context *ctx, mapping_object object, const char *attribute,
-                                    bool *out);
+/** METHOD: mapping_object. A boolean attribute. */
+MAPPING_EXTERN int mapping_object_get_bool(mapping_context *ctx, mapping_object object, const char *attribute,
+                                           bool *out);
 
-/** A date attribute, as seconds since 1970-01-01T00:00:00Z (fraction = microseconds). */
-MAPPING_EXTERN int mapping_get_date(mapping_context *ctx, mapping_object object, const char *attribute,
-                                    double *out);
+/** METHOD: mapping_object. A date attribute, as seconds since 1970-01-01T00:00:00Z (fraction = microseconds). */
+MAPPING_EXTERN int mapping_object_get_date(mapping_context *ctx, mapping_object object, const char *attribute,
+                                           double *out);
 
-/** A decimal attribute as exact plain digits ("131.3", "-0.001"). Borrowed: valid until the calling
+/** METHOD: mapping_object. A decimal attribute as exact plain digits ("131.3", "-0.001"). Borrowed: valid until the calling
  *  thread's next call on `ctx`. */
-MAPPING_EXTERN int mapping_get_decimal(mapping_context *ctx, mapping_object object, const char *attribute,
-                                       const char **out);
+MAPPING_EXTERN int mapping_object_get_decimal(mapping_context *ctx, mapping_object object, const char *attribute,
+                                              const char **out);
 
-/** Any attribute as JSON text, as serialization writes it ("null" for null, dates as ISO-8601
+/** METHOD: mapping_object. Any attribute as JSON text, as serialization writes it ("null" for null, dates as ISO-8601
  *  strings). New: release with mapping_free(). Never MAPPING_ENULL. */
-MAPPING_EXTERN int mapping_get_json(mapping_context *ctx, mapping_object object, const char *attribute,
-                                    char **out);
+MAPPING_EXTERN int mapping_object_get_json(mapping_context *ctx, mapping_object object, const char *attribute,
+                                           char **out);
 
-/** One attribute of every object of `objects`, in one call: a JSON array with an element per object,
- *  each as mapping_get_json writes it (null for null) except dates, written as the seconds since
- *  1970 that mapping_get_date gives (a number, exact to the microsecond). For reading a column of many objects without a
+/** METHOD: mapping_list. One attribute of every object of `objects`, in one call: a JSON array with an element per object,
+ *  each as mapping_object_get_json writes it (null for null) except dates, written as the seconds since
+ *  1970 that mapping_object_get_date gives (a number, exact to the microsecond). For reading a column of many objects without a
  *  call per value; the objects may be of several entities that all have `attribute`.
  *  New: release with mapping_free().
  *  @return MAPPING_OK; MAPPING_ENAME / MAPPING_ESTALE naming the position of the object that fails. */
-MAPPING_EXTERN int mapping_get_values(mapping_context *ctx, const mapping_list *objects, const char *attribute,
-                                      char **out);
+MAPPING_EXTERN int mapping_list_values(mapping_context *ctx, const mapping_list *objects, const char *attribute,
+                                       char **out);
 
-/** The target of a to-one relationship; MAPPING_NO_OBJECT when empty. MAPPING_ETYPE for a to-many
+/** METHOD: mapping_object. The target of a to-one relationship; MAPPING_NO_OBJECT when empty. MAPPING_ETYPE for a to-many
  *  relationship. */
-MAPPING_EXTERN int mapping_get_related(mapping_context *ctx, mapping_object object, const char *relationship,
-                                       mapping_object *out);
+MAPPING_EXTERN int mapping_object_related(mapping_context *ctx, mapping_object object, const char *relationship,
+                                          mapping_object *out);
 
-/** The targets of a to-many relationship, in order. New: release with mapping_list_free().
+/** METHOD: mapping_object. The targets of a to-many relationship, in order. New: release with mapping_list_free().
  *  MAPPING_ETYPE for a to-one relationship. */
-MAPPING_EXTERN int mapping_get_related_list(mapping_context *ctx, mapping_object object,
-                                            const char *relationship, mapping_list **out);
+MAPPING_EXTERN int mapping_object_related_list(mapping_context *ctx, mapping_object object,
+                                               const char *relationship, mapping_list **out);
 
 /* ---- Finding objects ------------------------------------------------------------------------- */
 
 /**
- * The object of `entity` (or of a sub-entity) with the given identity.
+ * METHOD: mapping_entity. The object of `entity` (or of a sub-entity) with the given identity.
  * @param identity  JSON text: the value for a single identification attribute (`123`, `"abc"`);
  *                  for a compound identification an array in identification order or an object
  *                  keyed by attribute name. Values are coerced as on import: `"123"` finds 123.
  * @return MAPPING_OK; MAPPING_ENOTFOUND if there is none (out set to MAPPING_NO_OBJECT);
  *         MAPPING_ENAME; MAPPING_EPARSE; MAPPING_EMISUSE if the entity has no identification.
  */
-MAPPING_EXTERN int mapping_get(mapping_context *ctx, const char *entity, const char *identity,
-                               mapping_object *out);
+MAPPING_EXTERN int mapping_entity_find(mapping_context *ctx, const char *entity, const char *identity,
+                                       mapping_object *out);
 
-/** Every object of `entity` and its sub-entities, in creation order per entity. New: release with
+/** METHOD: mapping_entity. Every object of `entity` and its sub-entities, in creation order per entity. New: release with
  *  mapping_list_free(). */
-MAPPING_EXTERN int mapping_all(mapping_context *ctx, const char *entity, mapping_list **out);
+MAPPING_EXTERN int mapping_entity_all(mapping_context *ctx, const char *entity, mapping_list **out);
 
-/** How many objects `entity` and its sub-entities have. */
-MAPPING_EXTERN int mapping_count(mapping_context *ctx, const char *entity, size_t *out);
+/** METHOD: mapping_entity. How many objects `entity` and its sub-entities have. */
+MAPPING_EXTERN int mapping_entity_count(mapping_context *ctx, const char *entity, size_t *out);
 
 /* ---- Host transformers ----------------------------------------------------------------------- */
 
@@ -451,27 +483,27 @@ typedef struct mapping_value mapping_value;
  * `null`: nulls are not transformed, they clear). On success it writes its result with
  * mapping_value_set_json() and returns 0; any other return rejects the value, and the import fails
  * with MAPPING_ETYPE naming the JSON path and the attribute (the message given with
- * mapping_value_set_error(), if any). It runs on the thread that called mapping_import() or
- * mapping_serialize(), with the context's lock held: it must not call functions on the same context
+ * mapping_value_set_error(), if any). It runs on the thread that called mapping_context_import() or
+ * mapping_object_serialize(), with the context's lock held: it must not call functions on the same context
  * (they return MAPPING_EMISUSE). `payload` is the pointer given at registration.
  */
 typedef int (*mapping_transformer_fn)(const char *input, size_t input_len, mapping_value *output, void *payload);
 
 /**
- * METHOD. Registers (or replaces) a transformer that the spec names in an attribute mapping:
+ * METHOD: mapping_context. Registers (or replaces) a transformer that the spec names in an attribute mapping:
  * `{"keyPath": "status", "transformer": "status-code"}`. `forward` maps incoming values; `reverse`
  * (may be NULL) maps stored values back when serializing, and without it the attribute is left out
  * of the output. Built-in names (`iso8601`, `epoch`, `epochMillis`, `url`, `date:…`) cannot be taken.
  * An import that uses a name nobody registered fails with MAPPING_ENAME.
  */
-MAPPING_EXTERN int mapping_register_transformer(mapping_context *ctx, const char *name, mapping_transformer_fn forward,
-                                                mapping_transformer_fn reverse, void *payload);
+MAPPING_EXTERN int mapping_context_register_transformer(mapping_context *ctx, const char *name, mapping_transformer_fn forward,
+                                                        mapping_transformer_fn reverse, void *payload);
 
-/** Sets a transformer's result: JSON text of `len` bytes (or MAPPING_NUL_TERMINATED). MAPPING_EPARSE if
+/** METHOD: mapping_value. Sets a transformer's result: JSON text of `len` bytes (or MAPPING_NUL_TERMINATED). MAPPING_EPARSE if
  *  it is not valid JSON (the transformer call then fails). */
 MAPPING_EXTERN int mapping_value_set_json(mapping_value *output, const char *json, size_t len);
 
-/** Sets the message a failing transformer reports (copied). */
+/** METHOD: mapping_value. Sets the message a failing transformer reports (copied). */
 MAPPING_EXTERN int mapping_value_set_error(mapping_value *output, const char *message);
 
 /* ---- Changes and transactions ----------------------------------------------------------------- */
@@ -479,65 +511,65 @@ MAPPING_EXTERN int mapping_value_set_error(mapping_value *output, const char *me
 /*
  * Each change below is all or nothing and, when it ends, checks the minCount/maxCount of the
  * relationships it touched (MAPPING_ECONSTRAINT, nothing changed). Inverses follow every change.
- * Between mapping_begin() and mapping_commit() the calling thread's calls (imports too) form one
+ * Between mapping_context_begin() and mapping_context_commit() the calling thread's calls (imports too) form one
  * transaction: the counts are checked at commit, and any failing call of that thread rolls the whole
  * transaction back and ends it. The transaction belongs to that thread: other threads' calls wait for
  * it to end, up to the busy timeout (see "Thread safety" at the top), and then fail with MAPPING_EBUSY.
  */
 
-/** METHOD. Opens a transaction owned by the calling thread. MAPPING_EMISUSE if this thread has one
+/** METHOD: mapping_context. Opens a transaction owned by the calling thread. MAPPING_EMISUSE if this thread has one
  *  open already; MAPPING_EBUSY if another thread's stays open past the busy timeout. */
-MAPPING_EXTERN int mapping_begin(mapping_context *ctx);
+MAPPING_EXTERN int mapping_context_begin(mapping_context *ctx);
 
-/** METHOD. Keeps the transaction's changes if every count rule holds; otherwise rolls it back and
+/** METHOD: mapping_context. Keeps the transaction's changes if every count rule holds; otherwise rolls it back and
  *  returns MAPPING_ECONSTRAINT naming the relationship. MAPPING_EMISUSE if none is open. */
-MAPPING_EXTERN int mapping_commit(mapping_context *ctx);
+MAPPING_EXTERN int mapping_context_commit(mapping_context *ctx);
 
-/** METHOD. Undoes everything since mapping_begin(). MAPPING_EMISUSE if none is open. */
-MAPPING_EXTERN int mapping_rollback(mapping_context *ctx);
+/** METHOD: mapping_context. Undoes everything since mapping_context_begin(). MAPPING_EMISUSE if none is open. */
+MAPPING_EXTERN int mapping_context_rollback(mapping_context *ctx);
 
-/** METHOD. A new object of `entity` with the attribute values of `values` (a JSON object, or NULL),
+/** METHOD: mapping_object. A new object of `entity` with the attribute values of `values` (a JSON object, or NULL),
  *  coerced as on import. MAPPING_ECONSTRAINT if another object already has its identity. */
-MAPPING_EXTERN int mapping_create(mapping_context *ctx, const char *entity, const char *values, mapping_object *out);
+MAPPING_EXTERN int mapping_object_create(mapping_context *ctx, const char *entity, const char *values, mapping_object *out);
 
-/** METHOD. Sets an attribute from JSON text (`"null"` clears it), coerced as on import; changing an
+/** METHOD: mapping_object. Sets an attribute from JSON text (`"null"` clears it), coerced as on import; changing an
  *  identification attribute re-indexes the object (MAPPING_ECONSTRAINT if the identity is taken). */
-MAPPING_EXTERN int mapping_set(mapping_context *ctx, mapping_object object, const char *attribute, const char *value);
+MAPPING_EXTERN int mapping_object_set(mapping_context *ctx, mapping_object object, const char *attribute, const char *value);
 
-/** METHOD. Sets a to-one relationship (MAPPING_NO_OBJECT clears it), or makes a to-many hold just
+/** METHOD: mapping_object. Sets a to-one relationship (MAPPING_NO_OBJECT clears it), or makes a to-many hold just
  *  `target`. MAPPING_ETYPE for a target of another entity. */
-MAPPING_EXTERN int mapping_set_related(mapping_context *ctx, mapping_object object, const char *relationship,
-                                       mapping_object target);
+MAPPING_EXTERN int mapping_object_set_related(mapping_context *ctx, mapping_object object, const char *relationship,
+                                              mapping_object target);
 
-/** METHOD. Sets a to-many relationship to the objects of `targets`, in order (repeats dropped). */
-MAPPING_EXTERN int mapping_set_related_list(mapping_context *ctx, mapping_object object, const char *relationship,
-                                            const mapping_list *targets);
+/** METHOD: mapping_object. Sets a to-many relationship to the objects of `targets`, in order (repeats dropped). */
+MAPPING_EXTERN int mapping_object_set_related_list(mapping_context *ctx, mapping_object object, const char *relationship,
+                                                   const mapping_list *targets);
 
-/** Append at the end: the `index` of mapping_add_related() for unordered relationships. */
+/** Append at the end: the `index` of mapping_object_add_related() for unordered relationships. */
 #define MAPPING_APPEND ((size_t)-1)
 
-/** METHOD. Adds `target` to a to-many relationship (moving it if it is there already), at `index` of an
+/** METHOD: mapping_object. Adds `target` to a to-many relationship (moving it if it is there already), at `index` of an
  *  ordered one, or MAPPING_APPEND. On a to-one it sets the relationship. */
-MAPPING_EXTERN int mapping_add_related(mapping_context *ctx, mapping_object object, const char *relationship,
-                                       mapping_object target, size_t index);
+MAPPING_EXTERN int mapping_object_add_related(mapping_context *ctx, mapping_object object, const char *relationship,
+                                              mapping_object target, size_t index);
 
-/** METHOD. Removes `target` from a relationship. */
-MAPPING_EXTERN int mapping_remove_related(mapping_context *ctx, mapping_object object, const char *relationship,
-                                          mapping_object target);
+/** METHOD: mapping_object. Removes `target` from a relationship. */
+MAPPING_EXTERN int mapping_object_remove_related(mapping_context *ctx, mapping_object object, const char *relationship,
+                                                 mapping_object target);
 
-/** METHOD. Moves the target at `from` of an ordered to-many relationship to `to`. MAPPING_ERANGE for a
+/** METHOD: mapping_object. Moves the target at `from` of an ordered to-many relationship to `to`. MAPPING_ERANGE for a
  *  position out of range. */
-MAPPING_EXTERN int mapping_move_related(mapping_context *ctx, mapping_object object, const char *relationship,
-                                        size_t from, size_t to);
+MAPPING_EXTERN int mapping_object_move_related(mapping_context *ctx, mapping_object object, const char *relationship,
+                                               size_t from, size_t to);
 
-/** METHOD. Deletes an object with the delete rules of its relationships: nullify, cascade (transitively),
+/** METHOD: mapping_object. Deletes an object with the delete rules of its relationships: nullify, cascade (transitively),
  *  deny (MAPPING_EDENIED naming the relationship; nothing deleted), noAction. Its handle becomes stale. */
-MAPPING_EXTERN int mapping_delete(mapping_context *ctx, mapping_object object);
+MAPPING_EXTERN int mapping_object_delete(mapping_context *ctx, mapping_object object);
 
 /* ---- Queries -------------------------------------------------------------------------------- */
 
 /**
- * METHOD. The objects of `entity` and its sub-entities that match `predicate`, sorted and paged.
+ * METHOD: mapping_entity. The objects of `entity` and its sub-entities that match `predicate`, sorted and paged.
  * @param predicate  predicate text, NSPredicate's language (see the README): comparisons
  *                   (== != < <= > >=), AND OR NOT, IN, BETWEEN {a, b}, BEGINSWITH ENDSWITH CONTAINS
  *                   LIKE MATCHES with [c]/[d], key paths through relationships, ANY ALL NONE and
@@ -554,15 +586,17 @@ MAPPING_EXTERN int mapping_delete(mapping_context *ctx, mapping_object object);
  *         mapping_error_last()->column); MAPPING_ENAME for an unknown entity; MAPPING_EPARSE for
  *         arguments that are not a JSON array.
  */
-MAPPING_EXTERN int mapping_fetch(mapping_context *ctx, const char *entity, const char *predicate, const char *arguments,
-                                 const char *sort, size_t offset, size_t limit, unsigned flags, mapping_list **out);
+MAPPING_EXTERN int mapping_entity_fetch(mapping_context *ctx, const char *entity, const char *predicate, const char *arguments,
+                                        const char *sort, size_t offset, size_t limit, unsigned flags, mapping_list **out);
 
-/** mapping_fetch flags. */
-#define MAPPING_FETCH_EXACT_ENTITY 1u  /* only objects of exactly `entity`, not of its sub-entities */
+/** mapping_entity_fetch flags. */
+typedef enum mapping_fetch_flags {
+    MAPPING_FETCH_EXACT_ENTITY = 1,  /* only objects of exactly `entity`, not of its sub-entities */
+} mapping_fetch_flags;
 
-/** METHOD. How many objects of `entity` (and sub-entities) match `predicate` (NULL: all). */
-MAPPING_EXTERN int mapping_count_where(mapping_context *ctx, const char *entity, const char *predicate,
-                                       const char *arguments, size_t *out);
+/** METHOD: mapping_entity. How many objects of `entity` (and sub-entities) match `predicate` (NULL: all). */
+MAPPING_EXTERN int mapping_entity_count_where(mapping_context *ctx, const char *entity, const char *predicate,
+                                              const char *arguments, size_t *out);
 
 /* ---- Path patterns ----------------------------------------------------------------------------- */
 
@@ -572,32 +606,34 @@ MAPPING_EXTERN int mapping_count_where(mapping_context *ctx, const char *entity,
  * `:friends.@count` a count); `\.`, `\:`, `\@`, `\\` are literal characters; two parameters need a
  * literal between them (MAPPING_EMISUSE otherwise).
  */
-#define MAPPING_PATH_ESCAPE 1u  /* interpolation: percent-escape each value (all but letters, digits, -._~) */
-#define MAPPING_PATH_QUERY  2u  /* matching: add the query string's parameters to the result */
+typedef enum mapping_path_flags {
+    MAPPING_PATH_ESCAPE = 1,  /* interpolation: percent-escape each value (all but letters, digits, -._~) */
+    MAPPING_PATH_QUERY = 2,  /* matching: add the query string's parameters to the result */
+} mapping_path_flags;
 
-/** Matches `path` against `pattern`: the query (after the first `?`) is set aside first; the path must
+/** METHOD: mapping_path. Matches `path` against `pattern`: the query (after the first `?`) is set aside first; the path must
  *  have as many `/` as the pattern; each parameter is non-empty and runs to the next literal; values
  *  are percent-decoded. @param out  a JSON object of the parameters (strings). New: mapping_free().
- *  @return MAPPING_OK; MAPPING_ENOTFOUND when it does not match (out NULL). Errors: mapping_errmsg(NULL). */
+ *  @return MAPPING_OK; MAPPING_ENOTFOUND when it does not match (out NULL). Errors: mapping_error_message(NULL). */
 MAPPING_EXTERN int mapping_path_match(const char *pattern, const char *path, unsigned flags, char **out);
 
-/** Interpolates `pattern` with the values of a JSON object (dotted key paths; `(null)` for a missing
+/** METHOD: mapping_path. Interpolates `pattern` with the values of a JSON object (dotted key paths; `(null)` for a missing
  *  one, as RestKit writes). @param out New: mapping_free(). */
 MAPPING_EXTERN int mapping_path_interpolate(const char *pattern, const char *values, unsigned flags, char **out);
 
-/** Interpolates `pattern` with the attributes of a graph object (key paths through relationships,
+/** METHOD: mapping_path. Interpolates `pattern` with the attributes of a graph object (key paths through relationships,
  *  `@count` of to-many ones). @param out New: mapping_free(). */
-MAPPING_EXTERN int mapping_path_from_object(mapping_context *ctx, const char *pattern, mapping_object object,
-                                            unsigned flags, char **out);
+MAPPING_EXTERN int mapping_path_interpolate_object(mapping_context *ctx, const char *pattern, mapping_object object,
+                                                   unsigned flags, char **out);
 
-/** Decodes a query string as RestKit does: pairs split on `&` and `=`, pairs without `=` ignored,
+/** METHOD: mapping_query. Decodes a query string as RestKit does: pairs split on `&` and `=`, pairs without `=` ignored,
  *  percent-decoded, repeated keys as arrays, `a[]` kept as the key. @param out a JSON object. New. */
 MAPPING_EXTERN int mapping_query_decode(const char *query, char **out);
 
 /* ---- Routes ---------------------------------------------------------------------------------- */
 
 /**
- * METHOD. The path of a route of the spec's `routes` section, filled from `object` (not escaped unless
+ * METHOD: mapping_route. The path of a route of the spec's `routes` section, filled from `object` (not escaped unless
  * MAPPING_PATH_ESCAPE). With `name`: that named route (`object` may be MAPPING_NO_OBJECT: the pattern as
  * written). Else with `relationship`: the route for that relationship of the object's entity and
  * `method`. Else: the route for the object's entity and `method`, looked up as RestKit does — an
@@ -608,18 +644,18 @@ MAPPING_EXTERN int mapping_query_decode(const char *query, char **out);
 MAPPING_EXTERN int mapping_route_path(mapping_context *ctx, const char *name, mapping_object object,
                                       const char *relationship, const char *method, unsigned flags, char **out);
 
-/** Resolves `reference` against `base` as RFC 3986 §5.2 does (`users/1` against
+/** METHOD: mapping_url. Resolves `reference` against `base` as RFC 3986 §5.2 does (`users/1` against
  *  `http://h/api/v1/` is `http://h/api/v1/users/1`). @param out New: mapping_free(). */
 MAPPING_EXTERN int mapping_url_resolve(const char *base, const char *reference, char **out);
 
 /* ---- Responses ------------------------------------------------------------------------------- */
 
-/** A response the host received, for mapping_map_response(). Initialize with MAPPING_RESPONSE_INIT. */
+/** A response the host received, for mapping_response_map(). Initialize with MAPPING_RESPONSE_INIT. */
 typedef struct mapping_response {
     unsigned version;        /* MAPPING_RESPONSE_VERSION */
-    const char *method;      /* "GET", "POST", ... */
+    const char *method;      /* "GET", "POST", ...; NULL means "GET" */
     const char *url;         /* the request URL, absolute */
-    int status;              /* the HTTP status */
+    int status;              /* the HTTP status (required: 0 is refused) */
     const char *headers;     /* a JSON object readable as @metadata.HTTP.*.headers, or NULL */
     const char *body;        /* the body (JSON), or NULL / empty for none */
     size_t body_len;         /* its length, or MAPPING_NUL_TERMINATED */
@@ -633,35 +669,44 @@ typedef struct mapping_response {
 } mapping_response;
 
 #define MAPPING_RESPONSE_VERSION 2 /* 2 added the orphan fields and target; version-1 structs are still read */
-#define MAPPING_RESPONSE_INIT { MAPPING_RESPONSE_VERSION, "GET", NULL, 200, NULL, NULL, 0, NULL, NULL, NULL, MAPPING_NO_OBJECT }
+#ifdef __cplusplus
+#define MAPPING_RESPONSE_INIT { MAPPING_RESPONSE_VERSION }
+#else /* designated, so -Wmissing-field-initializers has nothing to say about the fields left zero */
+#define MAPPING_RESPONSE_INIT { .version = MAPPING_RESPONSE_VERSION }
+#endif
+
+/** METHOD: mapping_response. Sets every field of `response` to its default (zero: method NULL reads as "GET") and its version
+ *  to `version` (1 or 2), for callers that cannot use MAPPING_RESPONSE_INIT. Writes only the fields
+ *  that version has. @return MAPPING_OK; MAPPING_EMISUSE for NULL or an unknown version. */
+MAPPING_EXTERN int mapping_response_init(mapping_response *response, unsigned version);
 
 /**
- * METHOD. Maps a response with the spec's `responseDescriptors`: every descriptor whose methods, path
+ * METHOD: mapping_response. Maps a response with the spec's `responseDescriptors`: every descriptor whose methods, path
  * pattern (relative to the base URL, RestKit's rules) and status codes match contributes its key path
  * with its mapping; for one key path the most specific pattern wins (literal segments beat parameters).
  * One all-or-nothing import, with @metadata.HTTP.{request,response}, @metadata.routing.parameters and
  * @metadata.query.parameters readable. An error status fails with MAPPING_ERESPONSE, its message made of
  * the payload's error messages when an error descriptor (`errorMessage`) matches.
  * @param out  the mapped objects (NULL allowed). New: mapping_list_free().
- * @return MAPPING_OK; MAPPING_ERESPONSE; MAPPING_EMAPPING when no descriptor matches; as mapping_import().
+ * @return MAPPING_OK; MAPPING_ERESPONSE; MAPPING_EMAPPING when no descriptor matches; as mapping_context_import().
  */
-MAPPING_EXTERN int mapping_map_response(mapping_context *ctx, const mapping_response *response, mapping_list **out);
+MAPPING_EXTERN int mapping_response_map(mapping_context *ctx, const mapping_response *response, mapping_list **out);
 
 /**
- * METHOD. The parameters of a request for `objects` and `method`, by the spec's `requestDescriptors`
+ * METHOD: mapping_list. The parameters of a request for `objects` and `method`, by the spec's `requestDescriptors`
  * (for each object's entity, or the nearest parent entity: an exact method, then a method set
  * containing it): each object written by the descriptor's mapping (nulls included), one object as an
  * object and several as an array, wrapped in the descriptor's `rootKeyPath`. With
  * MAPPING_SERIALIZE_FORM the text is `application/x-www-form-urlencoded` (RestKit's rules).
  * @param out  New: mapping_free(). @return MAPPING_ENOTFOUND when an object has no descriptor.
  */
-MAPPING_EXTERN int mapping_parameters(mapping_context *ctx, const mapping_list *objects, const char *method, unsigned flags,
-                                      char **out);
+MAPPING_EXTERN int mapping_list_parameters(mapping_context *ctx, const mapping_list *objects, const char *method, unsigned flags,
+                                           char **out);
 
 /* ---- Pagination ------------------------------------------------------------------------------ */
 
 /**
- * CONSTRUCTOR. A paginator for a path pattern with `:perPage`, `:currentPage` and `:offset`, e.g.
+ * METHOD: mapping_paginator. CONSTRUCTOR. A paginator for a path pattern with `:perPage`, `:currentPage` and `:offset`, e.g.
  * "/articles?per_page=:perPage&page=:currentPage". Page metadata is read from each page's body by the
  * spec's `pagination` key paths (default per_page, current_page, total_entries, total_pages, offset).
  * @param per_page  the page size asked for (0: 25). @param out New: mapping_paginator_free().
@@ -669,47 +714,49 @@ MAPPING_EXTERN int mapping_parameters(mapping_context *ctx, const mapping_list *
 MAPPING_EXTERN int mapping_paginator_new(mapping_context *ctx, const char *pattern, size_t per_page,
                                          mapping_paginator **out);
 
-/** DESTRUCTOR. NULL is a no-op. */
+/** METHOD: mapping_paginator. DESTRUCTOR. NULL is a no-op. */
 MAPPING_EXTERN void mapping_paginator_free(mapping_paginator *paginator);
 
-/** The path for loading `page` (1-based). @param out New: mapping_free(). */
+/** METHOD: mapping_paginator. The path for loading `page` (1-based). @param out New: mapping_free(). */
 MAPPING_EXTERN int mapping_paginator_path(mapping_paginator *paginator, size_t page, char **out);
 
-/** Reads the page metadata of the loaded `page`'s body (JSON). Without metadata the page count and
+/** METHOD: mapping_paginator. Reads the page metadata of the loaded `page`'s body (JSON). Without metadata the page count and
  *  current page become 0; with an object count but no page count, the page count is computed. */
 MAPPING_EXTERN int mapping_paginator_update(mapping_paginator *paginator, size_t page, const char *body, size_t len);
 
 /**
- * One piece of the paginator's state: "perPage", "currentPage", "pageCount", "objectCount" (-1 while
+ * METHOD: mapping_paginator. One piece of the paginator's state: "perPage", "currentPage", "pageCount", "objectCount" (-1 while
  * unknown), "offset" (the mapped one, else (currentPage - 1) * perPage), "hasNextPage" (1/0;
  * MAPPING_EMISUSE before a page with a known count is loaded), "hasPreviousPage" (1/0).
  */
-MAPPING_EXTERN int mapping_paginator_get(const mapping_paginator *paginator, const char *field, long long *out);
+MAPPING_EXTERN int mapping_paginator_field(const mapping_paginator *paginator, const char *field, long long *out);
 
 /* ---- Writing out ----------------------------------------------------------------------------- */
 
 /** Serialization flags, combined with |. */
-#define MAPPING_SERIALIZE_NULLS    1u  /* write null attributes and empty to-one relationships as null */
-#define MAPPING_SERIALIZE_PRETTY   2u  /* indent with two spaces */
-#define MAPPING_SERIALIZE_NO_ROOT  4u  /* do not wrap the output in the mapping's rootPath */
-#define MAPPING_SERIALIZE_FORM     8u  /* application/x-www-form-urlencoded instead of JSON: keys sorted,
-                                          a[b]=v, a[]=v, null as a bare key, UTF-8 percent-escaping */
+typedef enum mapping_serialize_flags {
+    MAPPING_SERIALIZE_NULLS = 1,  /* write null attributes and empty to-one relationships as null */
+    MAPPING_SERIALIZE_PRETTY = 2,  /* indent with two spaces */
+    MAPPING_SERIALIZE_NO_ROOT = 4,  /* do not wrap the output in the mapping's rootPath */
+    MAPPING_SERIALIZE_FORM = 8,  /* application/x-www-form-urlencoded instead of JSON: keys sorted,
+                                    a[b]=v, a[]=v, null as a bare key, UTF-8 percent-escaping */
+} mapping_serialize_flags;
 
 /**
- * Writes one object out as JSON through the named mapping, in reverse: each attribute at its key
+ * METHOD: mapping_object. Writes one object out as JSON through the named mapping, in reverse: each attribute at its key
  * path (nested key paths rebuilt as nested objects), relationships as nested objects through their
  * mappings, dates as "yyyy-MM-ddTHH:mm:ss.SSSZ", booleans as true/false, decimals with all their
  * digits. Wrapped in the mapping's rootPath unless MAPPING_SERIALIZE_NO_ROOT.
  * @param out  New: release with mapping_free().
  */
-MAPPING_EXTERN int mapping_serialize(mapping_context *ctx, const char *mapping, mapping_object object,
-                                     unsigned flags, char **out);
+MAPPING_EXTERN int mapping_object_serialize(mapping_context *ctx, const char *mapping, mapping_object object,
+                                            unsigned flags, char **out);
 
-/** The same for a list of objects, written as a JSON array. */
-MAPPING_EXTERN int mapping_serialize_list(mapping_context *ctx, const char *mapping, const mapping_list *list,
+/** METHOD: mapping_list. The same for a list of objects, written as a JSON array. */
+MAPPING_EXTERN int mapping_list_serialize(mapping_context *ctx, const char *mapping, const mapping_list *list,
                                           unsigned flags, char **out);
 
-/** Releases a string the library returned as new. NULL is a no-op. */
+/** METHOD: library. Releases a string the library returned as new. NULL is a no-op. */
 MAPPING_EXTERN void mapping_free(void *ptr);
 
 #ifdef __cplusplus

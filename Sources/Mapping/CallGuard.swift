@@ -12,7 +12,7 @@ func withContext(_ pointer: OpaquePointer?,
     let (slot, reentrant) = handle.enter()
     guard !reentrant else {
         slot.record(MappingError(.misuse, "a call on a context from inside a callback on the same context"))
-        return MappingError.Code.misuse.rawValue
+        return MappingError.Code.misuse.status
     }
     defer { handle.leave(slot) }
     slot.releaseBorrowed()
@@ -22,7 +22,7 @@ func withContext(_ pointer: OpaquePointer?,
         return 0
     } catch {
         slot.record(error)
-        return error.code.rawValue
+        return error.code.status
     }
 }
 

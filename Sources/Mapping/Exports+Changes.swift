@@ -1,21 +1,21 @@
 import MappingCore
 import MappingJSON
 
-/// Exported to C as `mapping_begin`.
-@_cdecl("mapping_begin")
-public func mapping_begin(_ context: OpaquePointer?) -> CInt {
+/// Exported to C as `mapping_context_begin`.
+@_cdecl("mapping_context_begin")
+public func mapping_context_begin(_ context: OpaquePointer?) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in try handle.core.begin() }
 }
 
-/// Exported to C as `mapping_commit`.
-@_cdecl("mapping_commit")
-public func mapping_commit(_ context: OpaquePointer?) -> CInt {
+/// Exported to C as `mapping_context_commit`.
+@_cdecl("mapping_context_commit")
+public func mapping_context_commit(_ context: OpaquePointer?) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in try handle.core.commit() }
 }
 
-/// Exported to C as `mapping_rollback`.
-@_cdecl("mapping_rollback")
-public func mapping_rollback(_ context: OpaquePointer?) -> CInt {
+/// Exported to C as `mapping_context_rollback`.
+@_cdecl("mapping_context_rollback")
+public func mapping_context_rollback(_ context: OpaquePointer?) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in try handle.core.rollback() }
 }
 
@@ -24,9 +24,9 @@ private func jsonArgument(_ text: UnsafePointer<CChar>?, _ name: String) throws(
     try JanssonDocument.parse(try CString.argument(text, name)).value()
 }
 
-/// Exported to C as `mapping_create`.
-@_cdecl("mapping_create")
-public func mapping_create(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?, _ values: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_create`.
+@_cdecl("mapping_object_create")
+public func mapping_object_create(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?, _ values: UnsafePointer<CChar>?,
                            _ out: UnsafeMutablePointer<UInt64>?) -> CInt {
     out?.pointee = 0
     return withContext(context) { (handle, _) throws(MappingError) in
@@ -42,9 +42,9 @@ public func mapping_create(_ context: OpaquePointer?, _ entity: UnsafePointer<CC
     }
 }
 
-/// Exported to C as `mapping_set`.
-@_cdecl("mapping_set")
-public func mapping_set(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_set`.
+@_cdecl("mapping_object_set")
+public func mapping_object_set(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
                         _ value: UnsafePointer<CChar>?) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in
         try handle.core.set(ObjectID(raw: object), attribute: try CString.argument(attribute, "attribute"),
@@ -52,9 +52,9 @@ public func mapping_set(_ context: OpaquePointer?, _ object: UInt64, _ attribute
     }
 }
 
-/// Exported to C as `mapping_set_related`.
-@_cdecl("mapping_set_related")
-public func mapping_set_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_set_related`.
+@_cdecl("mapping_object_set_related")
+public func mapping_object_set_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
                                 _ target: UInt64) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in
         try handle.core.setRelated(ObjectID(raw: object), relationship: try CString.argument(relationship, "relationship"),
@@ -62,9 +62,9 @@ public func mapping_set_related(_ context: OpaquePointer?, _ object: UInt64, _ r
     }
 }
 
-/// Exported to C as `mapping_set_related_list`.
-@_cdecl("mapping_set_related_list")
-public func mapping_set_related_list(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_set_related_list`.
+@_cdecl("mapping_object_set_related_list")
+public func mapping_object_set_related_list(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
                                      _ targets: OpaquePointer?) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in
         let list = try Registry.list(targets)
@@ -73,9 +73,9 @@ public func mapping_set_related_list(_ context: OpaquePointer?, _ object: UInt64
     }
 }
 
-/// Exported to C as `mapping_add_related`.
-@_cdecl("mapping_add_related")
-public func mapping_add_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_add_related`.
+@_cdecl("mapping_object_add_related")
+public func mapping_object_add_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
                                 _ target: UInt64, _ index: Int) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in
         let position = UInt(bitPattern: index)
@@ -84,9 +84,9 @@ public func mapping_add_related(_ context: OpaquePointer?, _ object: UInt64, _ r
     }
 }
 
-/// Exported to C as `mapping_remove_related`.
-@_cdecl("mapping_remove_related")
-public func mapping_remove_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_remove_related`.
+@_cdecl("mapping_object_remove_related")
+public func mapping_object_remove_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
                                    _ target: UInt64) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in
         try handle.core.removeRelated(ObjectID(raw: object), relationship: try CString.argument(relationship, "relationship"),
@@ -94,9 +94,9 @@ public func mapping_remove_related(_ context: OpaquePointer?, _ object: UInt64, 
     }
 }
 
-/// Exported to C as `mapping_move_related`.
-@_cdecl("mapping_move_related")
-public func mapping_move_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_move_related`.
+@_cdecl("mapping_object_move_related")
+public func mapping_object_move_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
                                  _ from: Int, _ to: Int) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in
         try handle.core.moveRelated(ObjectID(raw: object), relationship: try CString.argument(relationship, "relationship"),
@@ -104,8 +104,8 @@ public func mapping_move_related(_ context: OpaquePointer?, _ object: UInt64, _ 
     }
 }
 
-/// Exported to C as `mapping_delete`.
-@_cdecl("mapping_delete")
-public func mapping_delete(_ context: OpaquePointer?, _ object: UInt64) -> CInt {
+/// Exported to C as `mapping_object_delete`.
+@_cdecl("mapping_object_delete")
+public func mapping_object_delete(_ context: OpaquePointer?, _ object: UInt64) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in try handle.core.delete(ObjectID(raw: object)) }
 }

@@ -32,9 +32,9 @@ public func mapping_context_set_busy_timeout(_ context: OpaquePointer?, _ millis
     }
 }
 
-/// Exported to C as `mapping_errmsg`.
-@_cdecl("mapping_errmsg")
-public func mapping_errmsg(_ context: OpaquePointer?) -> UnsafePointer<CChar>? {
+/// Exported to C as `mapping_error_message`.
+@_cdecl("mapping_error_message")
+public func mapping_error_message(_ context: OpaquePointer?) -> UnsafePointer<CChar>? {
     errorRecord(context).pointee.message
 }
 

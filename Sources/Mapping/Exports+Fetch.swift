@@ -10,9 +10,9 @@ private func fetchArguments(_ text: UnsafePointer<CChar>?) throws(MappingError) 
     return values
 }
 
-/// Exported to C as `mapping_fetch`.
-@_cdecl("mapping_fetch")
-public func mapping_fetch(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?, _ predicate: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_entity_fetch`.
+@_cdecl("mapping_entity_fetch")
+public func mapping_entity_fetch(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?, _ predicate: UnsafePointer<CChar>?,
                           _ arguments: UnsafePointer<CChar>?, _ sort: UnsafePointer<CChar>?, _ offset: Int, _ limit: Int,
                           _ flags: CUnsignedInt, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
     out?.pointee = nil
@@ -28,9 +28,9 @@ public func mapping_fetch(_ context: OpaquePointer?, _ entity: UnsafePointer<CCh
     }
 }
 
-/// Exported to C as `mapping_count_where`.
-@_cdecl("mapping_count_where")
-public func mapping_count_where(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_entity_count_where`.
+@_cdecl("mapping_entity_count_where")
+public func mapping_entity_count_where(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?,
                                 _ predicate: UnsafePointer<CChar>?, _ arguments: UnsafePointer<CChar>?,
                                 _ out: UnsafeMutablePointer<Int>?) -> CInt {
     out?.pointee = 0

@@ -1,9 +1,9 @@
 import MappingCore
 import MappingJSON
 
-/// Exported to C as `mapping_get`.
-@_cdecl("mapping_get")
-public func mapping_get(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?, _ identity: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_entity_find`.
+@_cdecl("mapping_entity_find")
+public func mapping_entity_find(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?, _ identity: UnsafePointer<CChar>?,
                         _ out: UnsafeMutablePointer<UInt64>?) -> CInt {
     out?.pointee = 0
     return withContext(context) { (handle, _) throws(MappingError) in
@@ -18,9 +18,9 @@ public func mapping_get(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar
     }
 }
 
-/// Exported to C as `mapping_all`.
-@_cdecl("mapping_all")
-public func mapping_all(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_entity_all`.
+@_cdecl("mapping_entity_all")
+public func mapping_entity_all(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?,
                         _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
     out?.pointee = nil
     return withContext(context) { (handle, _) throws(MappingError) in
@@ -30,9 +30,9 @@ public func mapping_all(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar
     }
 }
 
-/// Exported to C as `mapping_count`.
-@_cdecl("mapping_count")
-public func mapping_count(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_entity_count`.
+@_cdecl("mapping_entity_count")
+public func mapping_entity_count(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?,
                           _ out: UnsafeMutablePointer<Int>?) -> CInt {
     out?.pointee = 0
     return withContext(context) { (handle, _) throws(MappingError) in

@@ -1,9 +1,9 @@
 import MappingCore
 import MappingJSON
 
-/// Exported to C as `mapping_import`.
-@_cdecl("mapping_import")
-public func mapping_import(_ context: OpaquePointer?, _ mapping: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_context_import`.
+@_cdecl("mapping_context_import")
+public func mapping_context_import(_ context: OpaquePointer?, _ mapping: UnsafePointer<CChar>?,
                            _ json: UnsafePointer<CChar>?, _ length: Int,
                            _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
     out?.pointee = nil

@@ -25,11 +25,21 @@ private struct CImportCallbacks: @unchecked Sendable {
     }
 }
 
+/// Exported to C as `mapping_import_options_init`.
+@_cdecl("mapping_import_options_init")
+public func mapping_import_options_init(_ options: UnsafeMutablePointer<mapping_import_options>?,
+                                        _ version: CUnsignedInt) -> CInt {
+    initVersioned(options, version: version, addedAt: importOptionsAddedAt, name: "mapping_import_options")
+}
+
+/// Where the fields version 2 of the import options added begin.
+private let importOptionsAddedAt = MemoryLayout<mapping_import_options>.offset(of: \mapping_import_options.parser)
+
 /// The options a C caller gave, as the engine's `ImportOptions`.
 private func importOptions(_ options: UnsafePointer<mapping_import_options>?) throws(MappingError) -> ImportOptions {
     guard let options else { return ImportOptions() }
     let given = try readVersioned(options, empty: mapping_import_options(),
-                                  addedAt: MemoryLayout<mapping_import_options>.offset(of: \mapping_import_options.parser),
+                                  addedAt: importOptionsAddedAt,
                                   name: "mapping_import_options")
     var result = ImportOptions()
     result.parser = try parserChoice(given.parser)
@@ -51,9 +61,9 @@ private func importOptions(_ options: UnsafePointer<mapping_import_options>?) th
     return result
 }
 
-/// Exported to C as `mapping_import_with`.
-@_cdecl("mapping_import_with")
-public func mapping_import_with(_ context: OpaquePointer?, _ mappings: UnsafePointer<UnsafePointer<CChar>?>?,
+/// Exported to C as `mapping_context_import_with`.
+@_cdecl("mapping_context_import_with")
+public func mapping_context_import_with(_ context: OpaquePointer?, _ mappings: UnsafePointer<UnsafePointer<CChar>?>?,
                                 _ mappingCount: Int, _ json: UnsafePointer<CChar>?, _ length: Int,
                                 _ options: UnsafePointer<mapping_import_options>?,
                                 _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
@@ -71,9 +81,9 @@ public func mapping_import_with(_ context: OpaquePointer?, _ mappings: UnsafePoi
     }
 }
 
-/// Exported to C as `mapping_import_chunked`.
-@_cdecl("mapping_import_chunked")
-public func mapping_import_chunked(_ context: OpaquePointer?, _ mapping: UnsafePointer<CChar>?, _ data: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_context_import_chunked`.
+@_cdecl("mapping_context_import_chunked")
+public func mapping_context_import_chunked(_ context: OpaquePointer?, _ mapping: UnsafePointer<CChar>?, _ data: UnsafePointer<CChar>?,
                                    _ length: Int, _ format: CInt, _ chunkSize: Int,
                                    _ options: UnsafePointer<mapping_import_options>?, _ count: UnsafeMutablePointer<Int>?) -> CInt {
     count?.pointee = 0

@@ -20,9 +20,9 @@ public func mapping_list_count(_ list: OpaquePointer?) -> Int {
     Registry.lists.find(list)?.objects.count ?? 0
 }
 
-/// Exported to C as `mapping_list_get`.
-@_cdecl("mapping_list_get")
-public func mapping_list_get(_ list: OpaquePointer?, _ index: Int,
+/// Exported to C as `mapping_list_at`.
+@_cdecl("mapping_list_at")
+public func mapping_list_at(_ list: OpaquePointer?, _ index: Int,
                              _ out: UnsafeMutablePointer<UInt64>?) -> CInt {
     out?.pointee = 0
     return withoutContext { () throws(MappingError) in

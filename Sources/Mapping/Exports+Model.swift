@@ -62,9 +62,9 @@ public func mapping_entity_relationship_name(_ context: OpaquePointer?, _ entity
     }
 }
 
-/// Exported to C as `mapping_relationship_is_to_many`.
-@_cdecl("mapping_relationship_is_to_many")
-public func mapping_relationship_is_to_many(_ context: OpaquePointer?, _ entityName: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_entity_relationship_is_to_many`.
+@_cdecl("mapping_entity_relationship_is_to_many")
+public func mapping_entity_relationship_is_to_many(_ context: OpaquePointer?, _ entityName: UnsafePointer<CChar>?,
                                             _ relationship: UnsafePointer<CChar>?,
                                             _ out: UnsafeMutablePointer<Bool>?) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in

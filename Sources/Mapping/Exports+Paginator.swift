@@ -64,9 +64,9 @@ public func mapping_paginator_update(_ pointer: OpaquePointer?, _ page: Int, _ b
     }
 }
 
-/// Exported to C as `mapping_paginator_get`.
-@_cdecl("mapping_paginator_get")
-public func mapping_paginator_get(_ pointer: OpaquePointer?, _ field: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_paginator_field`.
+@_cdecl("mapping_paginator_field")
+public func mapping_paginator_field(_ pointer: OpaquePointer?, _ field: UnsafePointer<CChar>?,
                                   _ out: UnsafeMutablePointer<CLongLong>?) -> CInt {
     out?.pointee = 0
     return withoutContext { () throws(MappingError) in

@@ -10,9 +10,9 @@ func parserChoice(_ value: CInt) throws(MappingError) -> JSONParser? {
     return parser
 }
 
-/// Exported to C as `mapping_parser_available`.
-@_cdecl("mapping_parser_available")
-public func mapping_parser_available(_ parser: CInt) -> CInt {
+/// Exported to C as `mapping_parser_is_available`.
+@_cdecl("mapping_parser_is_available")
+public func mapping_parser_is_available(_ parser: CInt) -> CInt {
     guard let known = JSONParser(rawValue: parser) else { return 0 }
     return ParsedPayload.available.contains(known) ? 1 : 0
 }

@@ -31,9 +31,9 @@ public func mapping_path_interpolate(_ pattern: UnsafePointer<CChar>?, _ values:
     }
 }
 
-/// Exported to C as `mapping_path_from_object`.
-@_cdecl("mapping_path_from_object")
-public func mapping_path_from_object(_ context: OpaquePointer?, _ pattern: UnsafePointer<CChar>?, _ object: UInt64,
+/// Exported to C as `mapping_path_interpolate_object`.
+@_cdecl("mapping_path_interpolate_object")
+public func mapping_path_interpolate_object(_ context: OpaquePointer?, _ pattern: UnsafePointer<CChar>?, _ object: UInt64,
                                      _ flags: CUnsignedInt, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     out?.pointee = nil
     return withContext(context) { (handle, _) throws(MappingError) in

@@ -18,13 +18,13 @@ private func present(_ value: AttributeValue?, _ declared: Attribute) throws(Map
 
 private func wrongType(_ declared: Attribute, _ getter: String) -> MappingError {
     let reader = switch declared.type {
-    case .string: "mapping_get_string"
-    case .integer: "mapping_get_int64"
-    case .double: "mapping_get_double"
-    case .decimal: "mapping_get_decimal"
-    case .boolean: "mapping_get_bool"
-    case .date: "mapping_get_date"
-    case .json: "mapping_get_json"
+    case .string: "mapping_object_get_string"
+    case .integer: "mapping_object_get_int64"
+    case .double: "mapping_object_get_double"
+    case .decimal: "mapping_object_get_decimal"
+    case .boolean: "mapping_object_get_bool"
+    case .date: "mapping_object_get_date"
+    case .json: "mapping_object_get_json"
     }
     return MappingError(.type, "attribute \"\(declared.name)\" is a \(declared.type.rawValue), not readable with \(getter); use \(reader)")
 }
@@ -39,9 +39,9 @@ public func mapping_object_check(_ context: OpaquePointer?, _ object: UInt64) ->
     }
 }
 
-/// Exported to C as `mapping_entity_name`.
-@_cdecl("mapping_entity_name")
-public func mapping_entity_name(_ context: OpaquePointer?, _ object: UInt64,
+/// Exported to C as `mapping_object_entity`.
+@_cdecl("mapping_object_entity")
+public func mapping_object_entity(_ context: OpaquePointer?, _ object: UInt64,
                                 _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> CInt {
     out?.pointee = nil
     return withContext(context) { (handle, _) throws(MappingError) in
@@ -50,9 +50,9 @@ public func mapping_entity_name(_ context: OpaquePointer?, _ object: UInt64,
     }
 }
 
-/// Exported to C as `mapping_attribute_type`.
-@_cdecl("mapping_attribute_type")
-public func mapping_attribute_type(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_entity_attribute_type`.
+@_cdecl("mapping_entity_attribute_type")
+public func mapping_entity_attribute_type(_ context: OpaquePointer?, _ entity: UnsafePointer<CChar>?,
                                    _ attribute: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<CInt>?) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in
         let entityName = try CString.argument(entity, "entity")
@@ -76,18 +76,18 @@ public func mapping_attribute_type(_ context: OpaquePointer?, _ entity: UnsafePo
     }
 }
 
-/// Exported to C as `mapping_is_null`.
-@_cdecl("mapping_is_null")
-public func mapping_is_null(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_is_null`.
+@_cdecl("mapping_object_is_null")
+public func mapping_object_is_null(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
                             _ out: UnsafeMutablePointer<Bool>?) -> CInt {
     withAttribute(context, object, attribute) { (value, _, _) throws(MappingError) in
         try store(value == nil, into: out)
     }
 }
 
-/// Exported to C as `mapping_get_string`.
-@_cdecl("mapping_get_string")
-public func mapping_get_string(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_get_string`.
+@_cdecl("mapping_object_get_string")
+public func mapping_object_get_string(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
                                _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
                                _ outLength: UnsafeMutablePointer<Int>?) -> CInt {
     out?.pointee = nil
@@ -95,7 +95,7 @@ public func mapping_get_string(_ context: OpaquePointer?, _ object: UInt64, _ at
     return withAttribute(context, object, attribute) { (value, declared, slot) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         guard case .string(let text) = try present(value, declared) else {
-            throw wrongType(declared, "mapping_get_string")
+            throw wrongType(declared, "mapping_object_get_string")
         }
         out.pointee = slot.borrow(text.utf8)
         outLength?.pointee = text.utf8.count
@@ -114,20 +114,20 @@ private func getValue<T>(_ context: OpaquePointer?, _ object: UInt64, _ attribut
     }
 }
 
-/// Exported to C as `mapping_get_int64`.
-@_cdecl("mapping_get_int64")
-public func mapping_get_int64(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_get_int64`.
+@_cdecl("mapping_object_get_int64")
+public func mapping_object_get_int64(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
                               _ out: UnsafeMutablePointer<Int64>?) -> CInt {
-    getValue(context, object, attribute, out, zero: 0, getter: "mapping_get_int64") { value in
+    getValue(context, object, attribute, out, zero: 0, getter: "mapping_object_get_int64") { value in
         if case .integer(let number) = value { number } else { nil }
     }
 }
 
-/// Exported to C as `mapping_get_double`.
-@_cdecl("mapping_get_double")
-public func mapping_get_double(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_get_double`.
+@_cdecl("mapping_object_get_double")
+public func mapping_object_get_double(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
                                _ out: UnsafeMutablePointer<Double>?) -> CInt {
-    getValue(context, object, attribute, out, zero: 0, getter: "mapping_get_double") { value in
+    getValue(context, object, attribute, out, zero: 0, getter: "mapping_object_get_double") { value in
         switch value {
         case .double(let number): number
         case .integer(let number): Double(number)
@@ -137,41 +137,41 @@ public func mapping_get_double(_ context: OpaquePointer?, _ object: UInt64, _ at
     }
 }
 
-/// Exported to C as `mapping_get_bool`.
-@_cdecl("mapping_get_bool")
-public func mapping_get_bool(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_get_bool`.
+@_cdecl("mapping_object_get_bool")
+public func mapping_object_get_bool(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
                              _ out: UnsafeMutablePointer<Bool>?) -> CInt {
-    getValue(context, object, attribute, out, zero: false, getter: "mapping_get_bool") { value in
+    getValue(context, object, attribute, out, zero: false, getter: "mapping_object_get_bool") { value in
         if case .boolean(let flag) = value { flag } else { nil }
     }
 }
 
-/// Exported to C as `mapping_get_date`.
-@_cdecl("mapping_get_date")
-public func mapping_get_date(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_get_date`.
+@_cdecl("mapping_object_get_date")
+public func mapping_object_get_date(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
                              _ out: UnsafeMutablePointer<Double>?) -> CInt {
-    getValue(context, object, attribute, out, zero: 0, getter: "mapping_get_date") { value in
+    getValue(context, object, attribute, out, zero: 0, getter: "mapping_object_get_date") { value in
         if case .date(let instant) = value { instant.secondsSince1970 } else { nil }
     }
 }
 
-/// Exported to C as `mapping_get_decimal`.
-@_cdecl("mapping_get_decimal")
-public func mapping_get_decimal(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_get_decimal`.
+@_cdecl("mapping_object_get_decimal")
+public func mapping_object_get_decimal(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
                                 _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> CInt {
     out?.pointee = nil
     return withAttribute(context, object, attribute) { (value, declared, slot) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         guard case .decimal(let number) = try present(value, declared) else {
-            throw wrongType(declared, "mapping_get_decimal")
+            throw wrongType(declared, "mapping_object_get_decimal")
         }
         out.pointee = slot.borrow(number.description.utf8)
     }
 }
 
-/// Exported to C as `mapping_get_json`.
-@_cdecl("mapping_get_json")
-public func mapping_get_json(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_get_json`.
+@_cdecl("mapping_object_get_json")
+public func mapping_object_get_json(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
                              _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     out?.pointee = nil
     return withAttribute(context, object, attribute) { (value, _, _) throws(MappingError) in
@@ -180,9 +180,9 @@ public func mapping_get_json(_ context: OpaquePointer?, _ object: UInt64, _ attr
     }
 }
 
-/// Exported to C as `mapping_get_related`.
-@_cdecl("mapping_get_related")
-public func mapping_get_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_object_related`.
+@_cdecl("mapping_object_related")
+public func mapping_object_related(_ context: OpaquePointer?, _ object: UInt64, _ relationship: UnsafePointer<CChar>?,
                                 _ out: UnsafeMutablePointer<UInt64>?) -> CInt {
     out?.pointee = 0
     return withContext(context) { (handle, _) throws(MappingError) in
@@ -192,9 +192,9 @@ public func mapping_get_related(_ context: OpaquePointer?, _ object: UInt64, _ r
     }
 }
 
-/// Exported to C as `mapping_get_related_list`.
-@_cdecl("mapping_get_related_list")
-public func mapping_get_related_list(_ context: OpaquePointer?, _ object: UInt64,
+/// Exported to C as `mapping_object_related_list`.
+@_cdecl("mapping_object_related_list")
+public func mapping_object_related_list(_ context: OpaquePointer?, _ object: UInt64,
                                      _ relationship: UnsafePointer<CChar>?,
                                      _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
     out?.pointee = nil
@@ -206,15 +206,15 @@ public func mapping_get_related_list(_ context: OpaquePointer?, _ object: UInt64
     }
 }
 
-/// Exported to C as `mapping_get_values`.
-@_cdecl("mapping_get_values")
-public func mapping_get_values(_ context: OpaquePointer?, _ objects: OpaquePointer?, _ attribute: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_list_values`.
+@_cdecl("mapping_list_values")
+public func mapping_list_values(_ context: OpaquePointer?, _ objects: OpaquePointer?, _ attribute: UnsafePointer<CChar>?,
                                _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     out?.pointee = nil
     return withContext(context) { (handle, _) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let list = try Registry.list(objects)
-        // Dates as the seconds mapping_get_date gives: exact to the microsecond, unlike ISO text (ms).
+        // Dates as the seconds mapping_object_get_date gives: exact to the microsecond, unlike ISO text (ms).
         out.pointee = CString.copy(try handle.core.valuesText(of: list.objects, attribute: try CString.argument(attribute, "attribute")))
     }
 }

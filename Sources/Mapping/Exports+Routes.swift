@@ -33,14 +33,15 @@ public func mapping_url_resolve(_ base: UnsafePointer<CChar>?, _ reference: Unsa
     }
 }
 
-/// Exported to C as `mapping_map_response`.
-@_cdecl("mapping_map_response")
-public func mapping_map_response(_ context: OpaquePointer?, _ response: UnsafePointer<mapping_response>?,
+/// Exported to C as `mapping_response_map`.
+@_cdecl("mapping_response_map")
+public func mapping_response_map(_ context: OpaquePointer?, _ response: UnsafePointer<mapping_response>?,
                                  _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
     out?.pointee = nil
     return withContext(context) { (handle, _) throws(MappingError) in
         let given = try ResponseStruct.read(response)
-        let methodName = try CString.argument(given.method, "method")
+        let methodName = try CString.optional(given.method, "method") ?? "GET"
+        guard given.status != 0 else { throw MappingError(.misuse, "the response has no status: set mapping_response.status") }
         guard let method = HTTPMethods(name: methodName), method != .any else {
             throw MappingError(.misuse, "\"\(methodName)\" is not an HTTP method")
         }
@@ -64,9 +65,9 @@ public func mapping_map_response(_ context: OpaquePointer?, _ response: UnsafePo
     }
 }
 
-/// Exported to C as `mapping_parameters`.
-@_cdecl("mapping_parameters")
-public func mapping_parameters(_ context: OpaquePointer?, _ objects: OpaquePointer?, _ method: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_list_parameters`.
+@_cdecl("mapping_list_parameters")
+public func mapping_list_parameters(_ context: OpaquePointer?, _ objects: OpaquePointer?, _ method: UnsafePointer<CChar>?,
                                _ flags: CUnsignedInt, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     out?.pointee = nil
     return withContext(context) { (handle, _) throws(MappingError) in
@@ -82,11 +83,20 @@ public func mapping_parameters(_ context: OpaquePointer?, _ objects: OpaquePoint
 }
 
 /// Reads a caller's `mapping_response` by its version (version 2 added the orphan fields).
+/// Exported to C as `mapping_response_init`.
+@_cdecl("mapping_response_init")
+public func mapping_response_init(_ response: UnsafeMutablePointer<mapping_response>?, _ version: CUnsignedInt) -> CInt {
+    initVersioned(response, version: version, addedAt: ResponseStruct.addedAt, name: "mapping_response")
+}
+
 enum ResponseStruct {
+    /// Where the fields version 2 added begin.
+    static let addedAt = MemoryLayout<mapping_response>.offset(of: \mapping_response.orphan_entity)
+
     static func read(_ pointer: UnsafePointer<mapping_response>?) throws(MappingError) -> mapping_response {
         guard let pointer else { throw MappingError(.misuse, "the response is NULL") }
         return try readVersioned(pointer, empty: mapping_response(),
-                                 addedAt: MemoryLayout<mapping_response>.offset(of: \mapping_response.orphan_entity),
+                                 addedAt: addedAt,
                                  name: "mapping_response")
     }
 }

@@ -1,8 +1,8 @@
 import MappingCore
 
-/// Exported to C as `mapping_serialize`.
-@_cdecl("mapping_serialize")
-public func mapping_serialize(_ context: OpaquePointer?, _ mapping: UnsafePointer<CChar>?, _ object: UInt64,
+/// Exported to C as `mapping_object_serialize`.
+@_cdecl("mapping_object_serialize")
+public func mapping_object_serialize(_ context: OpaquePointer?, _ mapping: UnsafePointer<CChar>?, _ object: UInt64,
                               _ flags: CUnsignedInt,
                               _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     out?.pointee = nil
@@ -15,9 +15,9 @@ public func mapping_serialize(_ context: OpaquePointer?, _ mapping: UnsafePointe
     }
 }
 
-/// Exported to C as `mapping_serialize_list`.
-@_cdecl("mapping_serialize_list")
-public func mapping_serialize_list(_ context: OpaquePointer?, _ mapping: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_list_serialize`.
+@_cdecl("mapping_list_serialize")
+public func mapping_list_serialize(_ context: OpaquePointer?, _ mapping: UnsafePointer<CChar>?,
                                    _ list: OpaquePointer?, _ flags: CUnsignedInt,
                                    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     out?.pointee = nil

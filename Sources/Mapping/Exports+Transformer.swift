@@ -36,9 +36,9 @@ private struct CTransformer: @unchecked Sendable {
     }
 }
 
-/// Exported to C as `mapping_register_transformer`.
-@_cdecl("mapping_register_transformer")
-public func mapping_register_transformer(_ context: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+/// Exported to C as `mapping_context_register_transformer`.
+@_cdecl("mapping_context_register_transformer")
+public func mapping_context_register_transformer(_ context: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                          _ forward: mapping_transformer_fn?, _ reverse: mapping_transformer_fn?,
                                          _ payload: UnsafeMutableRawPointer?) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in

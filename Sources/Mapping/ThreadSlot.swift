@@ -28,7 +28,7 @@ final class ThreadSlot: @unchecked Sendable {
     func record(_ failure: MappingError?) {
         releaseStrings()
         error.pointee = mapping_error(
-            code: failure?.code.rawValue ?? 0, message: keep(failure?.message ?? ""), path: keep(failure?.path ?? ""),
+            code: failure?.code.status ?? 0, message: keep(failure?.message ?? ""), path: keep(failure?.path ?? ""),
             attribute: keep(failure?.attribute ?? ""), line: CInt(clamping: failure?.line ?? 0),
             column: CInt(clamping: failure?.column ?? 0), position: CLongLong(clamping: failure?.position ?? 0))
     }
@@ -91,6 +91,6 @@ enum ContextlessErrors {
     /// Records `failure` for the calling thread and returns its status code.
     static func fail(_ failure: MappingError) -> CInt {
         slot.record(failure)
-        return failure.code.rawValue
+        return failure.code.status
     }
 }

@@ -1,7 +1,7 @@
 /// The one error type of the engine. Its codes are the `MAPPING_E*` constants of `mapping.h`:
 /// a code's name and number never change once published, and new codes are added at the end.
 public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: Int32, Sendable {
+    public enum Code: Int32, Sendable, CaseIterable {
         case failed = -1        // MAPPING_ERROR: an internal failure with no better code
         case misuse = -2        // MAPPING_EMISUSE: NULL or wrong argument, re-entrant call
         case spec = -3          // MAPPING_ESPEC: the mapping spec is invalid

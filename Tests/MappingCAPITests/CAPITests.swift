@@ -23,7 +23,7 @@ final class CAPITests: XCTestCase {
     }
 
     static func importJSON(_ context: OpaquePointer?, _ json: String) -> CInt {
-        json.withCString { mapping_import(context, "person", $0, Int(bitPattern: UInt.max), nil) }
+        json.withCString { mapping_context_import(context, "person", $0, Int(bitPattern: UInt.max), nil) }
     }
 
     func testVersionMatchesTheHeader() {
@@ -36,21 +36,21 @@ final class CAPITests: XCTestCase {
         defer { mapping_context_free(context) }
         XCTAssertEqual(Self.importJSON(context, #"[{"id": 1, "name": "Ada", "company": {"id": 3}}]"#), 0)
         var person: UInt64 = 0
-        XCTAssertEqual(mapping_get(context, "Person", "1", &person), 0)
+        XCTAssertEqual(mapping_entity_find(context, "Person", "1", &person), 0)
         var name: UnsafePointer<CChar>?
         var length = 0
-        XCTAssertEqual(mapping_get_string(context, person, "name", &name, &length), 0)
+        XCTAssertEqual(mapping_object_get_string(context, person, "name", &name, &length), 0)
         XCTAssertEqual(name.map { String(cString: $0) }, "Ada")
         XCTAssertEqual(length, 3)
-        XCTAssertEqual(Self.importJSON(context, #"[{"id": "one"}]"#), MAPPING_ETYPE)
+        XCTAssertEqual(Self.importJSON(context, #"[{"id": "one"}]"#), CInt(MAPPING_ETYPE.rawValue))
         let record = try XCTUnwrap(mapping_error_last(context)).pointee
-        XCTAssertEqual(record.code, MAPPING_ETYPE)
+        XCTAssertEqual(record.code, CInt(MAPPING_ETYPE.rawValue))
         XCTAssertEqual(String(cString: record.path), "$[0].id")
         XCTAssertEqual(String(cString: record.attribute), "Person.id")
         var count = 0
-        XCTAssertEqual(mapping_count(context, "Person", &count), 0)
+        XCTAssertEqual(mapping_entity_count(context, "Person", &count), 0)
         XCTAssertEqual(count, 1)
-        XCTAssertEqual(String(cString: try XCTUnwrap(mapping_errmsg(context))), "", "cleared by the success")
+        XCTAssertEqual(String(cString: try XCTUnwrap(mapping_error_message(context))), "", "cleared by the success")
     }
 }
 
@@ -58,14 +58,14 @@ final class CAPITests: XCTestCase {
 /// under ThreadSanitizer.
 final class ConcurrencyTests: XCTestCase {
     func testFourThreadsOnOneContext() throws {
-        try fourThreads(parser: MAPPING_PARSER_JANSSON)
+        try fourThreads(parser: CInt(MAPPING_PARSER_JANSSON.rawValue))
     }
 
     /// The same with the simdjson parser: parses run outside the context's lock, each with a parser
     /// lent by the context's pool (ThreadSanitizer runs this suite in `make test`).
     func testFourThreadsOnOneContextWithSimdjson() throws {
-        try XCTSkipUnless(Mapping.mapping_parser_available(MAPPING_PARSER_SIMDJSON) == 1, "built without simdjson")
-        try fourThreads(parser: MAPPING_PARSER_SIMDJSON)
+        try XCTSkipUnless(Mapping.mapping_parser_is_available(CInt(MAPPING_PARSER_SIMDJSON.rawValue)) == 1, "built without simdjson")
+        try fourThreads(parser: CInt(MAPPING_PARSER_SIMDJSON.rawValue))
     }
 
     /// Four threads each running transactions (some rolled back) while a fifth reads: a transaction
@@ -84,18 +84,18 @@ final class ConcurrencyTests: XCTestCase {
             for round in 0..<25 {
                 if thread == 4 {
                     var count = 0
-                    if mapping_count(context, "Person", &count) != 0 { failures.withLock { $0 += 1 } }
+                    if mapping_entity_count(context, "Person", &count) != 0 { failures.withLock { $0 += 1 } }
                     if count % 5 != 0 { partialReads.withLock { $0 += 1 } }
                     continue
                 }
-                guard mapping_begin(context) == 0 else { failures.withLock { $0 += 1 }; continue }
+                guard mapping_context_begin(context) == 0 else { failures.withLock { $0 += 1 }; continue }
                 for i in 0..<5 {
                     let id = 1000 * thread + 5 * round + i
                     if CAPITests.importJSON(context, #"[{"id": \#(id), "name": "t\#(thread)"}]"#) != 0 { failures.withLock { $0 += 1 } }
                 }
                 if round % 3 == 0 {
-                    if mapping_rollback(context) != 0 { failures.withLock { $0 += 1 } }
-                } else if mapping_commit(context) == 0 {
+                    if mapping_context_rollback(context) != 0 { failures.withLock { $0 += 1 } }
+                } else if mapping_context_commit(context) == 0 {
                     committed.withLock { $0 += 5 }
                 } else {
                     failures.withLock { $0 += 1 }
@@ -105,7 +105,7 @@ final class ConcurrencyTests: XCTestCase {
         XCTAssertEqual(failures.withLock { $0 }, 0)
         XCTAssertEqual(partialReads.withLock { $0 }, 0)
         var count = 0
-        XCTAssertEqual(mapping_count(context, "Person", &count), 0)
+        XCTAssertEqual(mapping_entity_count(context, "Person", &count), 0)
         XCTAssertEqual(count, committed.withLock { $0 })
         XCTAssertEqual(count, 4 * 16 * 5, "16 of each thread's 25 batches were committed")
     }
@@ -125,24 +125,24 @@ final class ConcurrencyTests: XCTestCase {
                 if CAPITests.importJSON(context, "[" + people.joined(separator: ",") + "]") != 0 { failures.withLock { $0[thread] += 1 } }
                 var person: UInt64 = 0
                 var name: UnsafePointer<CChar>?
-                if mapping_get(context, "Person", "\(round % 20)", &person) != 0 { failures.withLock { $0[thread] += 1 } }
-                if mapping_get_string(context, person, "name", &name, nil) != 0 || name?.pointee != CChar(UInt8(ascii: "t")) {
+                if mapping_entity_find(context, "Person", "\(round % 20)", &person) != 0 { failures.withLock { $0[thread] += 1 } }
+                if mapping_object_get_string(context, person, "name", &name, nil) != 0 || name?.pointee != CChar(UInt8(ascii: "t")) {
                     failures.withLock { $0[thread] += 1 }
                 }
                 var count = 0
-                if mapping_count(context, "Person", &count) != 0 || count != 20 { failures.withLock { $0[thread] += 1 } }
+                if mapping_entity_count(context, "Person", &count) != 0 || count != 20 { failures.withLock { $0[thread] += 1 } }
             }
         }
         XCTAssertEqual(failures.withLock { $0 }, [0, 0, 0, 0])
         var companies: OpaquePointer?
-        XCTAssertEqual(mapping_all(context, "Company", &companies), 0)
+        XCTAssertEqual(mapping_entity_all(context, "Company", &companies), 0)
         defer { mapping_list_free(companies) }
         var employees = 0
         for index in 0..<mapping_list_count(companies) {
             var company: UInt64 = 0
             var list: OpaquePointer?
-            XCTAssertEqual(mapping_list_get(companies, index, &company), 0)
-            XCTAssertEqual(mapping_get_related_list(context, company, "employees", &list), 0)
+            XCTAssertEqual(mapping_list_at(companies, index, &company), 0)
+            XCTAssertEqual(mapping_object_related_list(context, company, "employees", &list), 0)
             employees += mapping_list_count(list)
             mapping_list_free(list)
         }

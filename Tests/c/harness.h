@@ -29,7 +29,7 @@ static int harness_passed, harness_failed;
         } else {                                                                                 \
             harness_failed++;                                                                    \
             fprintf(stderr, "%s:%d: %s returned %s (%s), expected %s\n", __FILE__, __LINE__,     \
-                    #call, mapping_strerror(harness_rc_), mapping_errmsg(ctx), #code);           \
+                    #call, mapping_error_name(harness_rc_), mapping_error_message(ctx), #code);           \
         }                                                                                        \
     } while (0)
 
@@ -75,7 +75,7 @@ static inline mapping_context *harness_context(const char *dir, const char *spec
     char *spec = harness_read(dir, spec_name);
     mapping_context *ctx = NULL;
     if (mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED) != MAPPING_OK) {
-        fprintf(stderr, "cannot load %s: %s\n", spec_name, mapping_errmsg(NULL));
+        fprintf(stderr, "cannot load %s: %s\n", spec_name, mapping_error_message(NULL));
         exit(2);
     }
     free(spec);

@@ -7,17 +7,17 @@
 static void test_fetch_with_huge_limit(mapping_context *ctx) {
     mapping_list *list = NULL;
     /* offset 1, limit SIZE_MAX: `start + limit` overflowed. */
-    EXPECT_OK(ctx, mapping_fetch(ctx, "Person", NULL, NULL, "id", 1, SIZE_MAX, 0, &list));
+    EXPECT_OK(ctx, mapping_entity_fetch(ctx, "Person", NULL, NULL, "id", 1, SIZE_MAX, 0, &list));
     EXPECT(mapping_list_count(list) == 1);
     mapping_list_free(list);
-    EXPECT_OK(ctx, mapping_fetch(ctx, "Person", NULL, NULL, NULL, SIZE_MAX, SIZE_MAX, 0, &list));
+    EXPECT_OK(ctx, mapping_entity_fetch(ctx, "Person", NULL, NULL, NULL, SIZE_MAX, SIZE_MAX, 0, &list));
     EXPECT(mapping_list_count(list) == 0);
     mapping_list_free(list);
 }
 
 static long long field(mapping_paginator *paginator, const char *name) {
     long long value = -99;
-    EXPECT_OK(NULL, mapping_paginator_get(paginator, name, &value));
+    EXPECT_OK(NULL, mapping_paginator_field(paginator, name, &value));
     return value;
 }
 
@@ -42,7 +42,7 @@ static void test_paginator_arithmetic(mapping_context *ctx) {
     EXPECT_OK(NULL, mapping_paginator_update(paginator, 1, "{\"per_page\": 10, \"current_page\": 9223372036854775807}",
                                              MAPPING_NUL_TERMINATED));
     long long offset = 0;
-    EXPECT_RC(NULL, MAPPING_ERANGE, mapping_paginator_get(paginator, "offset", &offset));
+    EXPECT_RC(NULL, MAPPING_ERANGE, mapping_paginator_field(paginator, "offset", &offset));
     EXPECT_OK(NULL, mapping_paginator_update(paginator, 1, "{\"per_page\": -5, \"current_page\": 2, \"total_entries\": -1}",
                                              MAPPING_NUL_TERMINATED));
     EXPECT(field(paginator, "perPage") == 10);  /* negative sizes and counts are ignored */
@@ -62,11 +62,11 @@ static void test_paginator_arithmetic(mapping_context *ctx) {
 static void test_invalid_utf8_arguments(mapping_context *ctx) {
     mapping_list *list = NULL;
     mapping_object object = 0;
-    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_fetch(ctx, "Person", "name == 'a\xff'", NULL, NULL, 0, 0, 0, &list));
-    EXPECT(strstr(mapping_errmsg(ctx), "UTF-8") != NULL);
-    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_fetch(ctx, "Person", NULL, NULL, "n\xc3", 0, 0, 0, &list));
-    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_get(ctx, "Pers\xe9n", "1", &object));
-    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_get(ctx, "Person", "\xff", &object));
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_entity_fetch(ctx, "Person", "name == 'a\xff'", NULL, NULL, 0, 0, 0, &list));
+    EXPECT(strstr(mapping_error_message(ctx), "UTF-8") != NULL);
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_entity_fetch(ctx, "Person", NULL, NULL, "n\xc3", 0, 0, 0, &list));
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_entity_find(ctx, "Pers\xe9n", "1", &object));
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_entity_find(ctx, "Person", "\xff", &object));
 }
 
 static const char *request_spec =
@@ -80,37 +80,37 @@ static void test_smaller_defects(void) {
     EXPECT_OK(NULL, mapping_context_new(&a, request_spec, MAPPING_NUL_TERMINATED));
     EXPECT_OK(NULL, mapping_context_new(&b, request_spec, MAPPING_NUL_TERMINATED));
     mapping_object ada = 0, bob = 0, foreign = 0;
-    EXPECT_OK(a, mapping_create(a, "User", "{\"id\": 1, \"data\": {\"k\": [1, 2]}}", &ada));
-    EXPECT_OK(a, mapping_create(a, "User", "{\"id\": 2}", &bob));
-    EXPECT_OK(b, mapping_create(b, "User", "{\"id\": 1}", &foreign));
+    EXPECT_OK(a, mapping_object_create(a, "User", "{\"id\": 1, \"data\": {\"k\": [1, 2]}}", &ada));
+    EXPECT_OK(a, mapping_object_create(a, "User", "{\"id\": 2}", &bob));
+    EXPECT_OK(b, mapping_object_create(b, "User", "{\"id\": 1}", &foreign));
 
-    /* mapping_get_json with a NULL output: an error, and nothing allocated (valgrind checks). */
-    EXPECT_RC(a, MAPPING_EMISUSE, mapping_get_json(a, ada, "data", NULL));
+    /* mapping_object_get_json with a NULL output: an error, and nothing allocated (valgrind checks). */
+    EXPECT_RC(a, MAPPING_EMISUSE, mapping_object_get_json(a, ada, "data", NULL));
 
-    /* mapping_add_related past the end is ERANGE, as mapping_move_related says. */
-    EXPECT_RC(a, MAPPING_ERANGE, mapping_add_related(a, ada, "friends", bob, SIZE_MAX - 1));
-    EXPECT_RC(a, MAPPING_ERANGE, mapping_add_related(a, ada, "friends", bob, 1));
-    EXPECT_OK(a, mapping_add_related(a, ada, "friends", bob, 0));
-    EXPECT_OK(a, mapping_add_related(a, ada, "friends", ada, MAPPING_APPEND));
-    EXPECT_RC(a, MAPPING_ERANGE, mapping_move_related(a, ada, "friends", 0, SIZE_MAX - 1));
+    /* mapping_object_add_related past the end is ERANGE, as mapping_object_move_related says. */
+    EXPECT_RC(a, MAPPING_ERANGE, mapping_object_add_related(a, ada, "friends", bob, SIZE_MAX - 1));
+    EXPECT_RC(a, MAPPING_ERANGE, mapping_object_add_related(a, ada, "friends", bob, 1));
+    EXPECT_OK(a, mapping_object_add_related(a, ada, "friends", bob, 0));
+    EXPECT_OK(a, mapping_object_add_related(a, ada, "friends", ada, MAPPING_APPEND));
+    EXPECT_RC(a, MAPPING_ERANGE, mapping_object_move_related(a, ada, "friends", 0, SIZE_MAX - 1));
 
-    /* mapping_parameters with another context's handle: stale, like every other call. */
+    /* mapping_list_parameters with another context's handle: stale, like every other call. */
     mapping_list *list = NULL;
     char *text = NULL;
     EXPECT_OK(NULL, mapping_list_new(&foreign, 1, &list));
-    EXPECT_RC(a, MAPPING_ESTALE, mapping_parameters(a, list, "POST", 0, &text));
+    EXPECT_RC(a, MAPPING_ESTALE, mapping_list_parameters(a, list, "POST", 0, &text));
     mapping_list_free(list);
 
     /* A parse error at the first byte is at column 1; nesting past jansson's limit is EDEPTH. */
-    EXPECT_RC(a, MAPPING_EPARSE, mapping_import(a, "user", "x", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_RC(a, MAPPING_EPARSE, mapping_context_import(a, "user", "x", MAPPING_NUL_TERMINATED, NULL));
     EXPECT(mapping_error_last(a)->line == 1 && mapping_error_last(a)->column == 1);
-    EXPECT_RC(a, MAPPING_EPARSE, mapping_import(a, "user", "", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_RC(a, MAPPING_EPARSE, mapping_context_import(a, "user", "", MAPPING_NUL_TERMINATED, NULL));
     EXPECT(mapping_error_last(a)->column == 1);
     enum { DEEP = 3000 };
     char *deep = malloc(2 * DEEP + 1);
     for (int i = 0; i < DEEP; i++) { deep[i] = '['; deep[2 * DEEP - 1 - i] = ']'; }
     deep[2 * DEEP] = '\0';
-    EXPECT_RC(a, MAPPING_EDEPTH, mapping_import(a, "user", deep, MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_RC(a, MAPPING_EDEPTH, mapping_context_import(a, "user", deep, MAPPING_NUL_TERMINATED, NULL));
     EXPECT(mapping_error_last(a)->line == 1 && mapping_error_last(a)->column > 2000);
     free(deep);
 
@@ -125,16 +125,16 @@ static void test_smaller_defects(void) {
     /* A bounded input size: a longer payload is refused before parsing, whichever import takes it. */
     const char *payload = "[{\"id\": 7}, {\"id\": 8}]";
     EXPECT_OK(a, mapping_context_set_max_input(a, 10));
-    EXPECT_RC(a, MAPPING_ERANGE, mapping_import(a, "user", payload, MAPPING_NUL_TERMINATED, NULL));
-    EXPECT(strstr(mapping_errmsg(a), "maximum of 10") != NULL);
-    EXPECT_RC(a, MAPPING_ERANGE, mapping_import_chunked(a, "user", payload, MAPPING_NUL_TERMINATED, MAPPING_CHUNKS_ARRAY,
+    EXPECT_RC(a, MAPPING_ERANGE, mapping_context_import(a, "user", payload, MAPPING_NUL_TERMINATED, NULL));
+    EXPECT(strstr(mapping_error_message(a), "maximum of 10") != NULL);
+    EXPECT_RC(a, MAPPING_ERANGE, mapping_context_import_chunked(a, "user", payload, MAPPING_NUL_TERMINATED, MAPPING_CHUNKS_ARRAY,
                                                         1, NULL, NULL));
-    EXPECT_OK(a, mapping_import(a, "user", "{\"id\": 9}", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_OK(a, mapping_context_import(a, "user", "{\"id\": 9}", MAPPING_NUL_TERMINATED, NULL));
     EXPECT_OK(a, mapping_context_set_max_input(a, 0));
-    EXPECT_OK(a, mapping_import(a, "user", payload, MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_OK(a, mapping_context_import(a, "user", payload, MAPPING_NUL_TERMINATED, NULL));
 
     size_t count = 0;
-    EXPECT_OK(a, mapping_count(a, "User", &count));
+    EXPECT_OK(a, mapping_entity_count(a, "User", &count));
     EXPECT(count == 5);
     mapping_context_free(a);
     mapping_context_free(b);
@@ -142,7 +142,7 @@ static void test_smaller_defects(void) {
 
 int main(int argc, char **argv) {
     mapping_context *ctx = harness_context(argc > 1 ? argv[1] : "Tests/fixtures", "people.spec.json");
-    EXPECT_OK(ctx, mapping_import(ctx, "person", "{\"data\": {\"people\": [{\"id\": 1}, {\"id\": 2}]}}",
+    EXPECT_OK(ctx, mapping_context_import(ctx, "person", "{\"data\": {\"people\": [{\"id\": 1}, {\"id\": 2}]}}",
                                   MAPPING_NUL_TERMINATED, NULL));
     test_fetch_with_huge_limit(ctx);
     test_paginator_arithmetic(ctx);

@@ -21,7 +21,7 @@ static void test_freed_lists_stay_freed(void) {
     EXPECT(same_pointer == 0);
     EXPECT(mapping_list_count(old) == 0);
     mapping_object object = 0;
-    EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_list_get(old, 0, &object));
+    EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_list_at(old, 0, &object));
     mapping_list_free(old);                 /* a second free is a no-op ... */
     EXPECT(mapping_list_count(fresh) == 1); /* ... and frees nothing else */
     mapping_list_free(fresh);
@@ -31,17 +31,17 @@ static void test_freed_context_handles_stay_stale(void) {
     mapping_context *first = NULL;
     mapping_object old = 0;
     EXPECT_OK(NULL, mapping_context_new(&first, spec, MAPPING_NUL_TERMINATED));
-    EXPECT_OK(first, mapping_create(first, "Item", "{\"id\": 1}", &old));
+    EXPECT_OK(first, mapping_object_create(first, "Item", "{\"id\": 1}", &old));
     mapping_context_free(first);
-    EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_count(first, "Item", NULL));
+    EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_entity_count(first, "Item", NULL));
     int accepted = 0, failed = 0;
     for (int i = 0; i < 70000; i++) {
         mapping_context *ctx = NULL;
         mapping_object object = 0;
         int64_t id = 0;
         if (mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED) != MAPPING_OK) { failed++; continue; }
-        if (mapping_create(ctx, "Item", "{\"id\": 2}", &object) != MAPPING_OK) failed++;
-        int rc = mapping_get_int64(ctx, old, "id", &id);
+        if (mapping_object_create(ctx, "Item", "{\"id\": 2}", &object) != MAPPING_OK) failed++;
+        int rc = mapping_object_get_int64(ctx, old, "id", &id);
         if (rc != MAPPING_ESTALE) accepted++;
         mapping_context_free(ctx);
     }

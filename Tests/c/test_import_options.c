@@ -1,4 +1,4 @@
-/* mapping_import_with from C: several root key paths in one import (K6), metadata key paths
+/* mapping_context_import_with from C: several root key paths in one import (K6), metadata key paths
  * (M1-M5, M7), event order, progress, and bad options. */
 #include "harness.h"
 
@@ -44,18 +44,18 @@ static void test_several_root_key_paths_K6(void) {
     char *payload = harness_read(dir, "reference/SameKeyDifferentTargetClasses.json");
     const char *mappings[] = {"product", "category"};
     mapping_list *out = NULL;
-    EXPECT_OK(ctx, mapping_import_with(ctx, mappings, 2, payload, MAPPING_NUL_TERMINATED, NULL, &out));
+    EXPECT_OK(ctx, mapping_context_import_with(ctx, mappings, 2, payload, MAPPING_NUL_TERMINATED, NULL, &out));
     EXPECT(mapping_list_count(out) == 4);
     const char *entity = NULL;
     mapping_object object = 0;
-    EXPECT_OK(ctx, mapping_list_get(out, 2, &object));
-    EXPECT_OK(ctx, mapping_entity_name(ctx, object, &entity));
+    EXPECT_OK(ctx, mapping_list_at(out, 2, &object));
+    EXPECT_OK(ctx, mapping_object_entity(ctx, object, &entity));
     EXPECT_STR(entity, "Category");
     /* One of them failing fails both: nothing from the first is kept. */
-    EXPECT_RC(ctx, MAPPING_EMAPPING, mapping_import_with(ctx, mappings, 2, "{\"products\": [{\"prodId\": 9}]}",
+    EXPECT_RC(ctx, MAPPING_EMAPPING, mapping_context_import_with(ctx, mappings, 2, "{\"products\": [{\"prodId\": 9}]}",
                                                          MAPPING_NUL_TERMINATED, NULL, NULL));
     size_t count = 0;
-    EXPECT_OK(ctx, mapping_count(ctx, "Product", &count));
+    EXPECT_OK(ctx, mapping_entity_count(ctx, "Product", &count));
     EXPECT(count == 2);
     free(payload);
     mapping_list_free(out);
@@ -90,26 +90,26 @@ static void test_metadata_events_and_progress(void) {
     options.progress_interval = 2;
     const char *mappings[] = {"user"};
     mapping_list *out = NULL;
-    EXPECT_OK(ctx, mapping_import_with(ctx, mappings, 1,
+    EXPECT_OK(ctx, mapping_context_import_with(ctx, mappings, 1,
               "{\"name\": \"Blake Watters\", \"house_id\": 12345, \"friends\": [{\"name\": \"Jeff Arena\"}, {\"name\": \"Sarah\"}]}",
               MAPPING_NUL_TERMINATED, &options, &out));
     mapping_object blake = 0, jeff = 0, sarah = 0;
-    EXPECT_OK(ctx, mapping_list_get(out, 0, &blake));
-    EXPECT_OK(ctx, mapping_get(ctx, "User", "\"Jeff Arena\"", &jeff));
-    EXPECT_OK(ctx, mapping_get(ctx, "User", "\"Sarah\"", &sarah));
+    EXPECT_OK(ctx, mapping_list_at(out, 0, &blake));
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "User", "\"Jeff Arena\"", &jeff));
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "User", "\"Sarah\"", &sarah));
     const char *text = NULL;
     int64_t number = -1;
-    EXPECT_OK(ctx, mapping_get_string(ctx, blake, "website", &text, NULL));
+    EXPECT_OK(ctx, mapping_object_get_string(ctx, blake, "website", &text, NULL));
     EXPECT_STR(text, "http://restkit.org/");                          /* M1 */
-    EXPECT_OK(ctx, mapping_get_string(ctx, blake, "email", &text, NULL));
+    EXPECT_OK(ctx, mapping_object_get_string(ctx, blake, "email", &text, NULL));
     EXPECT_STR(text, "text/html; charset=UTF-8");                     /* M2 */
-    EXPECT_OK(ctx, mapping_get_string(ctx, blake, "country", &text, NULL));
+    EXPECT_OK(ctx, mapping_object_get_string(ctx, blake, "country", &text, NULL));
     EXPECT_STR(text, "United States of America");                     /* M5: merged with the built-ins */
-    EXPECT_OK(ctx, mapping_get_int64(ctx, jeff, "userID", &number));
+    EXPECT_OK(ctx, mapping_object_get_int64(ctx, jeff, "userID", &number));
     EXPECT(number == 0);                                              /* M3 */
-    EXPECT_OK(ctx, mapping_get_int64(ctx, sarah, "userID", &number));
+    EXPECT_OK(ctx, mapping_object_get_int64(ctx, sarah, "userID", &number));
     EXPECT(number == 1);
-    EXPECT_OK(ctx, mapping_get_int64(ctx, sarah, "houseID", &number));
+    EXPECT_OK(ctx, mapping_object_get_int64(ctx, sarah, "houseID", &number));
     EXPECT(number == 12345);                                          /* M7: the parent object's value */
     EXPECT_STR(events.log, "will-object:user will-collection:friend#2 will-object:friend did-object:friend+ "
                            "will-object:friend did-object:friend+ did-collection:friend#2 did-object:user+");
@@ -119,27 +119,27 @@ static void test_metadata_events_and_progress(void) {
 
     /* M4: the index of each top-level representation. */
     const char *friends[] = {"friend"};
-    EXPECT_OK(ctx, mapping_import_with(ctx, friends, 1, "[{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"c\"}, {\"name\": \"d\"}]",
+    EXPECT_OK(ctx, mapping_context_import_with(ctx, friends, 1, "[{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"c\"}, {\"name\": \"d\"}]",
                                        MAPPING_NUL_TERMINATED, NULL, &out));
     for (size_t i = 0; i < mapping_list_count(out); i++) {
         mapping_object user = 0;
-        EXPECT_OK(ctx, mapping_list_get(out, i, &user));
-        EXPECT_OK(ctx, mapping_get_int64(ctx, user, "userID", &number));
+        EXPECT_OK(ctx, mapping_list_at(out, i, &user));
+        EXPECT_OK(ctx, mapping_object_get_int64(ctx, user, "userID", &number));
         EXPECT(number == (int64_t)i);
     }
     mapping_list_free(out);
 
     /* Bad options: version, metadata that is not an object or not JSON, no mappings. */
     options.version = 99;
-    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_import_with(ctx, mappings, 1, "{}", 2, &options, NULL));
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_context_import_with(ctx, mappings, 1, "{}", 2, &options, NULL));
     options.version = MAPPING_IMPORT_OPTIONS_VERSION;
     options.metadata = "[1]";
-    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_import_with(ctx, mappings, 1, "{\"name\": \"x\"}", MAPPING_NUL_TERMINATED, &options, NULL));
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_context_import_with(ctx, mappings, 1, "{\"name\": \"x\"}", MAPPING_NUL_TERMINATED, &options, NULL));
     options.metadata = "{oops";
-    EXPECT_RC(ctx, MAPPING_EPARSE, mapping_import_with(ctx, mappings, 1, "{\"name\": \"x\"}", MAPPING_NUL_TERMINATED, &options, NULL));
-    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_import_with(ctx, mappings, 0, "{}", 2, NULL, NULL));
+    EXPECT_RC(ctx, MAPPING_EPARSE, mapping_context_import_with(ctx, mappings, 1, "{\"name\": \"x\"}", MAPPING_NUL_TERMINATED, &options, NULL));
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_context_import_with(ctx, mappings, 0, "{}", 2, NULL, NULL));
     size_t count = 0;
-    EXPECT_OK(ctx, mapping_count(ctx, "User", &count));
+    EXPECT_OK(ctx, mapping_entity_count(ctx, "User", &count));
     EXPECT(count == 7);
     mapping_context_free(ctx);
 }

@@ -6,8 +6,8 @@
 static char *serialize_all(mapping_context *ctx) {
     mapping_list *people = NULL;
     char *text = NULL;
-    EXPECT_OK(ctx, mapping_all(ctx, "Person", &people));
-    EXPECT_OK(ctx, mapping_serialize_list(ctx, "person", people, 0, &text));
+    EXPECT_OK(ctx, mapping_entity_all(ctx, "Person", &people));
+    EXPECT_OK(ctx, mapping_list_serialize(ctx, "person", people, 0, &text));
     mapping_list_free(people);
     return text;
 }
@@ -17,7 +17,7 @@ static char *import_with_parser(const char *spec, const char *payload, int parse
     mapping_context *ctx = NULL;
     EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
     EXPECT_OK(ctx, mapping_context_set_parser(ctx, parser));
-    EXPECT_OK(ctx, mapping_import(ctx, "person", payload, MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_OK(ctx, mapping_context_import(ctx, "person", payload, MAPPING_NUL_TERMINATED, NULL));
     char *text = serialize_all(ctx);
     mapping_context_free(ctx);
     return text;
@@ -28,7 +28,7 @@ static mapping_error parse_failure(mapping_context *ctx, const char *text, int p
     mapping_import_options options = MAPPING_IMPORT_OPTIONS_INIT;
     options.parser = parser;
     const char *names[] = {"person"};
-    EXPECT_RC(ctx, MAPPING_EPARSE, mapping_import_with(ctx, names, 1, text, MAPPING_NUL_TERMINATED, &options, NULL));
+    EXPECT_RC(ctx, MAPPING_EPARSE, mapping_context_import_with(ctx, names, 1, text, MAPPING_NUL_TERMINATED, &options, NULL));
     mapping_error copy = *mapping_error_last(ctx);
     snprintf(message, size, "%s", copy.message ? copy.message : "");
     copy.message = message;
@@ -40,9 +40,9 @@ int main(int argc, char **argv) {
     char *spec = harness_read(dir, "people.spec.json");
     char *payload = harness_read(dir, "people.json");
 
-    EXPECT(mapping_parser_available(MAPPING_PARSER_JANSSON) == 1);
-    EXPECT(mapping_parser_available(MAPPING_PARSER_DEFAULT) == 0 && mapping_parser_available(99) == 0);
-    int simd = mapping_parser_available(MAPPING_PARSER_SIMDJSON);
+    EXPECT(mapping_parser_is_available(MAPPING_PARSER_JANSSON) == 1);
+    EXPECT(mapping_parser_is_available(MAPPING_PARSER_DEFAULT) == 0 && mapping_parser_is_available(99) == 0);
+    int simd = mapping_parser_is_available(MAPPING_PARSER_SIMDJSON);
 
     mapping_context *ctx = NULL;
     EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
@@ -54,8 +54,8 @@ int main(int argc, char **argv) {
     if (!simd) {
         /* A build without simdjson says so, by code and in words, and keeps working on jansson. */
         EXPECT_RC(ctx, MAPPING_EUNAVAILABLE, mapping_context_set_parser(ctx, MAPPING_PARSER_SIMDJSON));
-        EXPECT(strstr(mapping_errmsg(ctx), "simdjson") != NULL);
-        EXPECT_STR(mapping_strerror(MAPPING_EUNAVAILABLE), "MAPPING_EUNAVAILABLE");
+        EXPECT(strstr(mapping_error_message(ctx), "simdjson") != NULL);
+        EXPECT_STR(mapping_error_name(MAPPING_EUNAVAILABLE), "MAPPING_EUNAVAILABLE");
         mapping_context_free(ctx);
         free(spec);
         free(payload);
@@ -75,22 +75,22 @@ int main(int argc, char **argv) {
     options.parser = MAPPING_PARSER_SIMDJSON;
     const char *names[] = {"person"};
     mapping_list *list = NULL;
-    EXPECT_OK(ctx, mapping_import_with(ctx, names, 1, payload, MAPPING_NUL_TERMINATED, &options, &list));
+    EXPECT_OK(ctx, mapping_context_import_with(ctx, names, 1, payload, MAPPING_NUL_TERMINATED, &options, &list));
     EXPECT(mapping_list_count(list) == 3);
     size_t count = 0;
     mapping_list_free(list);
     mapping_object ada = MAPPING_NO_OBJECT;
-    EXPECT_OK(ctx, mapping_get(ctx, "Person", "1", &ada));
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "Person", "1", &ada));
     const char *name = NULL;
-    EXPECT_OK(ctx, mapping_get_string(ctx, ada, "name", &name, NULL));
+    EXPECT_OK(ctx, mapping_object_get_string(ctx, ada, "name", &name, NULL));
     EXPECT_STR(name, "Ada Lovelace");
     options.parser = 7;
-    EXPECT_RC(ctx, MAPPING_ERANGE, mapping_import_with(ctx, names, 1, payload, MAPPING_NUL_TERMINATED, &options, NULL));
+    EXPECT_RC(ctx, MAPPING_ERANGE, mapping_context_import_with(ctx, names, 1, payload, MAPPING_NUL_TERMINATED, &options, NULL));
 
     /* A version-1 caller's struct ends before `parser`: whatever follows it is not read. */
     options.version = 1;
     options.parser = 12345;
-    EXPECT_OK(ctx, mapping_import_with(ctx, names, 1, payload, MAPPING_NUL_TERMINATED, &options, NULL));
+    EXPECT_OK(ctx, mapping_context_import_with(ctx, names, 1, payload, MAPPING_NUL_TERMINATED, &options, NULL));
 
     /* Malformed text: the same code, line, column, position and message from both parsers. */
     const char *bad[] = {"{\"data\": {\"people\": [\n  {\"id\": 1,, \"name\": \"x\"}]}}", "[1, 2", "",
@@ -109,11 +109,11 @@ int main(int argc, char **argv) {
 
     /* Chunked and per-context choice together; the graph is unchanged by the failures above. */
     EXPECT_OK(ctx, mapping_context_set_parser(ctx, MAPPING_PARSER_SIMDJSON));
-    EXPECT_OK(ctx, mapping_import_chunked(ctx, "person", "[{\"id\": 40, \"name\": \"Chunk\"}, {\"id\": 41}]",
+    EXPECT_OK(ctx, mapping_context_import_chunked(ctx, "person", "[{\"id\": 40, \"name\": \"Chunk\"}, {\"id\": 41}]",
                                           MAPPING_NUL_TERMINATED, MAPPING_CHUNKS_ARRAY, 1, NULL, &count));
     EXPECT(count == 2);
     size_t people = 0;
-    EXPECT_OK(ctx, mapping_count(ctx, "Person", &people));
+    EXPECT_OK(ctx, mapping_entity_count(ctx, "Person", &people));
     EXPECT(people == 4);  /* Ada and Grace, then the two chunked people */
 
     mapping_context_free(ctx);

@@ -23,7 +23,7 @@ static mapping_context *new_context(void) {
 
 static size_t items(mapping_context *ctx) {
     size_t count = 0;
-    EXPECT_OK(ctx, mapping_count(ctx, "Item", &count));
+    EXPECT_OK(ctx, mapping_entity_count(ctx, "Item", &count));
     return count;
 }
 
@@ -50,22 +50,22 @@ struct call_result {
 static void *failing_import(void *argument) {
     struct call_result *result = argument;
     double start = now_ms();
-    result->rc = mapping_import(result->ctx, "item", "{\"id\": \"not a number\"}", MAPPING_NUL_TERMINATED, NULL);
+    result->rc = mapping_context_import(result->ctx, "item", "{\"id\": \"not a number\"}", MAPPING_NUL_TERMINATED, NULL);
     result->took_ms = now_ms() - start;
     return NULL;
 }
 
 static void test_failing_call_waits_and_cannot_roll_back(void) {
     mapping_context *ctx = new_context();
-    EXPECT_OK(ctx, mapping_begin(ctx));
-    EXPECT_OK(ctx, mapping_import(ctx, "item", "{\"id\": 1}", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_OK(ctx, mapping_context_begin(ctx));
+    EXPECT_OK(ctx, mapping_context_import(ctx, "item", "{\"id\": 1}", MAPPING_NUL_TERMINATED, NULL));
     struct call_result other = {ctx, 1, 0, 0};
     pthread_t thread;
     pthread_create(&thread, NULL, failing_import, &other);
     sleep_ms(100);  /* the other thread is now waiting for the transaction */
-    EXPECT_OK(ctx, mapping_import(ctx, "item", "{\"id\": 2}", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_OK(ctx, mapping_context_import(ctx, "item", "{\"id\": 2}", MAPPING_NUL_TERMINATED, NULL));
     EXPECT(items(ctx) == 2);  /* the owner still sees its open transaction */
-    EXPECT_OK(ctx, mapping_commit(ctx));
+    EXPECT_OK(ctx, mapping_context_commit(ctx));
     pthread_join(thread, NULL);
     EXPECT(other.rc == MAPPING_ETYPE);   /* it ran after the commit, and failed on its own */
     EXPECT(other.took_ms >= 90);          /* it waited for the transaction */
@@ -78,7 +78,7 @@ static void test_failing_call_waits_and_cannot_roll_back(void) {
 static void *count_items(void *argument) {
     struct call_result *result = argument;
     double start = now_ms();
-    result->rc = mapping_count(result->ctx, "Item", &result->seen);
+    result->rc = mapping_entity_count(result->ctx, "Item", &result->seen);
     result->took_ms = now_ms() - start;
     return NULL;
 }
@@ -93,10 +93,10 @@ static struct call_result call_from_other_thread(mapping_context *ctx, void *(*c
 
 static void test_busy_timeouts(void) {
     mapping_context *ctx = new_context();
-    EXPECT_OK(ctx, mapping_import(ctx, "item", "{\"id\": 1}", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_OK(ctx, mapping_context_import(ctx, "item", "{\"id\": 1}", MAPPING_NUL_TERMINATED, NULL));
     EXPECT_OK(ctx, mapping_context_set_busy_timeout(ctx, 50));
-    EXPECT_OK(ctx, mapping_begin(ctx));
-    EXPECT_OK(ctx, mapping_import(ctx, "item", "{\"id\": 2}", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_OK(ctx, mapping_context_begin(ctx));
+    EXPECT_OK(ctx, mapping_context_import(ctx, "item", "{\"id\": 2}", MAPPING_NUL_TERMINATED, NULL));
 
     struct call_result reader = call_from_other_thread(ctx, count_items);
     EXPECT(reader.rc == MAPPING_EBUSY);
@@ -108,10 +108,10 @@ static void test_busy_timeouts(void) {
     reader = call_from_other_thread(ctx, count_items);
     EXPECT(reader.rc == MAPPING_EBUSY && reader.took_ms < 45);
     EXPECT(items(ctx) == 2);  /* the refused calls changed nothing */
-    EXPECT_OK(ctx, mapping_rollback(ctx));
+    EXPECT_OK(ctx, mapping_context_rollback(ctx));
     reader = call_from_other_thread(ctx, count_items);
     EXPECT(reader.rc == MAPPING_OK && reader.seen == 1);
-    EXPECT_STR(mapping_strerror(MAPPING_EBUSY), "MAPPING_EBUSY");
+    EXPECT_STR(mapping_error_name(MAPPING_EBUSY), "MAPPING_EBUSY");
     EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_context_set_busy_timeout(NULL, 10));
     mapping_context_free(ctx);
 }
@@ -130,7 +130,7 @@ static void *reader_loop(void *argument) {
     struct observer *o = argument;
     while (!atomic_load(o->stop)) {
         size_t count = 0;
-        int rc = mapping_count(o->ctx, "Item", &count);
+        int rc = mapping_entity_count(o->ctx, "Item", &count);
         if (rc == MAPPING_OK) {
             o->reads++;
             if (count != o->before && count != o->after) o->partial++;
@@ -142,7 +142,7 @@ static void *reader_loop(void *argument) {
 static void *failing_loop(void *argument) {
     struct observer *o = argument;
     while (!atomic_load(o->stop)) {
-        int rc = mapping_import(o->ctx, "item", "{\"id\": \"bad\"}", MAPPING_NUL_TERMINATED, NULL);
+        int rc = mapping_context_import(o->ctx, "item", "{\"id\": \"bad\"}", MAPPING_NUL_TERMINATED, NULL);
         if (rc != MAPPING_ETYPE && rc != MAPPING_EBUSY) o->partial++;
         o->reads++;
     }
@@ -174,7 +174,7 @@ static void test_chunked_import_is_one_transaction(int bad_last) {
         pthread_create(&threads[1], NULL, failing_loop, &failer);
         sleep_ms(2);
         size_t count = 0;
-        int rc = mapping_import_chunked(ctx, "item", payload, MAPPING_NUL_TERMINATED, MAPPING_CHUNKS_ARRAY, CHUNK,
+        int rc = mapping_context_import_chunked(ctx, "item", payload, MAPPING_NUL_TERMINATED, MAPPING_CHUNKS_ARRAY, CHUNK,
                                         NULL, &count);
         if (rc != (bad_last ? MAPPING_ETYPE : MAPPING_OK)) wrong_result++;
         sleep_ms(2);
@@ -200,7 +200,7 @@ static void test_chunked_import_is_one_transaction(int bad_last) {
 static void test_free_wakes_waiters(void) {
     mapping_context *ctx = new_context();
     EXPECT_OK(ctx, mapping_context_set_busy_timeout(ctx, MAPPING_WAIT_FOREVER));
-    EXPECT_OK(ctx, mapping_begin(ctx));
+    EXPECT_OK(ctx, mapping_context_begin(ctx));
     struct call_result waiter = {ctx, 1, 0, 0};
     pthread_t thread;
     pthread_create(&thread, NULL, count_items, &waiter);
@@ -209,7 +209,7 @@ static void test_free_wakes_waiters(void) {
     pthread_join(thread, NULL);
     EXPECT(waiter.rc == MAPPING_EMISUSE);
     EXPECT(waiter.took_ms < 5000);
-    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_commit(ctx));  /* the freed context's transaction is gone */
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_context_commit(ctx));  /* the freed context's transaction is gone */
 }
 
 int main(int argc, char **argv) {

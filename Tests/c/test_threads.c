@@ -22,19 +22,19 @@ static void *worker(void *argument) {
         }
         sprintf(payload + at, "]}}");
         mapping_list *list = NULL;
-        if (mapping_import(ctx, "person", payload, MAPPING_NUL_TERMINATED, &list) != MAPPING_OK) failures[thread]++;
+        if (mapping_context_import(ctx, "person", payload, MAPPING_NUL_TERMINATED, &list) != MAPPING_OK) failures[thread]++;
         if (mapping_list_count(list) != PEOPLE) failures[thread]++;
         /* Read while the others write: every person has a company that lists them. */
         for (size_t i = 0; i < mapping_list_count(list); i += 5) {
             mapping_object person = 0, company = 0;
             const char *name = NULL;
-            if (mapping_list_get(list, i, &person) != MAPPING_OK) failures[thread]++;
-            if (mapping_get_string(ctx, person, "name", &name, NULL) != MAPPING_OK || name[0] != 't') failures[thread]++;
-            if (mapping_get_related(ctx, person, "company", &company) != MAPPING_OK || company == 0) failures[thread]++;
+            if (mapping_list_at(list, i, &person) != MAPPING_OK) failures[thread]++;
+            if (mapping_object_get_string(ctx, person, "name", &name, NULL) != MAPPING_OK || name[0] != 't') failures[thread]++;
+            if (mapping_object_related(ctx, person, "company", &company) != MAPPING_OK || company == 0) failures[thread]++;
         }
         mapping_list_free(list);
         size_t count = 0;
-        if (mapping_count(ctx, "Person", &count) != MAPPING_OK || count != PEOPLE) failures[thread]++;
+        if (mapping_entity_count(ctx, "Person", &count) != MAPPING_OK || count != PEOPLE) failures[thread]++;
     }
     free(payload);
     return NULL;
@@ -48,23 +48,23 @@ int main(int argc, char **argv) {
     for (int i = 0; i < THREADS; i++) EXPECT(failures[i] == 0);
 
     size_t count = 0;
-    EXPECT_OK(ctx, mapping_count(ctx, "Person", &count));
+    EXPECT_OK(ctx, mapping_entity_count(ctx, "Person", &count));
     EXPECT(count == PEOPLE);
-    EXPECT_OK(ctx, mapping_count(ctx, "Company", &count));
+    EXPECT_OK(ctx, mapping_entity_count(ctx, "Company", &count));
     EXPECT(count == COMPANIES);
     /* Inverses in step: the companies' employees are exactly the people, each once. */
     mapping_list *companies = NULL;
-    EXPECT_OK(ctx, mapping_all(ctx, "Company", &companies));
+    EXPECT_OK(ctx, mapping_entity_all(ctx, "Company", &companies));
     size_t employees_total = 0;
     for (size_t c = 0; c < mapping_list_count(companies); c++) {
         mapping_object company = 0;
         mapping_list *employees = NULL;
-        EXPECT_OK(ctx, mapping_list_get(companies, c, &company));
-        EXPECT_OK(ctx, mapping_get_related_list(ctx, company, "employees", &employees));
+        EXPECT_OK(ctx, mapping_list_at(companies, c, &company));
+        EXPECT_OK(ctx, mapping_object_related_list(ctx, company, "employees", &employees));
         for (size_t e = 0; e < mapping_list_count(employees); e++) {
             mapping_object person = 0, back = 0;
-            EXPECT_OK(ctx, mapping_list_get(employees, e, &person));
-            EXPECT_OK(ctx, mapping_get_related(ctx, person, "company", &back));
+            EXPECT_OK(ctx, mapping_list_at(employees, e, &person));
+            EXPECT_OK(ctx, mapping_object_related(ctx, person, "company", &back));
             EXPECT(back == company);
         }
         employees_total += mapping_list_count(employees);

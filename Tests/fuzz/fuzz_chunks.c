@@ -22,11 +22,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *text = (const char *)data + 1;
     size_t length = size - 1;
     mapping_list *list = NULL;
-    int rc_plain = mapping_import(plain, "tag", text, length, &list);
+    int rc_plain = mapping_context_import(plain, "tag", text, length, &list);
     size_t whole = mapping_list_count(list);
     mapping_list_free(list);
     size_t count = 0;
-    int rc_chunked = mapping_import_chunked(chunked, "tag", text, length, MAPPING_CHUNKS_ARRAY, chunk, NULL, &count);
+    int rc_chunked = mapping_context_import_chunked(chunked, "tag", text, length, MAPPING_CHUNKS_ARRAY, chunk, NULL, &count);
     const mapping_error *a = mapping_error_last(plain), *b = mapping_error_last(chunked);
     /* A plain import also takes a single object, and the chunked one only arrays: compare arrays. */
     size_t start = 0;
@@ -34,8 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (start < length && text[start] == '[') {
         if ((rc_plain == MAPPING_OK) != (rc_chunked == MAPPING_OK) ||
             (rc_plain == MAPPING_EPARSE && rc_chunked == MAPPING_EPARSE && a->position != b->position)) {
-            fprintf(stderr, "plain %s (%s) vs chunked %s (%s), chunk %zu\n", mapping_strerror(rc_plain), a->message,
-                    mapping_strerror(rc_chunked), b->message, chunk);
+            fprintf(stderr, "plain %s (%s) vs chunked %s (%s), chunk %zu\n", mapping_error_name(rc_plain), a->message,
+                    mapping_error_name(rc_chunked), b->message, chunk);
         }
         /* Both succeed or both fail; an element that does not map, in a chunk before a malformation,
          * may fail the chunked import first with its mapping error (documented). */

@@ -7,7 +7,7 @@ static size_t total(mapping_context *ctx) {
     size_t sum = 0, count = 0;
     const char *entities[] = {"Person", "Company", "Tag"};
     for (int i = 0; i < 3; i++) {
-        FUZZ_ASSERT(mapping_count(ctx, entities[i], &count) == MAPPING_OK);
+        FUZZ_ASSERT(mapping_entity_count(ctx, entities[i], &count) == MAPPING_OK);
         sum += count;
     }
     return sum;
@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             ctx[i] = fuzz_context();
         }
         FUZZ_ASSERT(mapping_context_set_parser(ctx[0], MAPPING_PARSER_JANSSON) == MAPPING_OK);
-        if (mapping_parser_available(MAPPING_PARSER_SIMDJSON))
+        if (mapping_parser_is_available(MAPPING_PARSER_SIMDJSON))
             FUZZ_ASSERT(mapping_context_set_parser(ctx[1], MAPPING_PARSER_SIMDJSON) == MAPPING_OK);
     }
     const char *mappings[] = {"person", "company", "tag"};
@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int i = 0; i < 2; i++) {
         before[i] = total(ctx[i]);
         mapping_list *list = NULL;
-        rc[i] = mapping_import(ctx[i], mapping, (const char *)data + 1, size - 1, &list);
+        rc[i] = mapping_context_import(ctx[i], mapping, (const char *)data + 1, size - 1, &list);
         count[i] = mapping_list_count(list);
         mapping_list_free(list);
         if (rc[i] != MAPPING_OK) FUZZ_ASSERT(total(ctx[i]) == before[i]);  /* all or nothing */

@@ -7,15 +7,15 @@ static mapping_object person;
 
 /* What the library writes must read back: set as a json attribute's value, it parses. */
 static void readable(const char *json) {
-    int rc = mapping_set(ctx, person, "data", json);
-    if (rc == MAPPING_EPARSE) fprintf(stderr, "unreadable output: %s (%s)\n", json, mapping_errmsg(ctx));
+    int rc = mapping_object_set(ctx, person, "data", json);
+    if (rc == MAPPING_EPARSE) fprintf(stderr, "unreadable output: %s (%s)\n", json, mapping_error_message(ctx));
     FUZZ_ASSERT(rc != MAPPING_EPARSE);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!ctx) {
         ctx = fuzz_context();
-        FUZZ_ASSERT(mapping_create(ctx, "Person", "{\"id\": 1}", &person) == MAPPING_OK);
+        FUZZ_ASSERT(mapping_object_create(ctx, "Person", "{\"id\": 1}", &person) == MAPPING_OK);
     }
     char *pattern = fuzz_part(&data, &size);
     char *path = fuzz_part(&data, &size);

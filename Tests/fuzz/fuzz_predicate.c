@@ -13,15 +13,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static mapping_context *ctx;
     if (!ctx) {
         ctx = fuzz_context();
-        FUZZ_ASSERT(mapping_import(ctx, "person", people, MAPPING_NUL_TERMINATED, NULL) == MAPPING_OK);
+        FUZZ_ASSERT(mapping_context_import(ctx, "person", people, MAPPING_NUL_TERMINATED, NULL) == MAPPING_OK);
     }
     char *predicate = fuzz_part(&data, &size);
     char *arguments = fuzz_part(&data, &size);
     char *sort = fuzz_part(&data, &size);
     mapping_list *list = NULL;
-    int rc = mapping_fetch(ctx, "Person", predicate, arguments[0] ? arguments : NULL, sort[0] ? sort : NULL, 0, 0, 0, &list);
+    int rc = mapping_entity_fetch(ctx, "Person", predicate, arguments[0] ? arguments : NULL, sort[0] ? sort : NULL, 0, 0, 0, &list);
     size_t count = 0;
-    int counted = mapping_count_where(ctx, "Person", predicate, arguments[0] ? arguments : NULL, &count);
+    int counted = mapping_entity_count_where(ctx, "Person", predicate, arguments[0] ? arguments : NULL, &count);
     if (rc == MAPPING_OK && counted == MAPPING_OK) FUZZ_ASSERT(count == mapping_list_count(list));
     mapping_list_free(list);
     free(predicate);

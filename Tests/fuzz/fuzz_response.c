@@ -26,11 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     response.body_len = size;
     response.base_url = "http://api.example.com/";
     size_t before = 0, after = 0;
-    FUZZ_ASSERT(mapping_count(ctx, "Person", &before) == MAPPING_OK);
+    FUZZ_ASSERT(mapping_entity_count(ctx, "Person", &before) == MAPPING_OK);
     mapping_list *list = NULL;
-    int rc = mapping_map_response(ctx, &response, &list);
+    int rc = mapping_response_map(ctx, &response, &list);
     mapping_list_free(list);
-    FUZZ_ASSERT(mapping_count(ctx, "Person", &after) == MAPPING_OK);
+    FUZZ_ASSERT(mapping_entity_count(ctx, "Person", &after) == MAPPING_OK);
     if (rc != MAPPING_OK) FUZZ_ASSERT(after == before);
     free(method);
     free(url);

@@ -7,11 +7,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (rc == MAPPING_OK) {
         FUZZ_ASSERT(ctx != NULL);
         size_t count = 1;
-        (void)mapping_count(ctx, "x", &count);
+        (void)mapping_entity_count(ctx, "x", &count);
         mapping_context_free(ctx);
     } else {
         FUZZ_ASSERT(ctx == NULL);
-        FUZZ_ASSERT(mapping_errmsg(NULL)[0] != '\0');
+        FUZZ_ASSERT(mapping_error_message(NULL)[0] != '\0');
     }
     return 0;
 }

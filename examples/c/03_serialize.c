@@ -1,5 +1,5 @@
 /* 03 — Write objects back out as JSON through a mapping.
- * Introduces: mapping_serialize, mapping_serialize_list, MAPPING_SERIALIZE_PRETTY. */
+ * Introduces: mapping_object_serialize, mapping_list_serialize, MAPPING_SERIALIZE_PRETTY. */
 #include "common.h"
 #include <string.h>
 
@@ -11,12 +11,12 @@ int main(int argc, char **argv) {
 
     mapping_object user;
     char *json = NULL;
-    CHECK_MAPPING(ctx, mapping_get(ctx, "User", "138052", &user));
-    CHECK_MAPPING(ctx, mapping_serialize(ctx, "user", user, MAPPING_SERIALIZE_PRETTY, &json));
+    CHECK_MAPPING(ctx, mapping_entity_find(ctx, "User", "138052", &user));
+    CHECK_MAPPING(ctx, mapping_object_serialize(ctx, "user", user, MAPPING_SERIALIZE_PRETTY, &json));
     printf("%s\n", json);
     mapping_free(json);
 
-    CHECK_MAPPING(ctx, mapping_serialize_list(ctx, "event", events, 0, &json));
+    CHECK_MAPPING(ctx, mapping_list_serialize(ctx, "event", events, 0, &json));
     printf("all events written back: %zu bytes (input %zu)\n", strlen(json), length);
     mapping_free(json);
 

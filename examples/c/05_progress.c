@@ -1,5 +1,5 @@
 /* 05 — A large import with progress reports and metadata: 60,000 generated people.
- * Introduces: mapping_import_with, mapping_import_options (metadata, on_progress). */
+ * Introduces: mapping_context_import_with, mapping_import_options (metadata, on_progress). */
 #include "common.h"
 
 static const char *SPEC =
@@ -38,11 +38,11 @@ int main(void) {
     options.progress_interval = 10000;
     const char *mappings[] = {"person"};
     mapping_list *people = NULL;
-    CHECK_MAPPING(ctx, mapping_import_with(ctx, mappings, 1, payload, at, &options, &people));
+    CHECK_MAPPING(ctx, mapping_context_import_with(ctx, mappings, 1, payload, at, &options, &people));
     fprintf(stderr, "\n");
 
     size_t companies = 0;
-    CHECK_MAPPING(ctx, mapping_count(ctx, "Company", &companies));
+    CHECK_MAPPING(ctx, mapping_entity_count(ctx, "Company", &companies));
     printf("imported %zu people and %zu companies\n", mapping_list_count(people), companies);
     free(payload);
     mapping_list_free(people);

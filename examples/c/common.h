@@ -13,7 +13,7 @@
         int check_rc_ = (call);                                                                    \
         if (check_rc_ != MAPPING_OK) {                                                             \
             fprintf(stderr, "%s:%d: %s failed: %s: %s\n", __FILE__, __LINE__, #call,              \
-                    mapping_strerror(check_rc_), mapping_errmsg(ctx));                             \
+                    mapping_error_name(check_rc_), mapping_error_message(ctx));                             \
             exit(1);                                                                               \
         }                                                                                          \
     } while (0)
@@ -60,7 +60,7 @@ static inline mapping_list *import_events(mapping_context *ctx, const char *dir,
     size_t size;
     char *payload = read_file(dir, "github_events.json", &size);
     mapping_list *events = NULL;
-    CHECK_MAPPING(ctx, mapping_import(ctx, "event", payload, size, &events));
+    CHECK_MAPPING(ctx, mapping_context_import(ctx, "event", payload, size, &events));
     free(payload);
     if (length) *length = size;
     return events;

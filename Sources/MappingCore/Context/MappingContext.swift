@@ -165,7 +165,7 @@ public final class MappingContext: Sendable {
         try read { (reader) throws(MappingError) in try reader.value(of: object, attribute: attribute) }
     }
 
-    /// One attribute of many objects under a single lock: the bulk read behind `mapping_get_values`.
+    /// One attribute of many objects under a single lock: the bulk read behind `mapping_list_values`.
     public func values(of objects: [ObjectID], attribute: String) throws(MappingError) -> [AttributeValue?] {
         try read { (reader) throws(MappingError) -> [AttributeValue?] in try reader.column(objects, attribute: attribute) }
     }

@@ -110,7 +110,7 @@ enum JSONWriter {
     }
 }
 
-/// One attribute of many objects as a JSON array (`mapping_get_values`): null for a missing value,
+/// One attribute of many objects as a JSON array (`mapping_list_values`): null for a missing value,
 /// dates as seconds since 1970 (exact to the microsecond, unlike ISO text).
 struct ColumnWriter {
     private var output: [UInt8] = []

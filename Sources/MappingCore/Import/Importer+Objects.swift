@@ -92,7 +92,7 @@ extension Importer {
         return IdentityMap.key(of: record, model.entities[record.entity])
     }
 
-    /// Back into its identity map under the identity it now has, which must be free (as for `mapping_set`).
+    /// Back into its identity map under the identity it now has, which must be free (as for `mapping_object_set`).
     mutating func registerTarget(_ target: ObjectID) throws(MappingError) {
         guard let record = store.record(target), model.entities.indices.contains(record.entity) else { return }
         try GraphEditor(model: model).register(target, model.entities[record.entity], in: &store)

@@ -56,13 +56,13 @@ NUL_TERMINATED = ctypes.c_size_t(-1).value
 
 version = ffi("mapping_version", [], c_char_p)
 version_number = ffi("mapping_version_number", [], c_int)
-strerror = ffi("mapping_strerror", [c_int], c_char_p)
-errmsg = ffi("mapping_errmsg", [ContextP], c_char_p)
+error_name = ffi("mapping_error_name", [c_int], c_char_p)
+error_message = ffi("mapping_error_message", [ContextP], c_char_p)
 error_last = ffi("mapping_error_last", [ContextP], POINTER(ErrorRecord))
 
 context_new = ffi("mapping_context_new", [POINTER(ContextP), c_char_p, c_size_t])
 context_free = ffi("mapping_context_free", [ContextP], None)
-import_ = ffi("mapping_import", [ContextP, c_char_p, c_char_p, c_size_t, POINTER(ListP)])
+import_ = ffi("mapping_context_import", [ContextP, c_char_p, c_char_p, c_size_t, POINTER(ListP)])
 
 EVENT = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_uint64, c_size_t, c_void_p)
 PROGRESS = ctypes.CFUNCTYPE(None, c_size_t, c_size_t, c_void_p)
@@ -85,73 +85,76 @@ class ImportOptions(ctypes.Structure):
 
 
 IMPORT_OPTIONS_VERSION = 2
-PARSERS = {"jansson": 1, "simdjson": 2}
-parser_available = ffi("mapping_parser_available", [c_int], c_int)
+PARSER_DEFAULT, PARSER_JANSSON, PARSER_SIMDJSON = 0, 1, 2
+PARSERS = {"jansson": PARSER_JANSSON, "simdjson": PARSER_SIMDJSON}
+parser_available = ffi("mapping_parser_is_available", [c_int], c_int)
 context_set_parser = ffi("mapping_context_set_parser", [ContextP, c_int])
 context_set_busy_timeout = ffi("mapping_context_set_busy_timeout", [ContextP, c_int])
 context_set_max_input = ffi("mapping_context_set_max_input", [ContextP, c_size_t])
-EVENT_NAMES = {1: "will_map_collection", 2: "will_map_object", 3: "did_map_object", 4: "did_map_collection"}
-import_with = ffi("mapping_import_with", [ContextP, POINTER(c_char_p), c_size_t, c_char_p, c_size_t,
+EVENT_WILL_MAP_COLLECTION, EVENT_WILL_MAP_OBJECT, EVENT_DID_MAP_OBJECT, EVENT_DID_MAP_COLLECTION = 1, 2, 3, 4
+EVENT_NAMES = {EVENT_WILL_MAP_COLLECTION: "will_map_collection", EVENT_WILL_MAP_OBJECT: "will_map_object",
+               EVENT_DID_MAP_OBJECT: "did_map_object", EVENT_DID_MAP_COLLECTION: "did_map_collection"}
+import_with = ffi("mapping_context_import_with", [ContextP, POINTER(c_char_p), c_size_t, c_char_p, c_size_t,
                                           POINTER(ImportOptions), POINTER(ListP)])
 CHUNKS_ARRAY, CHUNKS_LINES = 0, 1
-import_chunked = ffi("mapping_import_chunked", [ContextP, c_char_p, c_char_p, c_size_t, c_int, c_size_t,
+import_chunked = ffi("mapping_context_import_chunked", [ContextP, c_char_p, c_char_p, c_size_t, c_int, c_size_t,
                                                 POINTER(ImportOptions), POINTER(c_size_t)])
 
 list_new = ffi("mapping_list_new", [POINTER(Object), c_size_t, POINTER(ListP)])
 list_count = ffi("mapping_list_count", [ListP], c_size_t)
-list_get = ffi("mapping_list_get", [ListP, c_size_t, POINTER(Object)])
+list_get = ffi("mapping_list_at", [ListP, c_size_t, POINTER(Object)])
 list_copy = ffi("mapping_list_copy", [ListP, POINTER(Object), c_size_t, POINTER(c_size_t)])
 list_free = ffi("mapping_list_free", [ListP], None)
 
 object_check = ffi("mapping_object_check", [ContextP, Object])
-entity_name = ffi("mapping_entity_name", [ContextP, Object, POINTER(c_char_p)])
-attribute_type = ffi("mapping_attribute_type", [ContextP, c_char_p, c_char_p, POINTER(c_int)])
+entity_name = ffi("mapping_object_entity", [ContextP, Object, POINTER(c_char_p)])
+attribute_type = ffi("mapping_entity_attribute_type", [ContextP, c_char_p, c_char_p, POINTER(c_int)])
 entity_attribute_count = ffi("mapping_entity_attribute_count", [ContextP, c_char_p, POINTER(c_size_t)])
 entity_attribute_name = ffi("mapping_entity_attribute_name", [ContextP, c_char_p, c_size_t, POINTER(c_char_p)])
 entity_relationship_count = ffi("mapping_entity_relationship_count", [ContextP, c_char_p, POINTER(c_size_t)])
 entity_relationship_name = ffi("mapping_entity_relationship_name",
                                [ContextP, c_char_p, c_size_t, POINTER(c_char_p)])
-relationship_is_to_many = ffi("mapping_relationship_is_to_many", [ContextP, c_char_p, c_char_p, POINTER(c_bool)])
-is_null = ffi("mapping_is_null", [ContextP, Object, c_char_p, POINTER(c_bool)])
-get_string = ffi("mapping_get_string", [ContextP, Object, c_char_p, POINTER(c_void_p), POINTER(c_size_t)])
-get_int64 = ffi("mapping_get_int64", [ContextP, Object, c_char_p, POINTER(c_int64)])
-get_double = ffi("mapping_get_double", [ContextP, Object, c_char_p, POINTER(c_double)])
-get_bool = ffi("mapping_get_bool", [ContextP, Object, c_char_p, POINTER(c_bool)])
-get_date = ffi("mapping_get_date", [ContextP, Object, c_char_p, POINTER(c_double)])
-get_decimal = ffi("mapping_get_decimal", [ContextP, Object, c_char_p, POINTER(c_char_p)])
-get_json = ffi("mapping_get_json", [ContextP, Object, c_char_p, POINTER(c_void_p)])
-get_values = ffi("mapping_get_values", [ContextP, ListP, c_char_p, POINTER(c_void_p)])
-get_related = ffi("mapping_get_related", [ContextP, Object, c_char_p, POINTER(Object)])
-get_related_list = ffi("mapping_get_related_list", [ContextP, Object, c_char_p, POINTER(ListP)])
+relationship_is_to_many = ffi("mapping_entity_relationship_is_to_many", [ContextP, c_char_p, c_char_p, POINTER(c_bool)])
+is_null = ffi("mapping_object_is_null", [ContextP, Object, c_char_p, POINTER(c_bool)])
+get_string = ffi("mapping_object_get_string", [ContextP, Object, c_char_p, POINTER(c_void_p), POINTER(c_size_t)])
+get_int64 = ffi("mapping_object_get_int64", [ContextP, Object, c_char_p, POINTER(c_int64)])
+get_double = ffi("mapping_object_get_double", [ContextP, Object, c_char_p, POINTER(c_double)])
+get_bool = ffi("mapping_object_get_bool", [ContextP, Object, c_char_p, POINTER(c_bool)])
+get_date = ffi("mapping_object_get_date", [ContextP, Object, c_char_p, POINTER(c_double)])
+get_decimal = ffi("mapping_object_get_decimal", [ContextP, Object, c_char_p, POINTER(c_char_p)])
+get_json = ffi("mapping_object_get_json", [ContextP, Object, c_char_p, POINTER(c_void_p)])
+get_values = ffi("mapping_list_values", [ContextP, ListP, c_char_p, POINTER(c_void_p)])
+get_related = ffi("mapping_object_related", [ContextP, Object, c_char_p, POINTER(Object)])
+get_related_list = ffi("mapping_object_related_list", [ContextP, Object, c_char_p, POINTER(ListP)])
 
-get = ffi("mapping_get", [ContextP, c_char_p, c_char_p, POINTER(Object)])
-all_ = ffi("mapping_all", [ContextP, c_char_p, POINTER(ListP)])
-count = ffi("mapping_count", [ContextP, c_char_p, POINTER(c_size_t)])
-fetch = ffi("mapping_fetch", [ContextP, c_char_p, c_char_p, c_char_p, c_char_p, c_size_t, c_size_t, c_uint, POINTER(ListP)])
+get = ffi("mapping_entity_find", [ContextP, c_char_p, c_char_p, POINTER(Object)])
+all_ = ffi("mapping_entity_all", [ContextP, c_char_p, POINTER(ListP)])
+count = ffi("mapping_entity_count", [ContextP, c_char_p, POINTER(c_size_t)])
+fetch = ffi("mapping_entity_fetch", [ContextP, c_char_p, c_char_p, c_char_p, c_char_p, c_size_t, c_size_t, c_uint, POINTER(ListP)])
 FETCH_EXACT_ENTITY = 1
 
-begin = ffi("mapping_begin", [ContextP])
-commit = ffi("mapping_commit", [ContextP])
-rollback = ffi("mapping_rollback", [ContextP])
-create = ffi("mapping_create", [ContextP, c_char_p, c_char_p, POINTER(Object)])
-set_ = ffi("mapping_set", [ContextP, Object, c_char_p, c_char_p])
-set_related = ffi("mapping_set_related", [ContextP, Object, c_char_p, Object])
-set_related_list = ffi("mapping_set_related_list", [ContextP, Object, c_char_p, ListP])
-add_related = ffi("mapping_add_related", [ContextP, Object, c_char_p, Object, c_size_t])
-remove_related = ffi("mapping_remove_related", [ContextP, Object, c_char_p, Object])
-move_related = ffi("mapping_move_related", [ContextP, Object, c_char_p, c_size_t, c_size_t])
-delete = ffi("mapping_delete", [ContextP, Object])
+begin = ffi("mapping_context_begin", [ContextP])
+commit = ffi("mapping_context_commit", [ContextP])
+rollback = ffi("mapping_context_rollback", [ContextP])
+create = ffi("mapping_object_create", [ContextP, c_char_p, c_char_p, POINTER(Object)])
+set_ = ffi("mapping_object_set", [ContextP, Object, c_char_p, c_char_p])
+set_related = ffi("mapping_object_set_related", [ContextP, Object, c_char_p, Object])
+set_related_list = ffi("mapping_object_set_related_list", [ContextP, Object, c_char_p, ListP])
+add_related = ffi("mapping_object_add_related", [ContextP, Object, c_char_p, Object, c_size_t])
+remove_related = ffi("mapping_object_remove_related", [ContextP, Object, c_char_p, Object])
+move_related = ffi("mapping_object_move_related", [ContextP, Object, c_char_p, c_size_t, c_size_t])
+delete = ffi("mapping_object_delete", [ContextP, Object])
 APPEND = ctypes.c_size_t(-1).value
-count_where = ffi("mapping_count_where", [ContextP, c_char_p, c_char_p, c_char_p, POINTER(c_size_t)])
+count_where = ffi("mapping_entity_count_where", [ContextP, c_char_p, c_char_p, c_char_p, POINTER(c_size_t)])
 
 TRANSFORMER = ctypes.CFUNCTYPE(c_int, ctypes.POINTER(ctypes.c_char), c_size_t, ValueP, c_void_p)
-register_transformer = ffi("mapping_register_transformer", [ContextP, c_char_p, TRANSFORMER, TRANSFORMER, c_void_p])
+register_transformer = ffi("mapping_context_register_transformer", [ContextP, c_char_p, TRANSFORMER, TRANSFORMER, c_void_p])
 value_set_json = ffi("mapping_value_set_json", [ValueP, c_char_p, c_size_t])
 value_set_error = ffi("mapping_value_set_error", [ValueP, c_char_p])
 
 path_match = ffi("mapping_path_match", [c_char_p, c_char_p, c_uint, POINTER(c_void_p)])
 path_interpolate = ffi("mapping_path_interpolate", [c_char_p, c_char_p, c_uint, POINTER(c_void_p)])
-path_from_object = ffi("mapping_path_from_object", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
+path_from_object = ffi("mapping_path_interpolate_object", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
 query_decode = ffi("mapping_query_decode", [c_char_p, POINTER(c_void_p)])
 PATH_ESCAPE, PATH_QUERY = 1, 2
 route_path = ffi("mapping_route_path", [ContextP, c_char_p, Object, c_char_p, c_char_p, c_uint, POINTER(c_void_p)])
@@ -162,20 +165,23 @@ class Response(ctypes.Structure):
 
 
 RESPONSE_VERSION = 2
-map_response = ffi("mapping_map_response", [ContextP, POINTER(Response), POINTER(ListP)])
-parameters = ffi("mapping_parameters", [ContextP, ListP, c_char_p, c_uint, POINTER(c_void_p)])
+map_response = ffi("mapping_response_map", [ContextP, POINTER(Response), POINTER(ListP)])
+parameters = ffi("mapping_list_parameters", [ContextP, ListP, c_char_p, c_uint, POINTER(c_void_p)])
 paginator_new = ffi("mapping_paginator_new", [ContextP, c_char_p, c_size_t, POINTER(PaginatorP)])
 paginator_free = ffi("mapping_paginator_free", [PaginatorP], None)
 paginator_path = ffi("mapping_paginator_path", [PaginatorP, c_size_t, POINTER(c_void_p)])
 paginator_update = ffi("mapping_paginator_update", [PaginatorP, c_size_t, c_char_p, c_size_t])
-paginator_get = ffi("mapping_paginator_get", [PaginatorP, c_char_p, POINTER(c_longlong)])
+paginator_get = ffi("mapping_paginator_field", [PaginatorP, c_char_p, POINTER(c_longlong)])
 url_resolve = ffi("mapping_url_resolve", [c_char_p, c_char_p, POINTER(c_void_p)])
 
-serialize = ffi("mapping_serialize", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
-serialize_list = ffi("mapping_serialize_list", [ContextP, c_char_p, ListP, c_uint, POINTER(c_void_p)])
+serialize = ffi("mapping_object_serialize", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
+serialize_list = ffi("mapping_list_serialize", [ContextP, c_char_p, ListP, c_uint, POINTER(c_void_p)])
 free = ffi("mapping_free", [c_void_p], None)
 
-# Status codes and flags, as in mapping.h.
+# Status codes, types and flags, as in mapping.h (bindings/python/tests/test_abi_tables.py compares
+# every one of them, and the structs above, with the header).
+NO_OBJECT = 0
+WAIT_FOREVER = -1
 (OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING, EDENIED,
  EPREDICATE, ECONSTRAINT, ERESPONSE, EUNAVAILABLE, EBUSY) = (0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14,
                                                                -15, -16, -17, -18)

@@ -105,7 +105,7 @@ def error_from_status(code, context_pointer):
     """The exception for a failed call, built from the calling thread's error record."""
     record = _ffi.error_last(context_pointer).contents
     cls = _BY_CODE.get(code, MappingError)
-    return cls(_text(record.message) or _text(_ffi.strerror(code)), code=code, path=_text(record.path),
+    return cls(_text(record.message) or _text(_ffi.error_name(code)), code=code, path=_text(record.path),
                attribute=_text(record.attribute), line=record.line, column=record.column,
                position=record.position)
 
