@@ -19,10 +19,6 @@ public func mapping_context_rollback(_ context: OpaquePointer?) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in try handle.core.rollback() }
 }
 
-/// A JSON argument given as text.
-private func jsonArgument(_ text: UnsafePointer<CChar>?, _ name: String) throws(MappingError) -> JSONValue {
-    try JanssonDocument.parse(try CString.argument(text, name)).value()
-}
 
 /// Exported to C as `mapping_object_create`.
 @_cdecl("mapping_object_create")
@@ -33,7 +29,7 @@ public func mapping_object_create(_ context: OpaquePointer?, _ entity: UnsafePoi
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         var members: [JSONMember] = []
         if values != nil {
-            guard case .object(let given) = try jsonArgument(values, "values") else {
+            guard case .object(let given) = try JSONArgument.parse(values, "values") else {
                 throw MappingError(.misuse, "values must be a JSON object of attribute values")
             }
             members = given
@@ -48,7 +44,7 @@ public func mapping_object_set(_ context: OpaquePointer?, _ object: UInt64, _ at
                         _ value: UnsafePointer<CChar>?) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in
         try handle.core.set(ObjectID(raw: object), attribute: try CString.argument(attribute, "attribute"),
-                            to: try jsonArgument(value, "value"))
+                            to: try JSONArgument.parse(value, "value"))
     }
 }
 

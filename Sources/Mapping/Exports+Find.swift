@@ -10,7 +10,7 @@ public func mapping_entity_find(_ context: OpaquePointer?, _ entity: UnsafePoint
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let entityName = try CString.argument(entity, "entity")
         let identityText = try CString.argument(identity, "identity")
-        let value = try JanssonDocument.parse(identityText).value(depthLimit: 8)
+        let value = try JSONArgument.parse(identityText)
         guard let found = try handle.core.object(of: entityName, identity: value) else {
             throw MappingError(.notFound, "no \(entityName) with identity \(identityText)")
         }

@@ -45,8 +45,7 @@ private func importOptions(_ options: UnsafePointer<mapping_import_options>?) th
     result.parser = try parserChoice(given.parser)
     if let parser = result.parser { try ParsedPayload.check(parser) }
     if given.metadata != nil {
-        let bytes = try CString.buffer(given.metadata, length: UInt(bitPattern: given.metadata_len), "metadata")
-        let metadata = try JanssonDocument.parse(bytes).value()
+        let metadata = try JSONArgument.parse(given.metadata, length: given.metadata_len, "metadata")
         guard case .object = metadata else { throw MappingError(.misuse, "the metadata must be a JSON object") }
         result.metadata = metadata
     }

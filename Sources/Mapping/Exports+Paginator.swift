@@ -59,7 +59,7 @@ public func mapping_paginator_path(_ pointer: OpaquePointer?, _ page: Int,
 public func mapping_paginator_update(_ pointer: OpaquePointer?, _ page: Int, _ body: UnsafePointer<CChar>?, _ length: Int) -> CInt {
     withoutContext { () throws(MappingError) in
         let handle = try paginator(pointer)
-        let value = try JanssonDocument.parse(try CString.buffer(body, length: UInt(bitPattern: length), "body")).value()
+        let value = try JSONArgument.parse(body, length: length, "body")
         handle.state.withLock { $0.update(page: Int(clamping: UInt(bitPattern: page)), body: value) }
     }
 }

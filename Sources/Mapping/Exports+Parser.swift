@@ -2,9 +2,9 @@ import MappingCore
 import MappingJSON
 
 /// The engine's parser for a MAPPING_PARSER_* value; `nil` for MAPPING_PARSER_DEFAULT.
-func parserChoice(_ value: CInt) throws(MappingError) -> JSONParser? {
+func parserChoice(_ value: CInt) throws(MappingError) -> JSONBackend? {
     if value == 0 { return nil }
-    guard let parser = JSONParser(rawValue: value) else {
+    guard let parser = JSONBackend(rawValue: value) else {
         throw MappingError(.range, "\(value) names no parser (MAPPING_PARSER_JANSSON or MAPPING_PARSER_SIMDJSON)")
     }
     return parser
@@ -13,7 +13,7 @@ func parserChoice(_ value: CInt) throws(MappingError) -> JSONParser? {
 /// Exported to C as `mapping_parser_is_available`.
 @_cdecl("mapping_parser_is_available")
 public func mapping_parser_is_available(_ parser: CInt) -> CInt {
-    guard let known = JSONParser(rawValue: parser) else { return 0 }
+    guard let known = JSONBackend(rawValue: parser) else { return 0 }
     return ParsedPayload.available.contains(known) ? 1 : 0
 }
 

@@ -26,7 +26,7 @@ public func mapping_path_interpolate(_ pattern: UnsafePointer<CChar>?, _ values:
     return withoutContext { () throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let compiled = try PathPattern(try CString.argument(pattern, "pattern"))
-        let object = try JanssonDocument.parse(try CString.argument(values, "values")).value(depthLimit: 64)
+        let object = try JSONArgument.parse(values, "values")
         out.pointee = CString.copy(compiled.interpolate(values: object, escaping: flags & 1 != 0).utf8)
     }
 }

@@ -46,11 +46,11 @@ public func mapping_response_map(_ context: OpaquePointer?, _ response: UnsafePo
             throw MappingError(.misuse, "\"\(methodName)\" is not an HTTP method")
         }
         var headers = JSONValue.null
-        if let text = given.headers { headers = try JanssonDocument.parse(try CString.argument(text, "headers")).value(depthLimit: 16) }
+        if let text = given.headers { headers = try JSONArgument.parse(text, "headers") }
         let request = HTTPResponse(method: method, url: try CString.argument(given.url, "url"), status: Int(given.status),
-                                   headers: headers, baseURL: try CString.optional(given.base_url, "base_url"))
+                                   headers: headers, baseURL: try CString.optional(given.base_url, "base_url"),
+                                   target: given.target != 0 ? ObjectID(raw: given.target) : nil)
         var options = ImportOptions()
-        if given.target != 0 { options.targetObject = ObjectID(raw: given.target) }
         if let entity = given.orphan_entity, method == .get {
             options.orphanScope = (try CString.argument(entity, "orphan_entity"), try CString.optional(given.orphan_predicate, "orphan_predicate"))
         }

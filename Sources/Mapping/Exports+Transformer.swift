@@ -32,7 +32,7 @@ private struct CTransformer: @unchecked Sendable {
         guard let json = output.json else {
             throw MappingError(.type, "transformer \"\(name)\" returned no value (call mapping_value_set_json)")
         }
-        return try JanssonDocument.parse(json).value()
+        return try JSONArgument.parse(json)
     }
 }
 

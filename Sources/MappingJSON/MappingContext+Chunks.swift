@@ -32,7 +32,7 @@ extension MappingContext {
         let counted = ProgressSoFar()
         while let chunk = try splitter.next() {
             var chunkOptions = options
-            chunkOptions.keyPaths = [nil]
+            chunkOptions.mapsAtRoot = true
             if let onProgress = options.onProgress {
                 let (doneBefore, knownBefore) = (counted.done, counted.known)
                 chunkOptions.onProgress = { done, known in

@@ -2,7 +2,7 @@
 internal import CSimdJSON
 internal import MappingCore
 
-/// simdjson's parser with its buffers. Lent to one import at a time by the context's pool.
+/// simdjson's parser with its buffers. Lent to one import at a time by the parser pool.
 final class SimdParser: @unchecked Sendable {
     let raw: OpaquePointer
 
@@ -15,34 +15,34 @@ final class SimdParser: @unchecked Sendable {
 }
 
 /// A payload parsed by simdjson. Its tape lives in the parser, which the document keeps until it is
-/// released and then gives back to the context's pool for the next import.
+/// released and then gives back to the pool for the next import.
 final class SimdDocument {
     private let parser: SimdParser
-    private let pool: ReusablePool
+    private let pool: ParserPool
     let reader: TapeReader
     let root = 1  // the tape's first word is the root marker; the value follows it
 
-    private init(parser: SimdParser, pool: ReusablePool, reader: TapeReader) {
+    private init(parser: SimdParser, pool: ParserPool, reader: TapeReader) {
         self.parser = parser
         self.pool = pool
         self.reader = reader
     }
 
     /// A parser whose buffers grew past this (they hold about 5 bytes per byte parsed) is freed
-    /// rather than kept: one large import must not leave the context holding its buffers.
+    /// rather than kept: one large import must not leave the process holding its buffers.
     static let largestKeptCapacity = 16 << 20
 
     deinit { Self.giveBack(parser, to: pool) }
 
-    /// Returns a parser to the context's pool, unless a large document grew its buffers.
-    private static func giveBack(_ parser: SimdParser, to pool: ReusablePool) {
+    /// Returns a parser to the pool, unless a large document grew its buffers.
+    private static func giveBack(_ parser: SimdParser, to pool: ParserPool) {
         if csimdjson_parser_capacity(parser.raw) <= largestKeptCapacity { pool.give(parser) }
     }
 
     /// The parsed document, or `nil` when jansson must decide: simdjson rejected the text (jansson
     /// then reports where, in its own words, or accepts what simdjson is stricter about) or the text
     /// holds an integer beyond int64, which jansson rejects. Either way both backends agree.
-    static func parse(_ bytes: UnsafeRawBufferPointer, pool: ReusablePool) -> SimdDocument? {
+    static func parse(_ bytes: UnsafeRawBufferPointer, pool: ParserPool) -> SimdDocument? {
         guard let parser = (pool.take() as? SimdParser) ?? SimdParser() else { return nil }
         var parsed = csimdjson_document()
         let status = csimdjson_parse(parser.raw, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),

@@ -83,18 +83,15 @@ final class ResponseDescriptorTests: XCTestCase {
         let ctx = try TestFixtures.context(spec)
         let base = "http://api.example.com"
         let draft = try ctx.create("User", values: [JSONMember("name", .string("Draft"))])
-        var options = ImportOptions()
-        options.targetObject = draft
-        let answer = try ctx.mapResponse(HTTPResponse(method: .post, url: base + "/users", status: 201, baseURL: base),
-                                         body: #"{"user": {"code": "u5", "name": "Ada"}}"#, options: options)
+        let answer = try ctx.mapResponse(HTTPResponse(method: .post, url: base + "/users", status: 201, baseURL: base, target: draft),
+                                         body: #"{"user": {"code": "u5", "name": "Ada"}}"#)
         XCTAssertEqual(answer, [draft], "mapped into the object sent, not a new one")
         XCTAssertEqual(try ctx.object(of: "User", identity: .string("u5")), draft, "registered under its new identity")
         XCTAssertEqual(try ctx.count(of: "User"), 1)
         // Another object's identity for a second draft: refused, and nothing changes.
         let second = try ctx.create("User", values: [JSONMember("name", .string("Second"))])
-        options.targetObject = second
-        XCTAssertThrowsError(try ctx.mapResponse(HTTPResponse(method: .post, url: base + "/users", status: 201, baseURL: base),
-                                                 body: #"{"user": {"code": "u5", "name": "Clash"}}"#, options: options)) { error in
+        XCTAssertThrowsError(try ctx.mapResponse(HTTPResponse(method: .post, url: base + "/users", status: 201, baseURL: base, target: second),
+                                                 body: #"{"user": {"code": "u5", "name": "Clash"}}"#)) { error in
             XCTAssertEqual((error as? MappingError)?.code, .constraint)
         }
         XCTAssertEqual(try ctx.value(of: second, attribute: "code").0, nil)

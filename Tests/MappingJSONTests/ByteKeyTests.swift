@@ -15,7 +15,7 @@ final class ByteKeyTests: XCTestCase {
      "mappings": {"tag": {"entity": "Tag", "attributes": {"name": "name", "data": "data"}}}}
     """
 
-    private var parsers: [JSONParser] { ParsedPayload.available }
+    private var parsers: [JSONBackend] { ParsedPayload.available }
 
     func testCanonicallyEquivalentKeysStayApart() throws {
         for parser in parsers {

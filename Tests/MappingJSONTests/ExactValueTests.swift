@@ -19,7 +19,7 @@ final class ExactValueTests: XCTestCase {
        "indexed": {"entity": "Indexed", "attributes": {"id": "id", "price": "price"}}}}
     """
 
-    private func context(_ parser: JSONParser) throws -> MappingContext {
+    private func context(_ parser: JSONBackend) throws -> MappingContext {
         let ctx = try TestFixtures.context(spec.replacingOccurrences(of: #", "indexes": []"#, with: ""))
         try ctx.choose(parser: parser)
         return ctx

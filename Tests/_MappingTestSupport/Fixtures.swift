@@ -99,7 +99,7 @@ extension TestFixtures {
 
     private static func chooseTestParser(_ context: MappingContext) throws {
         if let name = ProcessInfo.processInfo.environment["MAPPING_TEST_PARSER"] {
-            guard let parser = JSONParser.allCases.first(where: { $0.name == name }) else {
+            guard let parser = JSONBackend.allCases.first(where: { $0.name == name }) else {
                 throw MappingError(.misuse, "MAPPING_TEST_PARSER=\(name) names no parser")
             }
             try context.choose(parser: parser)

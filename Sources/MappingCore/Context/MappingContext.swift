@@ -8,10 +8,8 @@ public final class MappingContext: Sendable {
     public let spec: CompiledSpec
     private let graph: TransactionLock<ObjectStore>
     private let transformers = Locked<[String: HostTransformer]>([:])
-    private let parserChoice = Locked<JSONParser>(.jansson)
+    private let parserChoice = Locked<JSONBackend>(.jansson)
     private let inputLimit = Locked<Int>(0)
-    /// What a parser backend keeps between imports (simdjson's buffers), one per concurrent import.
-    public let parserPool = ReusablePool()
     /// Told what the store's invariant check found broken after a call; the check runs only when
     /// this is set (the test suites set it: it walks the whole graph).
     private let invariantReport: (@Sendable ([String]) -> Void)?
@@ -64,7 +62,7 @@ public final class MappingContext: Sendable {
     public var model: Model { spec.model }
 
     /// The parser that imports use unless their options name one; jansson until set.
-    public var parser: JSONParser {
+    public var parser: JSONBackend {
         get { parserChoice.withLock { $0 } }
         set { parserChoice.withLock { $0 = newValue } }
     }

@@ -7,8 +7,16 @@ public struct HTTPResponse: Sendable {
     /// Request and response headers as the host wants them readable: a JSON object, or `.null`.
     public var headers: JSONValue
     public var baseURL: String?
+    /// RestKit's target object: the object the request sent (POST/PUT/PATCH). A single representation
+    /// at the top of the body (not an array) is mapped into it whatever identity it carries, so an
+    /// object created without an id learns the one the server gave it. Ignored when the top is an
+    /// array or the mapping's entity does not fit; the identity it ends with must be free
+    /// (`MAPPING_ECONSTRAINT` otherwise).
+    public var target: ObjectID?
 
-    public init(method: HTTPMethods, url: String, status: Int, headers: JSONValue = .null, baseURL: String? = nil) {
+    public init(method: HTTPMethods, url: String, status: Int, headers: JSONValue = .null, baseURL: String? = nil,
+                target: ObjectID? = nil) {
+        self.target = target
         self.method = method
         self.url = url
         self.status = status
@@ -86,6 +94,7 @@ extension MappingContext {
         var options = given
         options.addResponseMetadata(response, arguments: objectDescriptors.first?.1 ?? [:])
         options.keyPaths = objectDescriptors.map(\.0.keyPath)
+        options.targetObject = response.target
         let names = objectDescriptors.compactMap { $0.0.mapping.map(spec.name(of:)) }
         return try importDocument(mappings: names, root: root, reader: reader, options: options)
     }

@@ -17,17 +17,17 @@ public struct ImportOptions: Sendable {
     /// (sub-entities too) that match the predicate (all, if `nil`) and that the import did not touch —
     /// map, skip as unmodified, or reach by identity — are deleted, applying delete rules.
     public var orphanScope: (entity: String, predicate: String?)?
-    /// Where each mapping of the import is applied, instead of its `rootPath` (one entry per mapping;
-    /// `nil` = the payload's root). A key path the payload lacks maps nothing, as a response
-    /// descriptor's key path; only when every one is missing is it an error.
-    public var keyPaths: [String?]?
-    /// RestKit's target object: the single representation at the top (not an array) is mapped into
-    /// this object, whatever identity it carries — so an object POSTed without an id learns the one
-    /// the server gave it. Ignored when the top is an array or the mapping's entity does not fit.
-    /// The identity it ends with must be free (`MAPPING_ECONSTRAINT` otherwise).
-    public var targetObject: ObjectID?
+    /// Maps the payload's root with each mapping, ignoring their `rootPath`s (a chunked import's
+    /// chunks are arrays of representations, whatever the mapping's `rootPath` says).
+    public var mapsAtRoot = false
+    /// Set by response mapping only (`HTTPResponse`): where each mapping of the import is applied,
+    /// instead of its `rootPath` (one entry per mapping; `nil` = the payload's root). A key path the
+    /// payload lacks maps nothing; only when every one is missing is it an error.
+    var keyPaths: [String?]?
+    /// Set by response mapping only: `HTTPResponse.target`.
+    var targetObject: ObjectID?
     /// The parser for this import's payload; `nil` uses the context's (`MappingContext.parser`).
-    public var parser: JSONParser?
+    public var parser: JSONBackend?
 
     public init(metadata: JSONValue = .null, onEvent: (@Sendable (ImportEvent) -> Void)? = nil,
                 onProgress: (@Sendable (_ done: Int, _ known: Int) -> Void)? = nil, progressInterval: Int = 256,

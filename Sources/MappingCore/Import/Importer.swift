@@ -64,7 +64,7 @@ struct Importer<Reader: JSONReader> {
     /// of `options.keyPaths`), then runs the post-pass, as one import.
     mutating func run(mappings references: [MappingRef], root: Reader.Node) throws(MappingError) -> [ObjectID] {
         var objects: [ObjectID] = []
-        if let keyPaths = options.keyPaths {
+        if let keyPaths = options.keyPaths ?? (options.mapsAtRoot ? Array(repeating: nil, count: references.count) : nil) {
             guard keyPaths.count == references.count else {
                 throw MappingError(.misuse, "one key path per mapping: \(references.count) mappings, \(keyPaths.count) key paths")
             }

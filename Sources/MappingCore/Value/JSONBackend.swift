@@ -3,7 +3,7 @@
 /// times faster on large payloads. Both give the same graph for the same input, and both report
 /// malformed JSON with jansson's line, column and message (simdjson hands a rejected text to
 /// jansson to say where and why).
-public enum JSONParser: Int32, Sendable, CaseIterable {
+public enum JSONBackend: Int32, Sendable, CaseIterable {
     case jansson = 1
     case simdjson = 2
 
