@@ -119,7 +119,7 @@ bench-check: release
 # The 1M-record people payload (235 MB), generated once and never committed.
 bench/data/people_1m.json:
 	@mkdir -p bench/data
-	python3 ../shared/bench/gen.py 1000000 > $@
+	python3 bench/people.py 1000000 > $@
 
 clean:
 	rm -rf .build .build-tsan .build-asan .build-fuzzlib .build-fuzz examples/c/bin Tests/c/bin Tests/c/bin-asan bench/bin

@@ -1,4 +1,4 @@
-"""Import costs side by side (issue 5): the people workload from ../shared/bench/gen.py at 10k and
+"""Import costs side by side: the people workload of bench/people.py at 10k and
 100k records, interleaved rounds in one process, medians. Every way does the same job — people
 uniqued by id with their inline companies uniqued by id and their phones uniqued by number,
 ISO dates parsed — and ratios are to jansson's bare parse of the same bytes.
@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "bindings", "python", "src"))
 from mapping import _ffi  # noqa: E402
 
-GENERATOR = os.path.join(HERE, "..", "..", "shared", "bench", "gen.py")
+GENERATOR = os.path.join(HERE, "people.py")
 # 1M records: one round (about a minute per way); BENCH_SIZES=small leaves it out.
 LOOKUPS = 10_000  # identity lookups timed per round, spread over the ids
 SIZES = [(10_000, 7), (100_000, 5)] + ([] if os.environ.get("BENCH_SIZES") == "small" else [(1_000_000, 1)])

@@ -1,4 +1,4 @@
-"""Import costs on real API payloads (../shared/bench/data): twitter.json, citm_catalog.json,
+"""Import costs on real API payloads (in $MAPPING_BENCH_DATA): twitter.json, citm_catalog.json,
 gsoc-2018.json, random.json, update-center.json and github_events.json, each with its spec in
 bench/specs/. Interleaved rounds in one process, medians; ratios are to jansson's bare parse of the
 same bytes. Every way does the same job — the objects each spec describes, uniqued by identity, with
@@ -34,7 +34,9 @@ import orjson
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "bindings", "python", "src"))
-DATA = os.path.join(HERE, "..", "..", "shared", "bench", "data")
+# The public JSON benchmark payloads are not kept in the repository (several MB); point
+# MAPPING_BENCH_DATA at a folder that holds them (github_events.json is also in examples/data).
+DATA = os.environ.get("MAPPING_BENCH_DATA", os.path.join(HERE, "data", "payloads"))
 SPECS = os.path.join(HERE, "specs")
 ROUNDS = 25
 SIMDJSON = 2
@@ -520,6 +522,8 @@ class Payload:
     def __init__(self, name, mappings, graph):
         self.name, self.mappings, self.graph = name, mappings, graph
         self.data_path = os.path.join(DATA, name + ".json")
+        if not os.path.exists(self.data_path):
+            fail(f"{self.data_path} is missing: set MAPPING_BENCH_DATA to the folder of the benchmark payloads")
         self.spec_path = os.path.join(SPECS, name + ".spec.json")
         with open(self.spec_path, "rb") as file:
             self.spec_bytes = file.read()

@@ -3,7 +3,7 @@
  *
  * libmapping maps JSON from web APIs into a live, in-memory object graph: typed entities, one object
  * per identity, relationships with inverses. A declarative mapping spec (JSON) describes the model
- * and how payloads map onto it; see the README for the spec format.
+ * and how payloads map onto it; docs/spec-format.md describes the spec format.
  *
  * This header is the contract: what is not declared here is not public API.
  *
@@ -304,12 +304,12 @@ MAPPING_EXTERN int mapping_import_options_init(mapping_import_options *options, 
  * its own rootPath, as one all-or-nothing import (the result lists their objects in that order);
  * metadata for "@metadata." key paths (besides the built-in "@metadata.mapping.collectionIndex" and
  * "@metadata.mapping.parentObject.<attribute>"); event and progress callbacks.
- * @param mappings       `mapping_entity_count` mapping names (at least one)
+ * @param mappings       `mapping_count` mapping names (at least one)
  * @param options        may be NULL for the defaults
  * @return as mapping_context_import(); MAPPING_EMISUSE for an unknown options version; MAPPING_EPARSE for
  *         metadata that is not JSON.
  */
-MAPPING_EXTERN int mapping_context_import_with(mapping_context *ctx, const char *const *mappings, size_t mapping_entity_count,
+MAPPING_EXTERN int mapping_context_import_with(mapping_context *ctx, const char *const *mappings, size_t mapping_count,
                                                const char *json, size_t len, const mapping_import_options *options,
                                                mapping_list **out);
 
@@ -570,7 +570,7 @@ MAPPING_EXTERN int mapping_object_delete(mapping_context *ctx, mapping_object ob
 
 /**
  * METHOD: mapping_entity. The objects of `entity` and its sub-entities that match `predicate`, sorted and paged.
- * @param predicate  predicate text, NSPredicate's language (see the README): comparisons
+ * @param predicate  predicate text, NSPredicate's language (docs/queries.md): comparisons
  *                   (== != < <= > >=), AND OR NOT, IN, BETWEEN {a, b}, BEGINSWITH ENDSWITH CONTAINS
  *                   LIKE MATCHES with [c]/[d], key paths through relationships, ANY ALL NONE and
  *                   @count, nil, literals, and %@ for arguments; NULL matches every object
