@@ -74,13 +74,13 @@ final class ParserDifferentialTests: XCTestCase {
     }
 
     func testDuplicateKeysKeepTheLastValueWhereTheKeyFirstAppeared() throws {
-        let payload = #"{"data": {"people": [{"id": 1, "name": "first", "extra": {"x": 1, "y": 2, "x": 3}, "name": "last"}]}}"#
+        let payload = #"{"data": {"people": [{"id": 1, "name": "first", "tags": {"x": 1, "y": 2, "x": 3}, "name": "last"}]}}"#
         try assertSame(TestFixtures.peopleSpec) { ctx in _ = try ctx.importJSON(mapping: "person", payload) }
         let ctx = try TestFixtures.context(TestFixtures.peopleSpec)
         try ctx.choose(parser: .simdjson)
         let person = try XCTUnwrap(try ctx.importJSON(mapping: "person", payload).first)
         XCTAssertEqual(try ctx.value(of: person, attribute: "name").0, .string("last"))
-        XCTAssertEqual(try ctx.value(of: person, attribute: "extra").0,
+        XCTAssertEqual(try ctx.value(of: person, attribute: "tags").0,
                        .json(.object([JSONMember("x", .integer(3)), JSONMember("y", .integer(2))])))
     }
 

@@ -1,71 +1,22 @@
+import Foundation
+import MappingCore
+import MappingJSON
+import XCTest
+
 /// Shared specs and payloads for the Swift test targets: the Person/Company/Phone scenario that
 /// the C and Python suites also use.
 public enum TestFixtures {
-    public static let peopleSpec = """
-    {
-      "entities": {
-        "Person": {
-          "attributes": {
-            "id": "integer", "name": "string", "age": "integer", "score": "double",
-            "weight": "decimal", "active": "boolean", "born": "date", "extra": "json",
-            "city": "string"
-          },
-          "identification": ["id"],
-          "relationships": {
-            "company": {"entity": "Company", "inverse": "employees"},
-            "phones": {"entity": "Phone", "toMany": true, "inverse": "owner"}
-          }
-        },
-        "Company": {
-          "attributes": {"id": "integer", "name": "string"},
-          "relationships": {"employees": {"entity": "Person", "toMany": true, "inverse": "company"}}
-        },
-        "Phone": {
-          "attributes": {"number": "string", "kind": "string"},
-          "identification": "number",
-          "relationships": {"owner": {"entity": "Person", "inverse": "phones"}}
-        }
-      },
-      "mappings": {
-        "person": {
-          "entity": "Person",
-          "rootPath": "data.people",
-          "attributes": {
-            "id": "id", "name": "name", "age": "age", "score": "score", "weight": "weight",
-            "active": "active", "born": "born", "extra": "extra", "city": "address.city"
-          },
-          "relationships": {
-            "company": {"keyPath": "company", "mapping": "company"},
-            "phones": {"keyPath": "phones", "mapping": "phone"}
-          }
-        },
-        "company": {"entity": "Company", "attributes": {"id": "id", "name": "name"}},
-        "phone": {"entity": "Phone", "attributes": {"number": "number", "kind": "kind"}}
-      }
-    }
-    """
+    /// The people scenario every suite shares — Swift, C and Python read the same two files in
+    /// `Tests/fixtures`, so the scenario cannot drift between them. Person (typed attributes of
+    /// every kind, a key path into `address`), Company (uniqued, with inverse employees) and Phone
+    /// (identified by number, an ordered to-many of Person).
+    public static let peopleSpec = fixture("people.spec.json")
+    /// Three people, two of them the same person (id 1 and "1"), two companies, three phones.
+    public static let peoplePayload = fixture("people.json")
 
-    public static let peoplePayload = """
-    {"data": {"people": [
-      {"id": 1, "name": "Ada", "age": "36", "score": 9.5, "weight": "61.25", "active": "yes",
-       "born": "1815-12-10T00:00:00Z", "extra": {"tags": ["math", "engines"]},
-       "address": {"city": "London"},
-       "company": {"id": 10, "name": "Analytical"},
-       "phones": [{"number": "+44-1", "kind": "home"}, {"number": "+44-2", "kind": "work"}]},
-      {"id": 2, "name": "Grace", "age": 85, "active": true, "born": 1,
-       "company": {"id": 10, "name": "Analytical Engines Ltd"},
-       "phones": [{"number": "+1-555", "kind": "work"}]},
-      {"id": "1", "name": "Ada Lovelace", "company": {"id": 11, "name": "Difference"}}
-    ]}}
-    """
-}
+    /// A missing fixture makes every test that uses it fail on the empty spec, visibly.
+    private static func fixture(_ name: String) -> String { (try? text(name)) ?? "" }
 
-import Foundation
-import XCTest
-import MappingCore
-import MappingJSON
-
-extension TestFixtures {
     /// The repository's `Tests/fixtures` folder.
     public static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures")
