@@ -381,6 +381,15 @@ MAPPING_EXTERN int mapping_entity_attribute_count(mapping_context *ctx, const ch
 MAPPING_EXTERN int mapping_entity_attribute_name(mapping_context *ctx, const char *entity, size_t index,
                                                  const char **out);
 
+/** METHOD: mapping_entity. The number of attributes whose values identify the entity's objects (its
+ *  identification: declared, inherited or inferred); 0 when its objects have no identity. */
+MAPPING_EXTERN int mapping_entity_identification_count(mapping_context *ctx, const char *entity, size_t *out);
+
+/** METHOD: mapping_entity. The name of the identifying attribute at `index` (0 ..< count, in
+ *  identification order). Borrowed: valid as long as the context. MAPPING_ERANGE when index >= count. */
+MAPPING_EXTERN int mapping_entity_identification_name(mapping_context *ctx, const char *entity, size_t index,
+                                                      const char **out);
+
 /** METHOD: mapping_entity. The number of relationships of an entity, inherited ones included. */
 MAPPING_EXTERN int mapping_entity_relationship_count(mapping_context *ctx, const char *entity, size_t *out);
 

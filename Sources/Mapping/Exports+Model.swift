@@ -40,6 +40,33 @@ public func mapping_entity_attribute_name(_ context: OpaquePointer?, _ entityNam
     }
 }
 
+/// Exported to C as `mapping_entity_identification_count`.
+@_cdecl("mapping_entity_identification_count")
+public func mapping_entity_identification_count(_ context: OpaquePointer?, _ entityName: UnsafePointer<CChar>?,
+                                                _ out: UnsafeMutablePointer<Int>?) -> CInt {
+    out?.pointee = 0
+    return withContext(context) { (handle, _) throws(MappingError) in
+        let declared = try entity(handle, entityName)
+        try store(declared.identityMap == nil ? 0 : declared.identification.count, into: out)
+    }
+}
+
+/// Exported to C as `mapping_entity_identification_name`.
+@_cdecl("mapping_entity_identification_name")
+public func mapping_entity_identification_name(_ context: OpaquePointer?, _ entityName: UnsafePointer<CChar>?,
+                                               _ index: Int, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withContext(context) { (handle, _) throws(MappingError) in
+        let declared = try entity(handle, entityName)
+        let identification = declared.identityMap == nil ? [] : declared.identification
+        let position = UInt(bitPattern: index)
+        guard position < UInt(identification.count) else {
+            throw MappingError(.range, "index \(position) is out of range: \(declared.name) is identified by \(identification.count) attribute(s)")
+        }
+        try store(try name(in: handle.attributeNames[declared.name], at: identification[Int(position)], of: "attributes"), into: out)
+    }
+}
+
 /// Exported to C as `mapping_entity_relationship_count`.
 @_cdecl("mapping_entity_relationship_count")
 public func mapping_entity_relationship_count(_ context: OpaquePointer?, _ entityName: UnsafePointer<CChar>?,

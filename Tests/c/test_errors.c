@@ -196,6 +196,14 @@ static void test_misuse_never_crashes(void) {
     EXPECT(many);
     EXPECT_OK(ctx, mapping_entity_attribute_type(ctx, "Person", "weight", &type));
     EXPECT(type == MAPPING_TYPE_DECIMAL);
+    EXPECT_OK(ctx, mapping_entity_identification_count(ctx, "Person", &count));
+    EXPECT(count == 1);
+    EXPECT_OK(ctx, mapping_entity_identification_name(ctx, "Person", 0, &name));
+    EXPECT_STR(name, "id");
+    EXPECT_OK(ctx, mapping_entity_identification_name(ctx, "Phone", 0, &name));
+    EXPECT_STR(name, "number");
+    EXPECT_RC(ctx, MAPPING_ERANGE, mapping_entity_identification_name(ctx, "Person", 1, &name));
+    EXPECT_RC(ctx, MAPPING_ENAME, mapping_entity_identification_count(ctx, "Nobody", &count));
 
     /* Versions and names. */
     EXPECT(mapping_version_number() == MAPPING_VERSION_NUMBER);

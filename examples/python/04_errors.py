@@ -1,16 +1,22 @@
 """04 — Errors: malformed JSON reports line and column, a wrong type reports the JSON path and the
 attribute, and a failed import changes nothing.
-Introduces: MappingError and its subclasses, all-or-nothing imports."""
+Introduces: MappingError and its subclasses (each also a built-in: ValueError, TypeError, …), all-or-nothing
+imports."""
 import mapping
 from _common import open_context
 
 
 def show(error):
+    # str(error) is the message, then the JSON path and the attribute when they are set.
     print(f"{type(error).__name__}: {error}")
     if error.line:
         print(f"  at line {error.line}, column {error.column} (byte {error.position})")
     if error.path:
-        print(f"  path {error.path}, attribute {error.attribute}")
+        print(f"  error.path = {error.path!r}, error.attribute = {error.attribute!r}")
+    # Each class also derives from the built-in that fits: ParseError is a ValueError,
+    # WrongTypeError a TypeError, so `except ValueError` catches bad JSON too.
+    builtin = next(base.__name__ for base in type(error).__mro__ if base.__module__ == "builtins")
+    print(f"  also a {builtin}")
 
 
 with open_context() as ctx:

@@ -77,24 +77,27 @@ def test_lists_arrive_in_one_copy():
         assert ctx.all("Person") == people
 
 
-def test_returned_lists_hand_their_library_list_to_values_until_changed():
+def test_returned_lists_hand_their_library_list_to_values_until_closed():
     with mapping.Context(SPEC) as ctx:
         people = ctx.import_json("person", PEOPLE)
-        assert isinstance(people, list) and isinstance(people, mapping.ObjectList)
+        assert isinstance(people, mapping.ObjectList) and not isinstance(people, list)
         assert people._library_list(ctx) is not None
         names = ctx.values(people, "name")
         assert names == ["Ada", None, "Grace"] == ctx.values(list(people), "name")
         assert type(people[:2]) is list  # a slice is a plain list of the same Objects
         everyone = ctx.all("Person")
         assert everyone._library_list(ctx) is not None
-        last = people.pop()
-        assert people._library_list(ctx) is None, "a changed list no longer speaks for its objects"
-        assert ctx.values(people, "name") == ["Ada", None]
-        people.append(last)
-        people.reverse()
-        assert ctx.values(people, "name") == ["Grace", None, "Ada"]
-        people[0] = everyone[0]
-        assert ctx.values(people, "name") == ["Ada", None, "Ada"]
+        changed = list(people)  # an ObjectList is immutable: changes are made on a copy
+        last = changed.pop()
+        assert ctx.values(changed, "name") == ["Ada", None]
+        changed.append(last)
+        changed.reverse()
+        assert ctx.values(changed, "name") == ["Grace", None, "Ada"]
+        changed[0] = everyone[0]
+        assert ctx.values(changed, "name") == ["Ada", None, "Ada"]
+        people.close()
+        assert people._library_list(ctx) is None, "a closed list no longer holds the library's list"
+        assert ctx.values(people, "name") == ["Ada", None, "Grace"], "its Objects are still read, one by one"
         with mapping.Context(SPEC) as other:
             with pytest.raises(mapping.MisuseError):
                 other.values(everyone, "name")  # another context's list is checked object by object

@@ -5,16 +5,21 @@
         people = ctx.import_json("person", payload)
         ada = ctx.get("Person", 1)
         ada["name"], ada.related("company")
+
+Modules: `objects` (Object, ObjectList), `context` (Context), `http` (paths, URLs, the paginator,
+response mapping, ObjectManager), `errors` (MappingError and a subclass per status code); `_ffi`
+declares the C functions (those returning a status raise through their errcheck), `_lib` loads the
+library, `_handle` is the base of every object that owns a library pointer.
 """
 from . import _ffi
-from .context import Context, Object, ObjectList, available_parsers
-from .paths import Paginator, PathPattern, decode_query, resolve_url
-from .manager import ObjectManager
+from .objects import Object, ObjectList
+from .context import Context, available_parsers
+from .http import ObjectManager, Paginator, PathPattern, decode_query, resolve_url
 from .errors import (BusyError, ConstraintError, ResponseError, DeniedError, DepthError, MappingError, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
                      ParseError, PredicateError, SpecError, StaleObjectError, UnavailableError, UnknownNameError, UnmappableError,
                      WrongTypeError)
 
-__version__ = _ffi.version().decode("ascii")
+__version__: str = _ffi.version().decode("ascii")
 
 __all__ = [
     "Context", "Object", "ObjectList", "ObjectManager", "Paginator", "PathPattern", "decode_query", "resolve_url", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",

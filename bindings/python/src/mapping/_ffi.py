@@ -3,6 +3,15 @@
 Handles are typed opaque pointers, so passing a list where a context is expected is a ctypes
 ArgumentError rather than a crash. Strings the library returns as new are declared c_void_p so that
 their bytes can be copied before mapping_free releases them; borrowed strings are c_char_p.
+
+Functions that return a status code are declared with `status(...)`: their ctypes `errcheck` raises
+the MappingError subclass for any code but MAPPING_OK (and the codes listed in `allow`, which the
+caller turns into an answer: ENOTFOUND into None, ENULL into None). The detail comes from
+mapping_error_last of the call's context when its first argument is one, of NULL otherwise (the
+path, URL, query, list and paginator functions). A call through this table therefore never returns
+a failure code; the few functions whose int is not a status to raise on (mapping_object_check, a
+predicate; mapping_parser_is_available; mapping_value_set_*, whose code a transformer hands back to
+the library) are declared with `function(...)`.
 """
 import ctypes
 from ctypes import POINTER, c_bool, c_char_p, c_double, c_int, c_int64, c_longlong, c_size_t, c_uint, c_uint64, c_void_p
@@ -45,24 +54,63 @@ class ErrorRecord(ctypes.Structure):
     ]
 
 
-def ffi(name, argtypes, restype=c_int):
-    function = getattr(lib, name)
-    function.argtypes = argtypes
-    function.restype = restype
-    return function
+def function(name, argtypes, restype):
+    """A C function as is: its argtypes and restype, no check of what it returns."""
+    declared = getattr(lib, name)
+    declared.argtypes = argtypes
+    declared.restype = restype
+    return declared
+
+
+def _raise(code, context):
+    from .errors import error_from_status  # imported here: errors reads this module's constants
+    raise error_from_status(code, context)
+
+
+def _errcheck(takes_context, allow):
+    """The errcheck of a status-returning function: the code itself when it is OK or allowed, else the
+    error raised, with the detail of the call's context (its first argument) or of NULL."""
+    if takes_context:
+        def errcheck(code, _function, arguments):
+            if code == OK or code in allow:
+                return code
+            _raise(code, arguments[0])
+    else:
+        def errcheck(code, _function, _arguments):
+            if code == OK or code in allow:
+                return code
+            _raise(code, None)
+    return errcheck
+
+
+def status(name, argtypes, allow=()):
+    """A C function returning a mapping_status, checked by its errcheck (see the module's docstring)."""
+    declared = function(name, argtypes, c_int)
+    declared.errcheck = _errcheck(bool(argtypes) and argtypes[0] is ContextP, frozenset(allow))
+    return declared
 
 
 NUL_TERMINATED = ctypes.c_size_t(-1).value
 
-version = ffi("mapping_version", [], c_char_p)
-version_number = ffi("mapping_version_number", [], c_int)
-error_name = ffi("mapping_error_name", [c_int], c_char_p)
-error_message = ffi("mapping_error_message", [ContextP], c_char_p)
-error_last = ffi("mapping_error_last", [ContextP], POINTER(ErrorRecord))
+# Status codes, types and flags, as in mapping.h (bindings/python/tests/test_abi_tables.py compares
+# every one of them, and the structs above, with the header).
+NO_OBJECT = 0
+WAIT_FOREVER = -1
+(OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING, EDENIED,
+ EPREDICATE, ECONSTRAINT, ERESPONSE, EUNAVAILABLE, EBUSY) = (0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14,
+                                                               -15, -16, -17, -18)
+TYPE_STRING, TYPE_INTEGER, TYPE_DOUBLE, TYPE_DECIMAL, TYPE_BOOLEAN, TYPE_DATE, TYPE_JSON = range(1, 8)
+SERIALIZE_NULLS, SERIALIZE_PRETTY, SERIALIZE_NO_ROOT, SERIALIZE_FORM = 1, 2, 4, 8
 
-context_new = ffi("mapping_context_new", [POINTER(ContextP), c_char_p, c_size_t])
-context_free = ffi("mapping_context_free", [ContextP], None)
-import_ = ffi("mapping_context_import", [ContextP, c_char_p, c_char_p, c_size_t, POINTER(ListP)])
+version = function("mapping_version", [], c_char_p)
+version_number = function("mapping_version_number", [], c_int)
+error_name = function("mapping_error_name", [c_int], c_char_p)
+error_message = function("mapping_error_message", [ContextP], c_char_p)
+error_last = function("mapping_error_last", [ContextP], POINTER(ErrorRecord))
+
+context_new = status("mapping_context_new", [POINTER(ContextP), c_char_p, c_size_t])
+context_free = function("mapping_context_free", [ContextP], None)
+import_ = status("mapping_context_import", [ContextP, c_char_p, c_char_p, c_size_t, POINTER(ListP)])
 
 EVENT = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_uint64, c_size_t, c_void_p)
 PROGRESS = ctypes.CFUNCTYPE(None, c_size_t, c_size_t, c_void_p)
@@ -87,77 +135,82 @@ class ImportOptions(ctypes.Structure):
 IMPORT_OPTIONS_VERSION = 2
 PARSER_DEFAULT, PARSER_JANSSON, PARSER_SIMDJSON = 0, 1, 2
 PARSERS = {"jansson": PARSER_JANSSON, "simdjson": PARSER_SIMDJSON}
-parser_available = ffi("mapping_parser_is_available", [c_int], c_int)
-context_set_parser = ffi("mapping_context_set_parser", [ContextP, c_int])
-context_set_busy_timeout = ffi("mapping_context_set_busy_timeout", [ContextP, c_int])
-context_set_max_input = ffi("mapping_context_set_max_input", [ContextP, c_size_t])
+parser_available = function("mapping_parser_is_available", [c_int], c_int)
+context_set_parser = status("mapping_context_set_parser", [ContextP, c_int])
+context_set_busy_timeout = status("mapping_context_set_busy_timeout", [ContextP, c_int])
+context_set_max_input = status("mapping_context_set_max_input", [ContextP, c_size_t])
 EVENT_WILL_MAP_COLLECTION, EVENT_WILL_MAP_OBJECT, EVENT_DID_MAP_OBJECT, EVENT_DID_MAP_COLLECTION = 1, 2, 3, 4
 EVENT_NAMES = {EVENT_WILL_MAP_COLLECTION: "will_map_collection", EVENT_WILL_MAP_OBJECT: "will_map_object",
                EVENT_DID_MAP_OBJECT: "did_map_object", EVENT_DID_MAP_COLLECTION: "did_map_collection"}
-import_with = ffi("mapping_context_import_with", [ContextP, POINTER(c_char_p), c_size_t, c_char_p, c_size_t,
-                                          POINTER(ImportOptions), POINTER(ListP)])
+import_with = status("mapping_context_import_with", [ContextP, POINTER(c_char_p), c_size_t, c_char_p, c_size_t,
+                                                     POINTER(ImportOptions), POINTER(ListP)])
 CHUNKS_ARRAY, CHUNKS_LINES = 0, 1
-import_chunked = ffi("mapping_context_import_chunked", [ContextP, c_char_p, c_char_p, c_size_t, c_int, c_size_t,
-                                                POINTER(ImportOptions), POINTER(c_size_t)])
+import_chunked = status("mapping_context_import_chunked", [ContextP, c_char_p, c_char_p, c_size_t, c_int, c_size_t,
+                                                           POINTER(ImportOptions), POINTER(c_size_t)])
 
-list_new = ffi("mapping_list_new", [POINTER(Object), c_size_t, POINTER(ListP)])
-list_count = ffi("mapping_list_count", [ListP], c_size_t)
-list_get = ffi("mapping_list_at", [ListP, c_size_t, POINTER(Object)])
-list_copy = ffi("mapping_list_copy", [ListP, POINTER(Object), c_size_t, POINTER(c_size_t)])
-list_free = ffi("mapping_list_free", [ListP], None)
+list_new = status("mapping_list_new", [POINTER(Object), c_size_t, POINTER(ListP)])
+list_count = function("mapping_list_count", [ListP], c_size_t)
+list_get = status("mapping_list_at", [ListP, c_size_t, POINTER(Object)])
+list_copy = status("mapping_list_copy", [ListP, POINTER(Object), c_size_t, POINTER(c_size_t)])
+list_free = function("mapping_list_free", [ListP], None)
 
-object_check = ffi("mapping_object_check", [ContextP, Object])
-entity_name = ffi("mapping_object_entity", [ContextP, Object, POINTER(c_char_p)])
-attribute_type = ffi("mapping_entity_attribute_type", [ContextP, c_char_p, c_char_p, POINTER(c_int)])
-entity_attribute_count = ffi("mapping_entity_attribute_count", [ContextP, c_char_p, POINTER(c_size_t)])
-entity_attribute_name = ffi("mapping_entity_attribute_name", [ContextP, c_char_p, c_size_t, POINTER(c_char_p)])
-entity_relationship_count = ffi("mapping_entity_relationship_count", [ContextP, c_char_p, POINTER(c_size_t)])
-entity_relationship_name = ffi("mapping_entity_relationship_name",
-                               [ContextP, c_char_p, c_size_t, POINTER(c_char_p)])
-relationship_is_to_many = ffi("mapping_entity_relationship_is_to_many", [ContextP, c_char_p, c_char_p, POINTER(c_bool)])
-is_null = ffi("mapping_object_is_null", [ContextP, Object, c_char_p, POINTER(c_bool)])
-get_string = ffi("mapping_object_get_string", [ContextP, Object, c_char_p, POINTER(c_void_p), POINTER(c_size_t)])
-get_int64 = ffi("mapping_object_get_int64", [ContextP, Object, c_char_p, POINTER(c_int64)])
-get_double = ffi("mapping_object_get_double", [ContextP, Object, c_char_p, POINTER(c_double)])
-get_bool = ffi("mapping_object_get_bool", [ContextP, Object, c_char_p, POINTER(c_bool)])
-get_date = ffi("mapping_object_get_date", [ContextP, Object, c_char_p, POINTER(c_double)])
-get_decimal = ffi("mapping_object_get_decimal", [ContextP, Object, c_char_p, POINTER(c_char_p)])
-get_json = ffi("mapping_object_get_json", [ContextP, Object, c_char_p, POINTER(c_void_p)])
-get_values = ffi("mapping_list_values", [ContextP, ListP, c_char_p, POINTER(c_void_p)])
-get_related = ffi("mapping_object_related", [ContextP, Object, c_char_p, POINTER(Object)])
-get_related_list = ffi("mapping_object_related_list", [ContextP, Object, c_char_p, POINTER(ListP)])
+object_check = function("mapping_object_check", [ContextP, Object], c_int)  # a predicate: OK or ESTALE
+entity_name = status("mapping_object_entity", [ContextP, Object, POINTER(c_char_p)])
+attribute_type = status("mapping_entity_attribute_type", [ContextP, c_char_p, c_char_p, POINTER(c_int)])
+entity_attribute_count = status("mapping_entity_attribute_count", [ContextP, c_char_p, POINTER(c_size_t)])
+entity_attribute_name = status("mapping_entity_attribute_name", [ContextP, c_char_p, c_size_t, POINTER(c_char_p)])
+entity_identification_count = status("mapping_entity_identification_count", [ContextP, c_char_p, POINTER(c_size_t)])
+entity_identification_name = status("mapping_entity_identification_name", [ContextP, c_char_p, c_size_t, POINTER(c_char_p)])
+entity_relationship_count = status("mapping_entity_relationship_count", [ContextP, c_char_p, POINTER(c_size_t)])
+entity_relationship_name = status("mapping_entity_relationship_name",
+                                  [ContextP, c_char_p, c_size_t, POINTER(c_char_p)])
+relationship_is_to_many = status("mapping_entity_relationship_is_to_many", [ContextP, c_char_p, c_char_p, POINTER(c_bool)])
+is_null = status("mapping_object_is_null", [ContextP, Object, c_char_p, POINTER(c_bool)])
+get_string = status("mapping_object_get_string", [ContextP, Object, c_char_p, POINTER(c_void_p), POINTER(c_size_t)], allow=[ENULL])
+get_int64 = status("mapping_object_get_int64", [ContextP, Object, c_char_p, POINTER(c_int64)], allow=[ENULL])
+get_double = status("mapping_object_get_double", [ContextP, Object, c_char_p, POINTER(c_double)], allow=[ENULL])
+get_bool = status("mapping_object_get_bool", [ContextP, Object, c_char_p, POINTER(c_bool)], allow=[ENULL])
+get_date = status("mapping_object_get_date", [ContextP, Object, c_char_p, POINTER(c_double)], allow=[ENULL])
+get_decimal = status("mapping_object_get_decimal", [ContextP, Object, c_char_p, POINTER(c_char_p)], allow=[ENULL])
+get_json = status("mapping_object_get_json", [ContextP, Object, c_char_p, POINTER(c_void_p)])
+get_values = status("mapping_list_values", [ContextP, ListP, c_char_p, POINTER(c_void_p)])
+get_related = status("mapping_object_related", [ContextP, Object, c_char_p, POINTER(Object)])
+get_related_list = status("mapping_object_related_list", [ContextP, Object, c_char_p, POINTER(ListP)])
 
-get = ffi("mapping_entity_find", [ContextP, c_char_p, c_char_p, POINTER(Object)])
-all_ = ffi("mapping_entity_all", [ContextP, c_char_p, POINTER(ListP)])
-count = ffi("mapping_entity_count", [ContextP, c_char_p, POINTER(c_size_t)])
-fetch = ffi("mapping_entity_fetch", [ContextP, c_char_p, c_char_p, c_char_p, c_char_p, c_size_t, c_size_t, c_uint, POINTER(ListP)])
+get = status("mapping_entity_find", [ContextP, c_char_p, c_char_p, POINTER(Object)], allow=[ENOTFOUND])
+all_ = status("mapping_entity_all", [ContextP, c_char_p, POINTER(ListP)])
+count = status("mapping_entity_count", [ContextP, c_char_p, POINTER(c_size_t)])
+fetch = status("mapping_entity_fetch", [ContextP, c_char_p, c_char_p, c_char_p, c_char_p, c_size_t, c_size_t, c_uint, POINTER(ListP)])
 FETCH_EXACT_ENTITY = 1
 
-begin = ffi("mapping_context_begin", [ContextP])
-commit = ffi("mapping_context_commit", [ContextP])
-rollback = ffi("mapping_context_rollback", [ContextP])
-create = ffi("mapping_object_create", [ContextP, c_char_p, c_char_p, POINTER(Object)])
-set_ = ffi("mapping_object_set", [ContextP, Object, c_char_p, c_char_p])
-set_related = ffi("mapping_object_set_related", [ContextP, Object, c_char_p, Object])
-set_related_list = ffi("mapping_object_set_related_list", [ContextP, Object, c_char_p, ListP])
-add_related = ffi("mapping_object_add_related", [ContextP, Object, c_char_p, Object, c_size_t])
-remove_related = ffi("mapping_object_remove_related", [ContextP, Object, c_char_p, Object])
-move_related = ffi("mapping_object_move_related", [ContextP, Object, c_char_p, c_size_t, c_size_t])
-delete = ffi("mapping_object_delete", [ContextP, Object])
+begin = status("mapping_context_begin", [ContextP])
+commit = status("mapping_context_commit", [ContextP])
+rollback = status("mapping_context_rollback", [ContextP])
+create = status("mapping_object_create", [ContextP, c_char_p, c_char_p, POINTER(Object)])
+set_ = status("mapping_object_set", [ContextP, Object, c_char_p, c_char_p])
+set_related = status("mapping_object_set_related", [ContextP, Object, c_char_p, Object])
+set_related_list = status("mapping_object_set_related_list", [ContextP, Object, c_char_p, ListP])
+add_related = status("mapping_object_add_related", [ContextP, Object, c_char_p, Object, c_size_t])
+remove_related = status("mapping_object_remove_related", [ContextP, Object, c_char_p, Object])
+move_related = status("mapping_object_move_related", [ContextP, Object, c_char_p, c_size_t, c_size_t])
+delete = status("mapping_object_delete", [ContextP, Object])
 APPEND = ctypes.c_size_t(-1).value
-count_where = ffi("mapping_entity_count_where", [ContextP, c_char_p, c_char_p, c_char_p, POINTER(c_size_t)])
+count_where = status("mapping_entity_count_where", [ContextP, c_char_p, c_char_p, c_char_p, POINTER(c_size_t)])
 
 TRANSFORMER = ctypes.CFUNCTYPE(c_int, ctypes.POINTER(ctypes.c_char), c_size_t, ValueP, c_void_p)
-register_transformer = ffi("mapping_context_register_transformer", [ContextP, c_char_p, TRANSFORMER, TRANSFORMER, c_void_p])
-value_set_json = ffi("mapping_value_set_json", [ValueP, c_char_p, c_size_t])
-value_set_error = ffi("mapping_value_set_error", [ValueP, c_char_p])
+register_transformer = status("mapping_context_register_transformer", [ContextP, c_char_p, TRANSFORMER, TRANSFORMER, c_void_p])
+# A transformer returns these codes to the library, which reports the failure itself.
+value_set_json = function("mapping_value_set_json", [ValueP, c_char_p, c_size_t], c_int)
+value_set_error = function("mapping_value_set_error", [ValueP, c_char_p], c_int)
 
-path_match = ffi("mapping_path_match", [c_char_p, c_char_p, c_uint, POINTER(c_void_p)])
-path_interpolate = ffi("mapping_path_interpolate", [c_char_p, c_char_p, c_uint, POINTER(c_void_p)])
-path_from_object = ffi("mapping_path_interpolate_object", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
-query_decode = ffi("mapping_query_decode", [c_char_p, POINTER(c_void_p)])
+path_match = status("mapping_path_match", [c_char_p, c_char_p, c_uint, POINTER(c_void_p)], allow=[ENOTFOUND])
+path_interpolate = status("mapping_path_interpolate", [c_char_p, c_char_p, c_uint, POINTER(c_void_p)])
+path_from_object = status("mapping_path_interpolate_object", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
+query_decode = status("mapping_query_decode", [c_char_p, POINTER(c_void_p)])
 PATH_ESCAPE, PATH_QUERY = 1, 2
-route_path = ffi("mapping_route_path", [ContextP, c_char_p, Object, c_char_p, c_char_p, c_uint, POINTER(c_void_p)])
+route_path = status("mapping_route_path", [ContextP, c_char_p, Object, c_char_p, c_char_p, c_uint, POINTER(c_void_p)])
+
+
 class Response(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint), ("method", c_char_p), ("url", c_char_p), ("status", c_int),
                 ("headers", c_char_p), ("body", c_char_p), ("body_len", c_size_t), ("base_url", c_char_p),
@@ -165,28 +218,18 @@ class Response(ctypes.Structure):
 
 
 RESPONSE_VERSION = 2
-map_response = ffi("mapping_response_map", [ContextP, POINTER(Response), POINTER(ListP)])
-parameters = ffi("mapping_list_parameters", [ContextP, ListP, c_char_p, c_uint, POINTER(c_void_p)])
-paginator_new = ffi("mapping_paginator_new", [ContextP, c_char_p, c_size_t, POINTER(PaginatorP)])
-paginator_free = ffi("mapping_paginator_free", [PaginatorP], None)
-paginator_path = ffi("mapping_paginator_path", [PaginatorP, c_size_t, POINTER(c_void_p)])
-paginator_update = ffi("mapping_paginator_update", [PaginatorP, c_size_t, c_char_p, c_size_t])
-paginator_get = ffi("mapping_paginator_field", [PaginatorP, c_char_p, POINTER(c_longlong)])
-url_resolve = ffi("mapping_url_resolve", [c_char_p, c_char_p, POINTER(c_void_p)])
+map_response = status("mapping_response_map", [ContextP, POINTER(Response), POINTER(ListP)])
+parameters = status("mapping_list_parameters", [ContextP, ListP, c_char_p, c_uint, POINTER(c_void_p)])
+paginator_new = status("mapping_paginator_new", [ContextP, c_char_p, c_size_t, POINTER(PaginatorP)])
+paginator_free = function("mapping_paginator_free", [PaginatorP], None)
+paginator_path = status("mapping_paginator_path", [PaginatorP, c_size_t, POINTER(c_void_p)])
+paginator_update = status("mapping_paginator_update", [PaginatorP, c_size_t, c_char_p, c_size_t])
+paginator_get = status("mapping_paginator_field", [PaginatorP, c_char_p, POINTER(c_longlong)])
+url_resolve = status("mapping_url_resolve", [c_char_p, c_char_p, POINTER(c_void_p)])
 
-serialize = ffi("mapping_object_serialize", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
-serialize_list = ffi("mapping_list_serialize", [ContextP, c_char_p, ListP, c_uint, POINTER(c_void_p)])
-free = ffi("mapping_free", [c_void_p], None)
-
-# Status codes, types and flags, as in mapping.h (bindings/python/tests/test_abi_tables.py compares
-# every one of them, and the structs above, with the header).
-NO_OBJECT = 0
-WAIT_FOREVER = -1
-(OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING, EDENIED,
- EPREDICATE, ECONSTRAINT, ERESPONSE, EUNAVAILABLE, EBUSY) = (0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14,
-                                                               -15, -16, -17, -18)
-TYPE_STRING, TYPE_INTEGER, TYPE_DOUBLE, TYPE_DECIMAL, TYPE_BOOLEAN, TYPE_DATE, TYPE_JSON = range(1, 8)
-SERIALIZE_NULLS, SERIALIZE_PRETTY, SERIALIZE_NO_ROOT, SERIALIZE_FORM = 1, 2, 4, 8
+serialize = status("mapping_object_serialize", [ContextP, c_char_p, Object, c_uint, POINTER(c_void_p)])
+serialize_list = status("mapping_list_serialize", [ContextP, c_char_p, ListP, c_uint, POINTER(c_void_p)])
+free = function("mapping_free", [c_void_p], None)
 
 
 def take_string(pointer):

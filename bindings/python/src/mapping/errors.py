@@ -1,4 +1,34 @@
-"""MappingError and its subclasses, one per status code of mapping.h."""
+"""MappingError and its subclasses, one per status code of mapping.h.
+
+Every class also derives from the built-in exception that fits, so code that knows nothing of this
+binding can still catch its errors (`except ValueError`, `except LookupError`):
+
+| class | built-in | why |
+|---|---|---|
+| MisuseError | ValueError | an invalid argument or a closed handle (Python's "I/O operation on closed file" is a ValueError too) |
+| SpecError | ValueError | the spec given is not a valid spec |
+| ParseError | ValueError | malformed JSON, as json.JSONDecodeError (itself a ValueError) |
+| WrongTypeError | TypeError | a value of the wrong type (in a payload, or for a typed read) |
+| UnknownNameError | LookupError | no entity, attribute, relationship or mapping of that name; not KeyError, whose str() would quote the message |
+| NotFoundError | LookupError | no object with that identity, no route |
+| StaleObjectError | ReferenceError | a handle whose object was deleted (or is another context's), as a dead weak reference |
+| NullValueError | ValueError | a null value where one is needed |
+| DepthError | ValueError | input nested too deeply |
+| OutOfRangeError | ValueError | mostly a number out of range (a payload over max_input_size, a page or offset past 64 bits, too many contexts); the positions of ordered relationships it also covers would fit IndexError, but one class has one base |
+| UnmappableError | ValueError | a payload that does not fit the mapping |
+| PredicateError | ValueError | a predicate or sort that does not parse or names nothing |
+| BusyError | TimeoutError | another thread's transaction outlasted the busy timeout (TimeoutError is an OSError, so `except OSError` catches it too) |
+| DeniedError, ConstraintError, ResponseError, UnavailableError, MappingError | none | no built-in means "a delete rule refused", "a model rule is broken", "the server answered with an error status" or "this build lacks the feature" |
+
+The message, code, path, attribute, line, column and position are attributes; str(error) is the
+message followed by the JSON path and the attribute when they are set: `cannot map
+$.data.people[2].age into Person.age (integer): "abc" is not an integer (at $.data.people[2].age,
+attribute Person.age)`.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
 from . import _ffi
 
 
@@ -6,9 +36,10 @@ class MappingError(Exception):
     """A failed libmapping call: the status code, the message, and where (JSON path, attribute,
     line/column/position for parse errors)."""
 
-    code = _ffi.ERROR
+    code: int = _ffi.ERROR
 
-    def __init__(self, message, code=None, path="", attribute="", line=0, column=0, position=0):
+    def __init__(self, message: str, code: Optional[int] = None, path: str = "", attribute: str = "",
+                 line: int = 0, column: int = 0, position: int = 0) -> None:
         super().__init__(message)
         self.message = message
         if code is not None:
@@ -19,48 +50,56 @@ class MappingError(Exception):
         self.column = column
         self.position = position
 
+    def __str__(self) -> str:
+        where = []
+        if self.path:
+            where.append(f"at {self.path}")
+        if self.attribute:
+            where.append(f"attribute {self.attribute}")
+        return f"{self.message} ({', '.join(where)})" if where else self.message
 
-class MisuseError(MappingError):
+
+class MisuseError(MappingError, ValueError):
     code = _ffi.EMISUSE
 
 
-class SpecError(MappingError):
+class SpecError(MappingError, ValueError):
     code = _ffi.ESPEC
 
 
-class ParseError(MappingError):
+class ParseError(MappingError, ValueError):
     code = _ffi.EPARSE
 
 
-class WrongTypeError(MappingError):
+class WrongTypeError(MappingError, TypeError):
     code = _ffi.ETYPE
 
 
-class UnknownNameError(MappingError):
+class UnknownNameError(MappingError, LookupError):
     code = _ffi.ENAME
 
 
-class NotFoundError(MappingError):
+class NotFoundError(MappingError, LookupError):
     code = _ffi.ENOTFOUND
 
 
-class StaleObjectError(MappingError):
+class StaleObjectError(MappingError, ReferenceError):
     code = _ffi.ESTALE
 
 
-class NullValueError(MappingError):
+class NullValueError(MappingError, ValueError):
     code = _ffi.ENULL
 
 
-class DepthError(MappingError):
+class DepthError(MappingError, ValueError):
     code = _ffi.EDEPTH
 
 
-class OutOfRangeError(MappingError):
+class OutOfRangeError(MappingError, ValueError):
     code = _ffi.ERANGE
 
 
-class UnmappableError(MappingError):
+class UnmappableError(MappingError, ValueError):
     code = _ffi.EMAPPING
 
 
@@ -68,7 +107,7 @@ class DeniedError(MappingError):
     code = _ffi.EDENIED
 
 
-class PredicateError(MappingError):
+class PredicateError(MappingError, ValueError):
     code = _ffi.EPREDICATE
 
 
@@ -77,8 +116,10 @@ class ConstraintError(MappingError):
 
 
 class ResponseError(MappingError):
-    """An HTTP error status; the message carries the payload's error messages."""
+    """An HTTP error status; the message carries the payload's error messages. ObjectManager sets
+    `status`, the HTTP status."""
     code = _ffi.ERESPONSE
+    status: Optional[int] = None
 
 
 class UnavailableError(MappingError):
@@ -86,7 +127,7 @@ class UnavailableError(MappingError):
     code = _ffi.EUNAVAILABLE
 
 
-class BusyError(MappingError):
+class BusyError(MappingError, TimeoutError):
     """Another thread's transaction on the context stayed open past the busy timeout; nothing changed."""
     code = _ffi.EBUSY
 
@@ -97,19 +138,15 @@ _BY_CODE = {cls.code: cls for cls in (MisuseError, SpecError, ParseError, WrongT
                                       UnavailableError, BusyError)}
 
 
-def _text(raw):
+def _text(raw: Optional[bytes]) -> str:
     return raw.decode("utf-8", "replace") if raw else ""
 
 
-def error_from_status(code, context_pointer):
-    """The exception for a failed call, built from the calling thread's error record."""
+def error_from_status(code: int, context_pointer=None) -> MappingError:
+    """The exception for a failed call, built from the calling thread's error record: the context's
+    for a call that took one, the context-less record (`context_pointer` None) otherwise."""
     record = _ffi.error_last(context_pointer).contents
     cls = _BY_CODE.get(code, MappingError)
     return cls(_text(record.message) or _text(_ffi.error_name(code)), code=code, path=_text(record.path),
                attribute=_text(record.attribute), line=record.line, column=record.column,
                position=record.position)
-
-
-def check(code, context_pointer=None):
-    if code != _ffi.OK:
-        raise error_from_status(code, context_pointer)
