@@ -75,7 +75,7 @@ public func mapping_context_import_with(_ context: OpaquePointer?, _ mappings: U
         }
         let resolved = try importOptions(options)
         let bytes = try CString.buffer(json, length: UInt(bitPattern: length), "json")
-        let objects = try handle.core.parsePayload(bytes, options: resolved).importInto(handle.core, mappings: names, options: resolved)
+        let objects = try handle.core.map(try handle.core.parsePayload(bytes, options: resolved), .importing(names, resolved))
         if let out { out.pointee = Registry.lists.add(ListHandle(objects)) }
     }
 }

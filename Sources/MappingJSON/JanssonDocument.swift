@@ -58,17 +58,4 @@ public final class JanssonDocument {
     public func value(depthLimit: Int = 256) throws(MappingError) -> JSONValue {
         try JanssonReader(numbers: numbers).copyValue(of: root, depthLimit: depthLimit)
     }
-
-    /// Maps the document into `context` with the named mapping (see `MappingContext.importDocument`).
-    public func importInto(_ context: MappingContext, mapping: String) throws(MappingError) -> [ObjectID] {
-        try importInto(context, mappings: [mapping], options: ImportOptions())
-    }
-
-    /// Maps the document with several mappings and options, as one import.
-    public func importInto(_ context: MappingContext, mappings: [String],
-                           options: ImportOptions) throws(MappingError) -> [ObjectID] {
-        try withExtendedLifetime(self) { () throws(MappingError) -> [ObjectID] in
-            try context.importDocument(mappings: mappings, root: root, reader: JanssonReader(numbers: numbers), options: options)
-        }
-    }
 }

@@ -53,7 +53,7 @@ extension MappingContext {
                 }
                 // The stretch parsed; a malformation just after it comes before any of its mapping.
                 if let problem = chunk.problem { throw Self.error(of: problem, in: input) }
-                return try document.importInto(self, mappings: [mapping], options: chunkOptions).count
+                return try map(document, .importing([mapping], chunkOptions)).count
             }
         }
         return total

@@ -30,7 +30,7 @@ extension MappingContext {
     /// the context's lock is taken, so other threads keep reading meanwhile.
     public func importJSON(mapping: String, _ bytes: UnsafeRawBufferPointer,
                            options: ImportOptions = ImportOptions()) throws(MappingError) -> [ObjectID] {
-        try parsePayload(bytes, options: options).importInto(self, mappings: [mapping], options: options)
+        try map(try parsePayload(bytes, options: options), .importing([mapping], options))
     }
 
     public func importJSON(mapping: String, _ text: String,
@@ -49,7 +49,7 @@ extension MappingContext {
         guard !isBlank else {
             return try mapResponse(response, root: nil as JSONValue?, reader: JSONValueReader(), options: options)
         }
-        return try parsePayload(body, options: options).mapResponse(response, into: self, options: options)
+        return try map(try parsePayload(body, options: options), .response(response, options))
     }
 
     public func mapResponse(_ response: HTTPResponse, body text: String,

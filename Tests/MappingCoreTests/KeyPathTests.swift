@@ -118,13 +118,12 @@ final class KeyPathTests: XCTestCase {
                                    "relationships": {"friends": {"keyPath": "@metadata.custom", "mapping": "loop"}}}}}
             """)
         let options = ImportOptions(metadata: .object([JSONMember("custom", .object([JSONMember("name", .string("Valerio Mazzeo"))]))]))
-        let blake = try XCTUnwrap(JanssonDocument.parse(#"{"name": "Blake Watters"}"#)
-            .importInto(ctx, mappings: ["user"], options: options).first)
+        let blake = try XCTUnwrap(ctx.importJSON(mapping: "user", #"{"name": "Blake Watters"}"#, options: options).first)
         let friends = try ctx.relatedObjects(of: blake, relationship: "friends")
         XCTAssertEqual(try friends.map { try ctx.value(of: $0, attribute: "name").0 }, [.string("Valerio Mazzeo")])
         XCTAssertEqual(try ctx.count(of: "User"), 2)
         // A mapping that reads itself from the metadata again and again: an error, not a crash.
-        XCTAssertThrowsError(try JanssonDocument.parse(#"{"name": "Loop"}"#).importInto(ctx, mappings: ["loop"], options: options)) { error in
+        XCTAssertThrowsError(try ctx.importJSON(mapping: "loop", #"{"name": "Loop"}"#, options: options)) { error in
             XCTAssertEqual((error as? MappingError)?.code, .depth)
         }
         XCTAssertEqual(try ctx.count(of: "User"), 2)
