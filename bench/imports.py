@@ -46,7 +46,7 @@ class Engine:
 
     def __init__(self, parser=1):
         self.ctx = _ffi.ContextP()
-        if _ffi.context_new(ctypes.byref(self.ctx), SPEC, len(SPEC)) != 0:
+        if _ffi.context_new(SPEC, len(SPEC), ctypes.byref(self.ctx)) != 0:
             raise RuntimeError("the bench spec does not load")
         if _ffi.context_set_parser(self.ctx, parser) != 0:
             raise RuntimeError("the parser is not available in this build")

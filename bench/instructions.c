@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cannot read %s or build the payload\n", argv[1]);
         return 1;
     }
-    int rc = mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED);
+    int rc = mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx);
     if (rc == MAPPING_OK) rc = mapping_context_set_parser(ctx, parser);
     if (rc == MAPPING_OK) rc = measured_import(ctx, json, length);
     if (rc != MAPPING_OK) {

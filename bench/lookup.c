@@ -28,7 +28,7 @@ static void check(mapping_context *ctx, int rc, const char *what) {
 /* A context holding `count` items, imported in batches of 100,000. */
 static mapping_context *graph(long count) {
     mapping_context *ctx = NULL;
-    check(NULL, mapping_context_new(&ctx, SPEC, MAPPING_NUL_TERMINATED), "context");
+    check(NULL, mapping_context_new(SPEC, MAPPING_NUL_TERMINATED, &ctx), "context");
     const long batch = 100000;
     char *payload = malloc((size_t)batch * 64 + 16);
     for (long start = 0; start < count; start += batch) {

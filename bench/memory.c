@@ -47,7 +47,7 @@ static int run(const char *spec_path, const char *payload_path, int chunked, int
     long baseline = rss_kb();
     char *data = read_all(payload_path, &length);
     mapping_context *ctx = NULL;
-    if (mapping_context_new(&ctx, spec, spec_len) != MAPPING_OK) return 1;
+    if (mapping_context_new(spec, spec_len, &ctx) != MAPPING_OK) return 1;
     if (mapping_context_set_parser(ctx, parser) != MAPPING_OK) return 1;
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);

@@ -79,7 +79,7 @@ class Engine:
     def __init__(self, payload, parser=1):
         self.payload = payload
         self.ctx = _ffi.ContextP()
-        if _ffi.context_new(ctypes.byref(self.ctx), payload.spec_bytes, len(payload.spec_bytes)) != 0:
+        if _ffi.context_new(payload.spec_bytes, len(payload.spec_bytes), ctypes.byref(self.ctx)) != 0:
             raise ImportFailure(f"{payload.spec_path} does not load")
         if _ffi.context_set_parser(self.ctx, parser) != 0:
             raise ImportFailure(f"parser {parser} is not available in this build")

@@ -25,7 +25,9 @@
  *   - Functions that can fail return an int status: MAPPING_OK (0) or a negative MAPPING_E* code.
  *     After a failure, mapping_error_message() and mapping_error_last() describe it. On failure, output
  *     parameters are set to NULL / 0 where the function says so and are otherwise left untouched.
- *   - The handle comes first, output parameters last; a single output parameter is named `out`.
+ *   - The handle comes first, output parameters last (constructors too: mapping_context_new takes
+ *     the spec, then `out`); a single output parameter is named `out`, a second one `out_<what>`
+ *     (mapping_object_get_string's `out_len`).
  *   - Ownership is stated per function: "new" results belong to the caller, who releases them with the
  *     named function; "borrowed" results belong to the library and stay valid as stated.
  *   - Strings are UTF-8. Functions taking a buffer take its length; pass MAPPING_NUL_TERMINATED as the
@@ -177,14 +179,14 @@ MAPPING_EXTERN const mapping_error *mapping_error_last(const mapping_context *ct
 
 /**
  * METHOD: mapping_context. CONSTRUCTOR. Loads and validates a mapping spec and creates an empty graph for it.
- * @param out   receives the new context (NULL on failure). New: release with mapping_context_free().
  * @param spec  the spec as JSON text
  * @param len   its length in bytes, or MAPPING_NUL_TERMINATED
+ * @param out   receives the new context (NULL on failure). New: release with mapping_context_free().
  * @return MAPPING_OK; MAPPING_ESPEC for an invalid spec (mapping_error_last(NULL)->path names the
  *         place in the spec, and line/column are set if it is not valid JSON); MAPPING_ERANGE when
  *         65,535 contexts are alive already; MAPPING_EMISUSE.
  */
-MAPPING_EXTERN int mapping_context_new(mapping_context **out, const char *spec, size_t len);
+MAPPING_EXTERN int mapping_context_new(const char *spec, size_t len, mapping_context **out);
 
 /** METHOD: mapping_context. DESTRUCTOR. Frees the context and its graph; its object handles become invalid. NULL is a no-op,
  *  and so is a context already freed. Lists taken from the context stay valid (they are snapshots). */
@@ -331,12 +333,12 @@ typedef enum mapping_chunks_format {
  * @param format      MAPPING_CHUNKS_ARRAY or MAPPING_CHUNKS_LINES
  * @param chunk_size  representations per chunk (0 means 10000)
  * @param options     may be NULL; as mapping_context_import_with()
- * @param count       receives the number of representations mapped (may be NULL)
+ * @param out         receives the number of representations mapped (may be NULL)
  * @return as mapping_context_import(); MAPPING_EPARSE also for an input that is not an array.
  */
 MAPPING_EXTERN int mapping_context_import_chunked(mapping_context *ctx, const char *mapping, const char *data, size_t len,
                                                   int format, size_t chunk_size, const mapping_import_options *options,
-                                                  size_t *count);
+                                                  size_t *out);
 
 /* ---- Lists ----------------------------------------------------------------------------------- */
 
@@ -354,9 +356,9 @@ MAPPING_EXTERN int mapping_list_at(const mapping_list *list, size_t index, mappi
 
 /** METHOD: mapping_list. Copies the list's handles into `buffer` in one call (bindings use it instead of one
  *  mapping_list_at per object): min(capacity, count) of them. `buffer` may be NULL when capacity is 0.
- *  @param count  receives the list's full count (a larger capacity is needed when it exceeds it).
+ *  @param out    receives the list's full count (a larger capacity is needed when it exceeds it).
  *  @return MAPPING_OK; MAPPING_EMISUSE for a NULL or freed list or a NULL buffer with capacity > 0. */
-MAPPING_EXTERN int mapping_list_copy(const mapping_list *list, mapping_object *buffer, size_t capacity, size_t *count);
+MAPPING_EXTERN int mapping_list_copy(const mapping_list *list, mapping_object *buffer, size_t capacity, size_t *out);
 
 /** METHOD: mapping_list. DESTRUCTOR. NULL is a no-op, and so is a list already freed. */
 MAPPING_EXTERN void mapping_list_free(mapping_list *list);

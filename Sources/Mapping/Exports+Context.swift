@@ -5,8 +5,8 @@ import MappingJSON
 
 /// Exported to C as `mapping_context_new`.
 @_cdecl("mapping_context_new")
-public func mapping_context_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ spec: UnsafePointer<CChar>?,
-                                _ length: Int) -> CInt {
+public func mapping_context_new(_ spec: UnsafePointer<CChar>?, _ length: Int,
+                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
     out?.pointee = nil
     return withoutContext { () throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }

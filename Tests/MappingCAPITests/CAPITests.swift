@@ -18,7 +18,7 @@ final class CAPITests: XCTestCase {
 
     static func newContext() -> OpaquePointer? {
         var context: OpaquePointer?
-        let status = spec.withCString { mapping_context_new(&context, $0, Int(bitPattern: UInt.max)) }
+        let status = spec.withCString { mapping_context_new($0, Int(bitPattern: UInt.max), &context) }
         return status == 0 ? context : nil
     }
 

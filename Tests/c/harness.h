@@ -74,7 +74,7 @@ static inline char *harness_read(const char *dir, const char *name) {
 static inline mapping_context *harness_context(const char *dir, const char *spec_name) {
     char *spec = harness_read(dir, spec_name);
     mapping_context *ctx = NULL;
-    if (mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED) != MAPPING_OK) {
+    if (mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx) != MAPPING_OK) {
         fprintf(stderr, "cannot load %s: %s\n", spec_name, mapping_error_message(NULL));
         exit(2);
     }

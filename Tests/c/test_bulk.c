@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
     mapping_context *ctx = NULL;
-    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     mapping_list *people = NULL;
     EXPECT_OK(ctx, mapping_context_import(ctx, "person",
                                   "[{\"id\": 1, \"name\": \"Ada\", \"born\": 0.5}, {\"id\": 2},"

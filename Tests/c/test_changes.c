@@ -34,7 +34,7 @@ static const char *name_at(mapping_context *ctx, mapping_object owner, size_t in
 
 int main(void) {
     mapping_context *ctx = NULL;
-    EXPECT_OK(NULL, mapping_context_new(&ctx, SPEC, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(SPEC, MAPPING_NUL_TERMINATED, &ctx));
     mapping_object ada = 0, acme = 0, rex = 0, owner = 0;
     EXPECT_OK(ctx, mapping_object_create(ctx, "Person", "{\"id\": 1, \"name\": \"Ada\"}", &ada));
     EXPECT_OK(ctx, mapping_object_create(ctx, "Company", "{\"id\": \"10\"}", &acme));

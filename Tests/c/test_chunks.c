@@ -16,7 +16,7 @@ int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
     mapping_context *ctx = NULL;
-    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     size_t count = 0;
     EXPECT_OK(ctx, mapping_context_import_chunked(ctx, "item", "[{\"id\": 1}, {\"id\": 2}, {\"id\": 3}, {\"id\": 1, \"label\": \"one\"}]",
                                           MAPPING_NUL_TERMINATED, MAPPING_CHUNKS_ARRAY, 2, NULL, &count));

@@ -77,8 +77,8 @@ static const char *request_spec =
 
 static void test_smaller_defects(void) {
     mapping_context *a = NULL, *b = NULL;
-    EXPECT_OK(NULL, mapping_context_new(&a, request_spec, MAPPING_NUL_TERMINATED));
-    EXPECT_OK(NULL, mapping_context_new(&b, request_spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(request_spec, MAPPING_NUL_TERMINATED, &a));
+    EXPECT_OK(NULL, mapping_context_new(request_spec, MAPPING_NUL_TERMINATED, &b));
     mapping_object ada = 0, bob = 0, foreign = 0;
     EXPECT_OK(a, mapping_object_create(a, "User", "{\"id\": 1, \"data\": {\"k\": [1, 2]}}", &ada));
     EXPECT_OK(a, mapping_object_create(a, "User", "{\"id\": 2}", &bob));

@@ -86,7 +86,7 @@ static void test_deep_nesting_is_an_error_not_a_crash(void) {
                        " \"relationships\": {\"child\": {\"entity\": \"Node\"}}}},"
                        " \"mappings\": {\"node\": {\"entity\": \"Node\", \"attributes\": {\"id\": \"id\"},"
                        " \"relationships\": {\"child\": {\"mapping\": \"node\"}}}}}";
-    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     enum { depth = 1000 };
     char *payload = malloc(depth * 24 + 16);
     size_t at = 0;
@@ -104,16 +104,16 @@ static void test_deep_nesting_is_an_error_not_a_crash(void) {
 
 static void test_spec_errors_name_the_place(void) {
     mapping_context *ctx = (mapping_context *)1;
-    EXPECT_RC(NULL, MAPPING_ESPEC, mapping_context_new(&ctx, "{\"entities\": {\"A\": {\"attributes\": "
+    EXPECT_RC(NULL, MAPPING_ESPEC, mapping_context_new("{\"entities\": {\"A\": {\"attributes\": "
               "{\"x\": \"string\"}, \"relationships\": {\"b\": {\"entity\": \"B\", \"inverse\": \"a\"}}},"
               " \"B\": {\"relationships\": {\"a\": {\"entity\": \"B\"}}}}, \"mappings\": {\"a\": {\"entity\": \"A\"}}}",
-              MAPPING_NUL_TERMINATED));
+              MAPPING_NUL_TERMINATED, &ctx));
     EXPECT(ctx == NULL);
     EXPECT_STR(mapping_error_last(NULL)->path, "$.entities.A.relationships.b.inverse");
-    EXPECT_RC(NULL, MAPPING_ESPEC, mapping_context_new(&ctx, "{\"entities\": {}", MAPPING_NUL_TERMINATED));
+    EXPECT_RC(NULL, MAPPING_ESPEC, mapping_context_new("{\"entities\": {}", MAPPING_NUL_TERMINATED, &ctx));
     EXPECT(mapping_error_last(NULL)->line == 1);
-    EXPECT_RC(NULL, MAPPING_ESPEC, mapping_context_new(&ctx, "{\"entities\": {\"A\": {}}, \"mappings\": "
-              "{\"a\": {\"entity\": \"A\", \"attributes\": {\"nope\": \"x\"}}}}", MAPPING_NUL_TERMINATED));
+    EXPECT_RC(NULL, MAPPING_ESPEC, mapping_context_new("{\"entities\": {\"A\": {}}, \"mappings\": "
+              "{\"a\": {\"entity\": \"A\", \"attributes\": {\"nope\": \"x\"}}}}", MAPPING_NUL_TERMINATED, &ctx));
     EXPECT_STR(mapping_error_last(NULL)->path, "$.mappings.a.attributes.nope");
 }
 
@@ -138,7 +138,7 @@ static void test_misuse_never_crashes(void) {
     EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_context_import(ctx, "person", NULL, 2, NULL));
     EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_object_get_string(ctx, object, NULL, &text, NULL));
     EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_object_get_string(ctx, object, "name", NULL, NULL));
-    EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_context_new(NULL, "{}", 2));
+    EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_context_new("{}", 2, NULL));
     EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_list_at(NULL, 0, &(mapping_object){0}));
     EXPECT(mapping_list_count(NULL) == 0);
     mapping_context_free(NULL);

@@ -30,7 +30,7 @@ static void test_freed_lists_stay_freed(void) {
 static void test_freed_context_handles_stay_stale(void) {
     mapping_context *first = NULL;
     mapping_object old = 0;
-    EXPECT_OK(NULL, mapping_context_new(&first, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &first));
     EXPECT_OK(first, mapping_object_create(first, "Item", "{\"id\": 1}", &old));
     mapping_context_free(first);
     EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_entity_count(first, "Item", NULL));
@@ -39,7 +39,7 @@ static void test_freed_context_handles_stay_stale(void) {
         mapping_context *ctx = NULL;
         mapping_object object = 0;
         int64_t id = 0;
-        if (mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED) != MAPPING_OK) { failed++; continue; }
+        if (mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx) != MAPPING_OK) { failed++; continue; }
         if (mapping_object_create(ctx, "Item", "{\"id\": 2}", &object) != MAPPING_OK) failed++;
         int rc = mapping_object_get_int64(ctx, old, "id", &id);
         if (rc != MAPPING_ESTALE) accepted++;

@@ -40,7 +40,7 @@ static void test_several_root_key_paths_K6(void) {
         "  \"category\": {\"entity\": \"Category\", \"rootPath\": \"categories\","
         "   \"attributes\": {\"code\": \"catId\", \"names\": \"translations\"}}}}";
     mapping_context *ctx = NULL;
-    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     char *payload = harness_read(dir, "reference/SameKeyDifferentTargetClasses.json");
     const char *mappings[] = {"product", "category"};
     mapping_list *out = NULL;
@@ -75,7 +75,7 @@ static void test_metadata_events_and_progress(void) {
         "  \"friend\": {\"entity\": \"User\", \"attributes\": {\"name\": \"name\","
         "   \"userID\": \"@metadata.mapping.collectionIndex\", \"houseID\": \"@metadata.mapping.parentObject.houseID\"}}}}";
     mapping_context *ctx = NULL;
-    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     event_log events = {{0}, 0};
     progress_log progress = {0, 0, 0};
     mapping_import_options options = MAPPING_IMPORT_OPTIONS_INIT;

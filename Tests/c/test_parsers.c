@@ -15,7 +15,7 @@ static char *serialize_all(mapping_context *ctx) {
 /* Imports the fixture with `parser` chosen for the context; returns the serialized people. */
 static char *import_with_parser(const char *spec, const char *payload, int parser) {
     mapping_context *ctx = NULL;
-    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     EXPECT_OK(ctx, mapping_context_set_parser(ctx, parser));
     EXPECT_OK(ctx, mapping_context_import(ctx, "person", payload, MAPPING_NUL_TERMINATED, NULL));
     char *text = serialize_all(ctx);
@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
     int simd = mapping_parser_is_available(MAPPING_PARSER_SIMDJSON);
 
     mapping_context *ctx = NULL;
-    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     EXPECT_RC(ctx, MAPPING_ERANGE, mapping_context_set_parser(ctx, MAPPING_PARSER_DEFAULT));
     EXPECT_RC(ctx, MAPPING_ERANGE, mapping_context_set_parser(ctx, 42));
     EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_context_set_parser(NULL, MAPPING_PARSER_JANSSON));

@@ -28,7 +28,7 @@ static size_t users(mapping_context *ctx) {
 
 static void test_get_deletes_orphans_of_the_scope(void) {
     mapping_context *ctx = NULL;
-    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     EXPECT_OK(ctx, mapping_context_import(ctx, "user", "[{\"id\": 1}, {\"id\": 2}, {\"id\": 3, \"name\": \"Keep\"}]",
                                   MAPPING_NUL_TERMINATED, NULL));
     mapping_response response = MAPPING_RESPONSE_INIT; /* method NULL: GET */
@@ -53,7 +53,7 @@ static void test_get_deletes_orphans_of_the_scope(void) {
 
 static void test_a_version_1_struct_is_still_read(void) {
     mapping_context *ctx = NULL;
-    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     EXPECT_OK(ctx, mapping_context_import(ctx, "user", "[{\"id\": 1}]", MAPPING_NUL_TERMINATED, NULL));
     response_v1 old = {1, "GET", "https://api.example.com/v1/users", 200, NULL,
                        "{\"users\": [{\"id\": 2}]}", MAPPING_NUL_TERMINATED, "https://api.example.com/v1/"};
@@ -64,7 +64,7 @@ static void test_a_version_1_struct_is_still_read(void) {
 
 static void test_bad_calls_and_an_error_status(void) {
     mapping_context *ctx = NULL;
-    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     mapping_response response = MAPPING_RESPONSE_INIT;
     response.url = "https://api.example.com/v1/users";
     response.base_url = "https://api.example.com/v1/";
@@ -88,7 +88,7 @@ static void test_bad_calls_and_an_error_status(void) {
 
 static void test_post_maps_into_the_target(void) {
     mapping_context *ctx = NULL;
-    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     mapping_object eve = MAPPING_NO_OBJECT, found = MAPPING_NO_OBJECT;
     EXPECT_OK(ctx, mapping_object_create(ctx, "User", "{\"name\": \"Eve\"}", &eve));
     mapping_response response = MAPPING_RESPONSE_INIT;

@@ -17,7 +17,7 @@ enum { TRIALS = 20, ITEMS = 20000, CHUNK = 100 };
 
 static mapping_context *new_context(void) {
     mapping_context *ctx = NULL;
-    EXPECT_OK(NULL, mapping_context_new(&ctx, spec, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     return ctx;
 }
 

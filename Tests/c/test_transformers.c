@@ -57,7 +57,7 @@ static int reenter(const char *input, size_t length, mapping_value *output, void
 }
 
 int main(void) {
-    EXPECT_OK(NULL, mapping_context_new(&ctx, SPEC, MAPPING_NUL_TERMINATED));
+    EXPECT_OK(NULL, mapping_context_new(SPEC, MAPPING_NUL_TERMINATED, &ctx));
     /* An import that needs an unregistered transformer fails with its name. */
     EXPECT_RC(ctx, MAPPING_ENAME, mapping_context_import(ctx, "user", "{\"id\": 1, \"name\": \"ada\"}", MAPPING_NUL_TERMINATED, NULL));
     EXPECT(strstr(mapping_error_message(ctx), "\"shout\" is not registered") != NULL);

@@ -15,8 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (runs++ % 1024 == 0) {
         mapping_context_free(plain);
         mapping_context_free(chunked);
-        FUZZ_ASSERT(mapping_context_new(&plain, tag_spec, MAPPING_NUL_TERMINATED) == MAPPING_OK);
-        FUZZ_ASSERT(mapping_context_new(&chunked, tag_spec, MAPPING_NUL_TERMINATED) == MAPPING_OK);
+        FUZZ_ASSERT(mapping_context_new(tag_spec, MAPPING_NUL_TERMINATED, &plain) == MAPPING_OK);
+        FUZZ_ASSERT(mapping_context_new(tag_spec, MAPPING_NUL_TERMINATED, &chunked) == MAPPING_OK);
     }
     size_t chunk = (size_t)(data[0] % 4) + 1;
     const char *text = (const char *)data + 1;

@@ -41,7 +41,7 @@ static const char *fuzz_spec =
 
 static mapping_context *fuzz_context(void) {
     mapping_context *ctx = NULL;
-    if (mapping_context_new(&ctx, fuzz_spec, MAPPING_NUL_TERMINATED) != MAPPING_OK) {
+    if (mapping_context_new(fuzz_spec, MAPPING_NUL_TERMINATED, &ctx) != MAPPING_OK) {
         fprintf(stderr, "the fuzz spec does not load: %s\n", mapping_error_message(NULL));
         abort();
     }

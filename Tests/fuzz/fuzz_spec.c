@@ -3,7 +3,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mapping_context *ctx = NULL;
-    int rc = mapping_context_new(&ctx, (const char *)data, size);
+    int rc = mapping_context_new((const char *)data, size, &ctx);
     if (rc == MAPPING_OK) {
         FUZZ_ASSERT(ctx != NULL);
         size_t count = 1;

@@ -26,8 +26,8 @@ int main(int argc, char **argv) {
     printf("events before: %zu, after two failed imports: %zu\n", before, after);
 
     mapping_context *bad = NULL;
-    show(NULL, mapping_context_new(&bad, "{\"entities\": {\"A\": {\"attributes\": {\"x\": \"text\"}}}, \"mappings\": {}}",
-                                   MAPPING_NUL_TERMINATED));
+    show(NULL, mapping_context_new("{\"entities\": {\"A\": {\"attributes\": {\"x\": \"text\"}}}, \"mappings\": {}}",
+                                   MAPPING_NUL_TERMINATED, &bad));
     mapping_context_free(ctx);
     return after == before ? 0 : 1;
 }

@@ -30,7 +30,7 @@ int main(void) {
     at += (size_t)sprintf(payload + at, "]}");
 
     mapping_context *ctx = NULL;
-    CHECK_MAPPING(NULL, mapping_context_new(&ctx, SPEC, MAPPING_NUL_TERMINATED));
+    CHECK_MAPPING(NULL, mapping_context_new(SPEC, MAPPING_NUL_TERMINATED, &ctx));
     mapping_import_options options = MAPPING_IMPORT_OPTIONS_INIT;
     options.metadata = "{\"source\": \"generated\"}";
     options.metadata_len = MAPPING_NUL_TERMINATED;

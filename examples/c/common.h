@@ -49,7 +49,7 @@ static inline mapping_context *open_context(const char *dir, const char *spec_na
     size_t length;
     char *spec = read_file(dir, spec_name, &length);
     mapping_context *ctx = NULL;
-    CHECK_MAPPING(NULL, mapping_context_new(&ctx, spec, length));
+    CHECK_MAPPING(NULL, mapping_context_new(spec, length, &ctx));
     free(spec);
     return ctx;
 }

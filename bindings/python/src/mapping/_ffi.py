@@ -108,7 +108,7 @@ error_name = function("mapping_error_name", [c_int], c_char_p)
 error_message = function("mapping_error_message", [ContextP], c_char_p)
 error_last = function("mapping_error_last", [ContextP], POINTER(ErrorRecord))
 
-context_new = status("mapping_context_new", [POINTER(ContextP), c_char_p, c_size_t])
+context_new = status("mapping_context_new", [c_char_p, c_size_t, POINTER(ContextP)])
 context_free = function("mapping_context_free", [ContextP], None)
 import_ = status("mapping_context_import", [ContextP, c_char_p, c_char_p, c_size_t, POINTER(ListP)])
 

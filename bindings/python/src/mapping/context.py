@@ -60,7 +60,7 @@ class Context(Handle, _ContextHTTP):
                 spec = file.read()
         data = _json_bytes(spec)
         pointer = _ffi.ContextP()
-        _ffi.context_new(ctypes.byref(pointer), data, len(data))
+        _ffi.context_new(data, len(data), ctypes.byref(pointer))
         super().__init__(pointer, _ffi.context_free)
         self._spec = data
         self._identifications: Dict[str, Tuple[str, ...]] = {}
