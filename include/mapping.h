@@ -9,8 +9,8 @@
  *
  * Conventions
  *   - Every function is named `mapping_<object>_<verb>` (libgit2's rule): the object is what the
- *     function acts on — context, object, list, entity, value, path, route, url, query, response,
- *     paginator, parser, error, import_options — and comes first in the argument list (after the
+ *     function acts on — context, object, list, entity, changes, value, path, route, url, query,
+ *     response, paginator, parser, error, import_options — and comes first in the argument list (after the
  *     context, for object, list and entity functions). A function that reads a property names the
  *     property (`mapping_list_count`, `mapping_object_entity`); `get` and `set` are kept for an
  *     object's attribute values (`mapping_object_get_string`, `mapping_object_set`) and for a
@@ -576,6 +576,60 @@ MAPPING_EXTERN int mapping_object_move_related(mapping_context *ctx, mapping_obj
 /** METHOD: mapping_object. Deletes an object with the delete rules of its relationships: nullify, cascade (transitively),
  *  deny (MAPPING_EDENIED naming the relationship; nothing deleted), noAction. Its handle becomes stale. */
 MAPPING_EXTERN int mapping_object_delete(mapping_context *ctx, mapping_object object);
+
+/* ---- Observing changes ----------------------------------------------------------------------- */
+
+/** One commit's changes, lent to an observer for the duration of its call. Opaque. */
+typedef struct mapping_changes mapping_changes;
+
+/** The kinds of entries of a change set. */
+typedef enum mapping_change_kind {
+    MAPPING_CHANGE_INSERTED = 1,  /* objects the commit made */
+    MAPPING_CHANGE_UPDATED = 2,   /* objects whose attributes or relationships it changed */
+    MAPPING_CHANGE_DELETED = 3,   /* objects it deleted: entity and identity only, their handles are stale */
+} mapping_change_kind;
+
+/** An observer: called with each commit's changes (see mapping_context_observe). `changes` and the
+ *  strings read from it are valid only during the call. */
+typedef void (*mapping_observer_fn)(mapping_context *ctx, const mapping_changes *changes, void *payload);
+
+/**
+ * METHOD: mapping_context. Calls `observer` after every later commit on this context that changed
+ * something: an import, a mapped response, a change (create, set, relate, delete), a committed
+ * transaction, a whole chunked import. Objects made and deleted within one commit appear nowhere; a
+ * rollback, a failed call and a commit that changed nothing (a re-import of the same data) call no
+ * observer. A relationship set on one side changes its inverse too: both objects are reported.
+ * The observer runs on the thread that committed, after that call has released the context, so it
+ * may call the context (reading the new values, or changing them: that commit is observed in turn);
+ * the call's own status and mapping_error_last() are unaffected by what the observer does.
+ * @param out  receives a token for mapping_context_unobserve()
+ */
+MAPPING_EXTERN int mapping_context_observe(mapping_context *ctx, mapping_observer_fn observer, void *payload,
+                                           uint64_t *out);
+
+/** METHOD: mapping_context. Stops calling the observer `token` names. MAPPING_ENOTFOUND when there
+ *  is none (already removed). Freeing the context removes every observer. */
+MAPPING_EXTERN int mapping_context_unobserve(mapping_context *ctx, uint64_t token);
+
+/** METHOD: mapping_changes. How many entries of `kind` (MAPPING_CHANGE_*) the change set has. */
+MAPPING_EXTERN int mapping_changes_count(const mapping_changes *changes, int kind, size_t *out);
+
+/** METHOD: mapping_changes. The object of an inserted or updated entry. MAPPING_ESTALE for a deleted
+ *  entry (its handle is stale); MAPPING_ERANGE when index >= count. */
+MAPPING_EXTERN int mapping_changes_object(const mapping_changes *changes, int kind, size_t index,
+                                          mapping_object *out);
+
+/** METHOD: mapping_changes. The entity name of an entry. Borrowed: valid as long as the context. */
+MAPPING_EXTERN int mapping_changes_entity(const mapping_changes *changes, int kind, size_t index,
+                                          const char **out);
+
+/** METHOD: mapping_changes. The identity of a deleted entry as JSON text: its identification value,
+ *  an object of them for a compound one, or null. Borrowed: valid during the observer call. */
+MAPPING_EXTERN int mapping_changes_identity(const mapping_changes *changes, size_t index, const char **out);
+
+/** METHOD: mapping_changes. The names of the attributes and relationships an updated entry changed,
+ *  as a JSON array in declaration order. Borrowed: valid during the observer call. */
+MAPPING_EXTERN int mapping_changes_changed(const mapping_changes *changes, size_t index, const char **out);
 
 /* ---- Queries -------------------------------------------------------------------------------- */
 

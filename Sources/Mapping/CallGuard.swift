@@ -14,16 +14,20 @@ func withContext(_ pointer: OpaquePointer?,
         slot.record(MappingError(.misuse, "a call on a context from inside a callback on the same context"))
         return MappingError.Code.misuse.status
     }
-    defer { handle.leave(slot) }
     slot.releaseBorrowed()
+    var failure: MappingError?
     do {
         try body(handle, slot)
-        slot.record(nil)
-        return 0
     } catch {
-        slot.record(error)
-        return error.code.status
+        failure = error
     }
+    slot.record(failure)
+    handle.leave(slot)
+    // Observers run after the call has left the context, so they may call it (a failed call
+    // committed nothing and has nothing to deliver). Their calls record errors of their own: the
+    // call's outcome is recorded again after them, so mapping_error_last still describes it.
+    if handle.deliverChanges(slot, contextPointer: pointer) { slot.record(failure) }
+    return failure?.code.status ?? 0
 }
 
 /// The same for calls that have no context.

@@ -11,6 +11,8 @@ final class ThreadSlot: @unchecked Sendable {
     private var borrowed: UnsafeMutablePointer<CChar>?
     /// True while this thread is inside a call on the context: a second call is re-entrant.
     var inside = false
+    /// Change sets this thread's call committed, for the C observers once the call has left.
+    let pendingChanges = PendingChanges()
 
     init() {
         error = .allocate(capacity: 1)

@@ -6,7 +6,8 @@ import MappingLock
 /// threads' calls wait until it ends (see `TransactionLock`). Several contexts are fully independent.
 public final class MappingContext: Sendable {
     public let spec: CompiledSpec
-    private let graph: TransactionLock<ObjectStore>
+    let graph: TransactionLock<ObjectStore>
+    let observers = ObserverList()
     private let transformers = Locked<[String: HostTransformer]>([:])
     private let parserChoice = Locked<JSONBackend>(.jansson)
     private let inputLimit = Locked<Int>(0)
@@ -34,21 +35,27 @@ public final class MappingContext: Sendable {
     /// Runs `body` on the graph under the context's lock, after any other thread's transaction has
     /// ended; `.busy` if it outlasts the busy timeout, `.misuse` once the context is closed.
     func withGraph<T>(_ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
-        guard let report = invariantReport else {
-            return try graph.withLock(refused: MappingError.init(refusal:), body)
-        }
+        var committed: [ChangeSet] = []
+        // Observers run once the lock is released: they may call the context themselves.
+        defer { if !committed.isEmpty { notify(committed) } }
         return try graph.withLock(refused: MappingError.init(refusal:)) { (store) throws(MappingError) -> T in
             defer {
-                // A chunked import is checked once it ends, not after each chunk: a check walks
-                // the whole graph, and per chunk that is quadratic in the payload.
-                let chunking = store.explicitTransaction && !store.transactionIsCallers
-                if !chunking {
-                    let broken = store.invariantViolations(model: spec.model)
-                    if !broken.isEmpty { report(broken) }
+                if !store.committedChanges.isEmpty {
+                    committed = store.committedChanges
+                    store.committedChanges = []
                 }
+                if let report = invariantReport { checkInvariants(store, report) }
             }
             return try body(&store)
         }
+    }
+
+    private func checkInvariants(_ store: ObjectStore, _ report: @Sendable ([String]) -> Void) {
+        // A chunked import is checked once it ends, not after each chunk: a check walks the whole
+        // graph, and per chunk that is quadratic in the payload.
+        guard !(store.explicitTransaction && !store.transactionIsCallers) else { return }
+        let broken = store.invariantViolations(model: spec.model)
+        if !broken.isEmpty { report(broken) }
     }
 
     /// How long calls wait for another thread's transaction before failing with `.busy`, in

@@ -101,6 +101,10 @@ extension ObjectStore {
     private mutating func commit(model: Model) throws(MappingError) {
         guard let committed = journal else { return }
         try checkCounts(committed, model: model)
+        if collectsChanges {
+            let changes = changeSet(of: committed, model: model)
+            if !changes.isEmpty { committedChanges.append(changes) }
+        }
         journal = nil
         release(slots: committed.deleted.map(\.slot))
         compactMembers()

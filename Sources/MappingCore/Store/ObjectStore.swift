@@ -27,6 +27,10 @@ struct ObjectStore {
     /// Whether the caller opened it (a failing call then says it rolled the caller's transaction
     /// back), rather than a chunked import for its own chunks.
     var transactionIsCallers = true
+    /// Set while the context has observers: each commit then leaves its change set in
+    /// `committedChanges`, for the context to hand to them once its lock is released.
+    var collectsChanges = false
+    var committedChanges: [ChangeSet] = []
 
     init(model: Model, space: HandleSpace) {
         self.space = space

@@ -240,3 +240,14 @@ def take_string(pointer):
         return ctypes.string_at(pointer).decode("utf-8")
     finally:
         free(pointer)
+
+# Observing commits.
+CHANGE_INSERTED, CHANGE_UPDATED, CHANGE_DELETED = 1, 2, 3
+OBSERVER = ctypes.CFUNCTYPE(None, ContextP, c_void_p, c_void_p)
+context_observe = status("mapping_context_observe", [ContextP, OBSERVER, c_void_p, POINTER(ctypes.c_uint64)])
+context_unobserve = status("mapping_context_unobserve", [ContextP, ctypes.c_uint64], allow=(ENOTFOUND,))
+changes_count = status("mapping_changes_count", [c_void_p, c_int, POINTER(c_size_t)])
+changes_object = status("mapping_changes_object", [c_void_p, c_int, c_size_t, POINTER(Object)])
+changes_entity = status("mapping_changes_entity", [c_void_p, c_int, c_size_t, POINTER(c_char_p)])
+changes_identity = status("mapping_changes_identity", [c_void_p, c_size_t, POINTER(c_char_p)])
+changes_changed = status("mapping_changes_changed", [c_void_p, c_size_t, POINTER(c_char_p)])

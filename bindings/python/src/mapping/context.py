@@ -16,6 +16,7 @@ from ._handle import Handle
 from .errors import MisuseError
 from .http import _ContextHTTP
 from .objects import Object, ObjectList, _date, _encode, _json_bytes, _json_default, _Selection
+from .observe import ChangeSet, Observer
 
 __all__ = ["Context", "Object", "ObjectList", "available_parsers"]
 
@@ -67,6 +68,7 @@ class Context(Handle, _ContextHTTP):
         self._types: Dict[Tuple[str, str], int] = {}
         self._types_lock = threading.Lock()
         self._callbacks: Dict[str, Any] = {}  # keeps the ctypes callbacks alive as long as the context
+        self._observers: Dict[int, Any] = {}  # the same for observers, by token
         if parser is not None:
             self.set_parser(parser)
         if busy_timeout != 5.0:
@@ -206,6 +208,15 @@ class Context(Handle, _ContextHTTP):
         callbacks = (_wrap_transformer(forward), _wrap_transformer(reverse) if reverse else _ffi.TRANSFORMER())
         _ffi.register_transformer(self._ptr, _encode(name), callbacks[0], callbacks[1], None)
         self._callbacks[name] = callbacks
+
+    def observe(self, callback: Callable[[ChangeSet], None]) -> Observer:
+        """Calls `callback` with a ChangeSet (inserted objects, updated objects with the names that
+        changed, deleted entities and identities) after every later commit that changed something:
+        imports, changes, committed transactions, chunked imports, mapped responses. Rollbacks,
+        failed calls and re-imports of the same data call nothing. The callback runs on the
+        committing thread after the library has released the context, so it may use the context.
+        Returns an Observer: close() it, or use it as a context manager, to stop."""
+        return Observer(self, callback)
 
     # -- finding ---------------------------------------------------------------------------------
 

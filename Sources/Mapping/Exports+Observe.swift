@@ -1,0 +1,171 @@
+import CMappingHeader
+import Glibc
+import MappingCore
+import MappingLock
+
+/// What a `const mapping_changes *` stands for during an observer call: one change set, with the C
+/// strings its accessors lend (entity names are the context's own; identities and changed-name
+/// lists are made here and freed with the handle, after the call).
+final class ChangesHandle: @unchecked Sendable {
+    let changes: ChangeSet
+    let context: ContextHandle
+    let identities: [UnsafeMutablePointer<CChar>?]
+    let changedNames: [UnsafeMutablePointer<CChar>?]
+
+    init(_ changes: ChangeSet, context: ContextHandle) {
+        self.changes = changes
+        self.context = context
+        identities = changes.deleted.map { CString.copy($0.identity.text().utf8) }
+        changedNames = changes.updated.map { CString.copy(JSONValue.array($0.changed.map(JSONValue.string)).text().utf8) }
+    }
+
+    deinit {
+        for pointer in identities { free(pointer) }
+        for pointer in changedNames { free(pointer) }
+    }
+
+    func count(_ kind: CInt) throws(MappingError) -> Int {
+        switch kind {
+        case CInt(MAPPING_CHANGE_INSERTED.rawValue): changes.inserted.count
+        case CInt(MAPPING_CHANGE_UPDATED.rawValue): changes.updated.count
+        case CInt(MAPPING_CHANGE_DELETED.rawValue): changes.deleted.count
+        default: throw MappingError(.misuse, "kind \(kind) is not a MAPPING_CHANGE_* value")
+        }
+    }
+
+    /// `index` checked against the entries of `kind`.
+    func position(_ kind: CInt, _ index: Int) throws(MappingError) -> Int {
+        let total = try count(kind)
+        let position = UInt(bitPattern: index)
+        guard position < UInt(total) else {
+            throw MappingError(.range, "index \(position) is out of range: the change set has \(total) of that kind")
+        }
+        return Int(position)
+    }
+}
+
+/// A C observer and its payload, as the engine's observer closure.
+private struct CObserver: @unchecked Sendable {
+    let function: mapping_observer_fn
+    let payload: UnsafeMutableRawPointer?
+}
+
+/// Change sets waiting for the C observers of one thread's call, delivered once the call has left
+/// the context (`withContext`), so the observer may call the context.
+final class PendingChanges: @unchecked Sendable {
+    fileprivate var queue: [(ChangeSet, CObserver)] = []
+}
+
+extension ContextHandle {
+    /// Calls the C observers with the change sets the calling thread's last call committed; returns
+    /// whether there were any.
+    func deliverChanges(_ slot: ThreadSlot, contextPointer: OpaquePointer?) -> Bool {
+        guard !slot.pendingChanges.queue.isEmpty else { return false }
+        while !slot.pendingChanges.queue.isEmpty {
+            let (changes, observer) = slot.pendingChanges.queue.removeFirst()
+            let handle = ChangesHandle(changes, context: self)
+            let pointer = Registry.changes.add(handle)
+            observer.function(contextPointer, pointer, observer.payload)
+            Registry.changes.remove(pointer)
+        }
+        return true
+    }
+}
+
+private func changes(_ pointer: OpaquePointer?) throws(MappingError) -> ChangesHandle {
+    guard let handle = Registry.changes.find(pointer) else {
+        throw MappingError(.misuse, pointer == nil ? "the change set is NULL"
+                           : "the change set is no longer valid (use it only during the observer call)")
+    }
+    return handle
+}
+
+/// Exported to C as `mapping_context_observe`.
+@_cdecl("mapping_context_observe")
+public func mapping_context_observe(_ context: OpaquePointer?, _ function: mapping_observer_fn?,
+                                    _ payload: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<UInt64>?) -> CInt {
+    out?.pointee = 0
+    return withContext(context) { (handle, _) throws(MappingError) in
+        guard let function else { throw MappingError(.misuse, "the observer function is NULL") }
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        let observer = CObserver(function: function, payload: payload)
+        let token = handle.core.addObserver { [weak handle] changes in
+            handle?.existingSlot()?.pendingChanges.queue.append((changes, observer))
+        }
+        out.pointee = UInt64(clamping: token)
+    }
+}
+
+/// Exported to C as `mapping_context_unobserve`.
+@_cdecl("mapping_context_unobserve")
+public func mapping_context_unobserve(_ context: OpaquePointer?, _ token: UInt64) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        guard token <= UInt64(Int.max), handle.core.removeObserver(Int(token)) else {
+            throw MappingError(.notFound, "no observer \(token) on this context")
+        }
+    }
+}
+
+/// Exported to C as `mapping_changes_count`.
+@_cdecl("mapping_changes_count")
+public func mapping_changes_count(_ pointer: OpaquePointer?, _ kind: CInt, _ out: UnsafeMutablePointer<Int>?) -> CInt {
+    out?.pointee = 0
+    return withoutContext { () throws(MappingError) in try store(try changes(pointer).count(kind), into: out) }
+}
+
+/// Exported to C as `mapping_changes_object`.
+@_cdecl("mapping_changes_object")
+public func mapping_changes_object(_ pointer: OpaquePointer?, _ kind: CInt, _ index: Int,
+                                   _ out: UnsafeMutablePointer<UInt64>?) -> CInt {
+    out?.pointee = 0
+    return withoutContext { () throws(MappingError) in
+        let handle = try changes(pointer)
+        let at = try handle.position(kind, index)
+        switch kind {
+        case CInt(MAPPING_CHANGE_INSERTED.rawValue): try store(handle.changes.inserted[at].object.raw, into: out)
+        case CInt(MAPPING_CHANGE_UPDATED.rawValue): try store(handle.changes.updated[at].object.raw, into: out)
+        default: throw MappingError(.stale, "a deleted object has no handle: read its entity and identity")
+        }
+    }
+}
+
+/// Exported to C as `mapping_changes_entity`.
+@_cdecl("mapping_changes_entity")
+public func mapping_changes_entity(_ pointer: OpaquePointer?, _ kind: CInt, _ index: Int,
+                                   _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withoutContext { () throws(MappingError) in
+        let handle = try changes(pointer)
+        let at = try handle.position(kind, index)
+        let name = switch kind {
+        case CInt(MAPPING_CHANGE_INSERTED.rawValue): handle.changes.inserted[at].entity
+        case CInt(MAPPING_CHANGE_UPDATED.rawValue): handle.changes.updated[at].entity
+        default: handle.changes.deleted[at].entity
+        }
+        try store(UnsafePointer(handle.context.entityNames[name]), into: out)
+    }
+}
+
+/// Exported to C as `mapping_changes_identity`.
+@_cdecl("mapping_changes_identity")
+public func mapping_changes_identity(_ pointer: OpaquePointer?, _ index: Int,
+                                     _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withoutContext { () throws(MappingError) in
+        let handle = try changes(pointer)
+        let at = try handle.position(CInt(MAPPING_CHANGE_DELETED.rawValue), index)
+        try store(UnsafePointer(handle.identities[at]), into: out)
+    }
+}
+
+/// Exported to C as `mapping_changes_changed`.
+@_cdecl("mapping_changes_changed")
+public func mapping_changes_changed(_ pointer: OpaquePointer?, _ index: Int,
+                                    _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> CInt {
+    out?.pointee = nil
+    return withoutContext { () throws(MappingError) in
+        let handle = try changes(pointer)
+        let at = try handle.position(CInt(MAPPING_CHANGE_UPDATED.rawValue), index)
+        try store(UnsafePointer(handle.changedNames[at]), into: out)
+    }
+}
