@@ -9,8 +9,8 @@
  *
  * Conventions
  *   - Every function is named `mapping_<object>_<verb>` (libgit2's rule): the object is what the
- *     function acts on — context, object, list, entity, changes, value, path, route, url, query,
- *     response, paginator, parser, error, import_options — and comes first in the argument list (after the
+ *     function acts on — context, object, list, entity, changes, fetch_change, value, path, route,
+ *     url, query, response, paginator, parser, error, import_options — and comes first in the argument list (after the
  *     context, for object, list and entity functions). A function that reads a property names the
  *     property (`mapping_list_count`, `mapping_object_entity`); `get` and `set` are kept for an
  *     object's attribute values (`mapping_object_get_string`, `mapping_object_set`) and for a
@@ -630,6 +630,43 @@ MAPPING_EXTERN int mapping_changes_identity(const mapping_changes *changes, size
 /** METHOD: mapping_changes. The names of the attributes and relationships an updated entry changed,
  *  as a JSON array in declaration order. Borrowed: valid during the observer call. */
 MAPPING_EXTERN int mapping_changes_changed(const mapping_changes *changes, size_t index, const char **out);
+
+/** The results of a watched fetch after a commit, lent to the watch function during its call. Opaque. */
+typedef struct mapping_fetch_change mapping_fetch_change;
+
+/** The kinds of positions of a fetch change. */
+typedef enum mapping_position_kind {
+    MAPPING_POSITION_REMOVED = 1,   /* positions in the old results of objects no longer in them */
+    MAPPING_POSITION_INSERTED = 2,  /* positions in the new results of objects that were not in the old */
+    MAPPING_POSITION_UPDATED = 3,   /* positions in the new results of objects that stayed and were updated */
+    MAPPING_POSITION_MOVED = 4,     /* objects that stayed but changed places: new position (out_from: old) */
+} mapping_position_kind;
+
+/** A watch function: called with each commit's change to the watched fetch's results. */
+typedef void (*mapping_watch_fn)(mapping_context *ctx, const mapping_fetch_change *change, void *payload);
+
+/**
+ * METHOD: mapping_context. Watches a fetch (as mapping_entity_fetch: entity, predicate, JSON arguments,
+ * sort, MAPPING_FETCH_EXACT_ENTITY; no offset or limit): after every later commit, if its results
+ * differ or an object in them was updated, `watch` is called with the new results and the removed,
+ * inserted, moved and updated positions — the fewest moves that explain the new order. Called as
+ * observers are (see mapping_context_observe). The request is checked now (MAPPING_ENAME,
+ * MAPPING_EPREDICATE). @param out receives a token; mapping_context_unobserve() ends the watch.
+ */
+MAPPING_EXTERN int mapping_context_watch(mapping_context *ctx, const char *entity, const char *predicate,
+                                         const char *arguments, const char *sort, unsigned flags,
+                                         mapping_watch_fn watch, void *payload, uint64_t *out);
+
+/** METHOD: mapping_fetch_change. The new results. @param out New: release with mapping_list_free(). */
+MAPPING_EXTERN int mapping_fetch_change_results(const mapping_fetch_change *change, mapping_list **out);
+
+/** METHOD: mapping_fetch_change. How many positions of `kind` (MAPPING_POSITION_*) the change has. */
+MAPPING_EXTERN int mapping_fetch_change_count(const mapping_fetch_change *change, int kind, size_t *out);
+
+/** METHOD: mapping_fetch_change. The position at `index` of `kind`, in ascending order; for
+ *  MAPPING_POSITION_MOVED the new position, and the old one in `out_from` (may be NULL). */
+MAPPING_EXTERN int mapping_fetch_change_position(const mapping_fetch_change *change, int kind, size_t index,
+                                                 size_t *out, size_t *out_from);
 
 /* ---- Queries -------------------------------------------------------------------------------- */
 

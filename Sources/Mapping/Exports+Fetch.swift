@@ -2,7 +2,7 @@ import MappingCore
 import MappingJSON
 
 /// The `arguments` of a fetch: a JSON array, or none.
-private func fetchArguments(_ text: UnsafePointer<CChar>?) throws(MappingError) -> [JSONValue] {
+func fetchArguments(_ text: UnsafePointer<CChar>?) throws(MappingError) -> [JSONValue] {
     guard let text else { return [] }
     guard case .array(let values) = try JSONArgument.parse(text, "arguments") else {
         throw MappingError(.misuse, "the arguments must be a JSON array, one value per %@")

@@ -48,25 +48,34 @@ final class ChangesHandle: @unchecked Sendable {
 private struct CObserver: @unchecked Sendable {
     let function: mapping_observer_fn
     let payload: UnsafeMutableRawPointer?
+
+    func call(_ changes: ChangeSet, context: ContextHandle, contextPointer: OpaquePointer?) {
+        let handle = ChangesHandle(changes, context: context)
+        let pointer = Registry.changes.add(handle)
+        function(contextPointer, pointer, payload)
+        Registry.changes.remove(pointer)
+    }
 }
 
-/// Change sets waiting for the C observers of one thread's call, delivered once the call has left
-/// the context (`withContext`), so the observer may call the context.
+/// The C observer and watch calls one thread's call made due, run once the call has left the
+/// context (`withContext`), so that they may call the context.
 final class PendingChanges: @unchecked Sendable {
-    fileprivate var queue: [(ChangeSet, CObserver)] = []
+    var queue: [(ContextHandle, OpaquePointer?) -> Void] = []
 }
 
 extension ContextHandle {
-    /// Calls the C observers with the change sets the calling thread's last call committed; returns
-    /// whether there were any.
+    /// Queues a C call for when the calling thread's current call leaves the context.
+    func deliverLater(_ call: @escaping (ContextHandle, OpaquePointer?) -> Void) {
+        existingSlot()?.pendingChanges.queue.append(call)
+    }
+
+    /// Makes the C observer and watch calls the calling thread's last call made due; returns whether
+    /// there were any.
     func deliverChanges(_ slot: ThreadSlot, contextPointer: OpaquePointer?) -> Bool {
         guard !slot.pendingChanges.queue.isEmpty else { return false }
         while !slot.pendingChanges.queue.isEmpty {
-            let (changes, observer) = slot.pendingChanges.queue.removeFirst()
-            let handle = ChangesHandle(changes, context: self)
-            let pointer = Registry.changes.add(handle)
-            observer.function(contextPointer, pointer, observer.payload)
-            Registry.changes.remove(pointer)
+            let call = slot.pendingChanges.queue.removeFirst()
+            call(self, contextPointer)
         }
         return true
     }
@@ -90,7 +99,7 @@ public func mapping_context_observe(_ context: OpaquePointer?, _ function: mappi
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let observer = CObserver(function: function, payload: payload)
         let token = handle.core.addObserver { [weak handle] changes in
-            handle?.existingSlot()?.pendingChanges.queue.append((changes, observer))
+            handle?.deliverLater { context, pointer in observer.call(changes, context: context, contextPointer: pointer) }
         }
         out.pointee = UInt64(clamping: token)
     }

@@ -110,6 +110,7 @@ enum Registry {
     static let lists = HandleTable<ListHandle>()
     static let outputs = HandleTable<TransformOutput>()
     static let changes = HandleTable<ChangesHandle>()
+    static let fetchChanges = HandleTable<FetchChangeHandle>()
 
     /// The list a caller passed, or the misuse error every list-taking call reports.
     static func list(_ pointer: OpaquePointer?) throws(MappingError) -> ListHandle {

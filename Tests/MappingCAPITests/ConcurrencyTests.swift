@@ -60,6 +60,39 @@ final class ConcurrencyTests: XCTestCase {
         XCTAssertEqual(count, 4 * 16 * 5, "16 of each thread's 25 batches were committed")
     }
 
+    /// Four threads importing while observers are added and removed: every commit is reported once
+    /// to the observer that stays, on the committing thread, with exactly what it inserted.
+    func testObserversSeeEveryCommitOfFourThreads() throws {
+        let context = try XCTUnwrap(CAPITests.newContext())
+        defer { mapping_context_free(context) }
+        let inserted = Locked(0)
+        let payload = Unmanaged.passRetained(inserted)
+        defer { payload.release() }
+        let observer: mapping_observer_fn = { _, changes, payload in
+            var count = 0
+            guard let payload, mapping_changes_count(changes, CInt(MAPPING_CHANGE_INSERTED.rawValue), &count) == 0 else { return }
+            Unmanaged<Locked<Int>>.fromOpaque(payload).takeUnretainedValue().withLock { $0 += count }
+        }
+        let ignore: mapping_observer_fn = { _, _, _ in }
+        var token: UInt64 = 0
+        XCTAssertEqual(mapping_context_observe(context, observer, payload.toOpaque(), &token), 0)
+        let failures = Locked(0)
+        let handle = UInt(bitPattern: context)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            let context = OpaquePointer(bitPattern: handle)
+            for round in 0..<25 {
+                var extra: UInt64 = 0
+                if mapping_context_observe(context, ignore, nil, &extra) != 0 { failures.withLock { $0 += 1 } }
+                let id = 1000 * thread + round
+                if CAPITests.importJSON(context, #"[{"id": \#(id), "name": "t"}]"#) != 0 { failures.withLock { $0 += 1 } }
+                if mapping_context_unobserve(context, extra) != 0 { failures.withLock { $0 += 1 } }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, 0)
+        XCTAssertEqual(inserted.withLock { $0 }, 100, "each of the 100 imports reported its one new person")
+        XCTAssertEqual(mapping_context_unobserve(context, token), 0)
+    }
+
     private func fourThreads(parser: Int32) throws {
         let context = try XCTUnwrap(CAPITests.newContext())
         defer { mapping_context_free(context) }

@@ -1,6 +1,7 @@
 /* Observers from C: what each commit reports (inserted, updated with the names changed, deleted by
  * entity and identity), nothing for a re-import, a rollback or a failure, calls back into the
- * context from the observer, a change set that is stale after its call, and unobserve. */
+ * context from the observer, a change set that is stale after its call, and unobserve. Then a
+ * watched fetch: results and exact positions after each commit. */
 #include "harness.h"
 
 typedef struct {
@@ -33,6 +34,63 @@ static void observer(mapping_context *ctx, const mapping_changes *changes, void 
             snprintf(log->name, sizeof log->name, "%s", text);
         }
     }
+}
+
+typedef struct {
+    int calls;
+    size_t results, removed, inserted, updated, moved, moved_from, moved_to;
+    mapping_object first;
+} watched;
+
+static void watch(mapping_context *ctx, const mapping_fetch_change *change, void *payload) {
+    watched *log = payload;
+    mapping_list *results = NULL;
+    (void)ctx;
+    log->calls++;
+    mapping_fetch_change_count(change, MAPPING_POSITION_REMOVED, &log->removed);
+    mapping_fetch_change_count(change, MAPPING_POSITION_INSERTED, &log->inserted);
+    mapping_fetch_change_count(change, MAPPING_POSITION_UPDATED, &log->updated);
+    mapping_fetch_change_count(change, MAPPING_POSITION_MOVED, &log->moved);
+    if (log->moved > 0) mapping_fetch_change_position(change, MAPPING_POSITION_MOVED, 0, &log->moved_to, &log->moved_from);
+    if (mapping_fetch_change_results(change, &results) == MAPPING_OK) {
+        log->results = mapping_list_count(results);
+        log->first = MAPPING_NO_OBJECT;
+        if (log->results > 0) mapping_list_at(results, 0, &log->first);
+        mapping_list_free(results);
+    }
+}
+
+static void test_watch(const char *dir) {
+    mapping_context *ctx = harness_context(dir, "people.spec.json");
+    char *payload = harness_read(dir, "people.json");
+    watched log;
+    memset(&log, 0, sizeof log);
+    uint64_t token = 0;
+    EXPECT_RC(ctx, MAPPING_ENAME, mapping_context_watch(ctx, "Nobody", NULL, NULL, NULL, 0, watch, &log, &token));
+    EXPECT_RC(ctx, MAPPING_EPREDICATE, mapping_context_watch(ctx, "Person", "age >", NULL, NULL, 0, watch, &log, &token));
+    EXPECT_OK(ctx, mapping_context_watch(ctx, "Person", NULL, NULL, "name", 0, watch, &log, &token));
+
+    EXPECT_OK(ctx, mapping_context_import(ctx, "person", payload, MAPPING_NUL_TERMINATED, NULL));
+    EXPECT(log.calls == 1 && log.results == 2 && log.inserted == 2 && log.removed == 0 && log.moved == 0);
+
+    /* Grace renamed to sort first: one move, from 1 to 0, and an update at 0. */
+    mapping_object grace = MAPPING_NO_OBJECT, company = MAPPING_NO_OBJECT;
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "Person", "2", &grace));
+    EXPECT_OK(ctx, mapping_object_set(ctx, grace, "name", "\"Aaron\""));
+    EXPECT(log.calls == 2 && log.moved == 1 && log.moved_from == 1 && log.moved_to == 0 && log.updated == 1);
+    EXPECT(log.first == grace);
+
+    /* A commit that leaves the results alone: no call. */
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "Company", "10", &company));
+    EXPECT_OK(ctx, mapping_object_set(ctx, company, "name", "\"Other\""));
+    EXPECT(log.calls == 2);
+
+    EXPECT_OK(ctx, mapping_object_delete(ctx, grace));
+    EXPECT(log.calls == 3 && log.removed == 1 && log.results == 1);
+
+    EXPECT_OK(ctx, mapping_context_unobserve(ctx, token));
+    free(payload);
+    mapping_context_free(ctx);
 }
 
 int main(int argc, char **argv) {
@@ -90,5 +148,6 @@ int main(int argc, char **argv) {
 
     free(payload);
     mapping_context_free(ctx);
+    test_watch(dir);
     return harness_finish("c observers");
 }

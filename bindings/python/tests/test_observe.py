@@ -72,3 +72,21 @@ def test_an_observer_outlives_nothing_when_the_context_closes():
     context.close()
     observer.close()  # the context took its observers with it: no error
     assert observer.closed
+
+
+def test_a_watched_fetch_reports_exact_positions(ctx):
+    seen = []
+    with ctx.watch(seen.append, "Person", sort="name"):
+        ctx.import_json("person", payload())
+        ada, grace = ctx.get("Person", 1), ctx.get("Person", 2)
+        assert list(seen[0].results) == [ada, grace] and seen[0].inserted == (0, 1)
+        grace["name"] = "Aaron"
+        assert seen[1].moved == ((1, 0),) and seen[1].updated == (0,) and list(seen[1].results) == [grace, ada]
+        ctx.get("Company", 10)["name"] = "Other"  # leaves the results alone
+        assert len(seen) == 2
+        ctx.delete(ada)
+        assert seen[2].removed == (1,) and list(seen[2].results) == [grace]
+    grace["name"] = "Zed"
+    assert len(seen) == 3
+    with pytest.raises(mapping.PredicateError):
+        ctx.watch(seen.append, "Person", "age >")

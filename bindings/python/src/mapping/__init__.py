@@ -14,7 +14,7 @@ library, `_handle` is the base of every object that owns a library pointer.
 from . import _ffi
 from .objects import Object, ObjectList
 from .context import Context, available_parsers
-from .observe import ChangeSet, Observer
+from .observe import ChangeSet, FetchChange, Observer
 from .http import ObjectManager, Paginator, PathPattern, decode_query, resolve_url
 from .errors import (BusyError, ConstraintError, ResponseError, DeniedError, DepthError, MappingError, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
                      ParseError, PredicateError, SpecError, StaleObjectError, UnavailableError, UnknownNameError, UnmappableError,
@@ -23,7 +23,7 @@ from .errors import (BusyError, ConstraintError, ResponseError, DeniedError, Dep
 __version__: str = _ffi.version().decode("ascii")
 
 __all__ = [
-    "Context", "Object", "ObjectList", "ChangeSet", "Observer", "ObjectManager", "Paginator", "PathPattern", "decode_query", "resolve_url", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
+    "Context", "Object", "ObjectList", "ChangeSet", "FetchChange", "Observer", "ObjectManager", "Paginator", "PathPattern", "decode_query", "resolve_url", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
     "UnknownNameError", "NotFoundError", "StaleObjectError", "NullValueError", "DepthError", "OutOfRangeError",
     "UnmappableError", "DeniedError", "PredicateError", "ConstraintError", "ResponseError", "UnavailableError", "BusyError", "available_parsers", "__version__",
 ]

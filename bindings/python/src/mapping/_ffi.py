@@ -251,3 +251,11 @@ changes_object = status("mapping_changes_object", [c_void_p, c_int, c_size_t, PO
 changes_entity = status("mapping_changes_entity", [c_void_p, c_int, c_size_t, POINTER(c_char_p)])
 changes_identity = status("mapping_changes_identity", [c_void_p, c_size_t, POINTER(c_char_p)])
 changes_changed = status("mapping_changes_changed", [c_void_p, c_size_t, POINTER(c_char_p)])
+POSITION_REMOVED, POSITION_INSERTED, POSITION_UPDATED, POSITION_MOVED = 1, 2, 3, 4
+WATCH = ctypes.CFUNCTYPE(None, ContextP, c_void_p, c_void_p)
+context_watch = status("mapping_context_watch", [ContextP, c_char_p, c_char_p, c_char_p, c_char_p, c_uint, WATCH, c_void_p,
+                                                 POINTER(ctypes.c_uint64)])
+fetch_change_results = status("mapping_fetch_change_results", [c_void_p, POINTER(ListP)])
+fetch_change_count = status("mapping_fetch_change_count", [c_void_p, c_int, POINTER(c_size_t)])
+fetch_change_position = status("mapping_fetch_change_position", [c_void_p, c_int, c_size_t, POINTER(c_size_t),
+                                                                 POINTER(c_size_t)])

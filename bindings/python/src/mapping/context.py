@@ -16,7 +16,7 @@ from ._handle import Handle
 from .errors import MisuseError
 from .http import _ContextHTTP
 from .objects import Object, ObjectList, _date, _encode, _json_bytes, _json_default, _Selection
-from .observe import ChangeSet, Observer
+from .observe import ChangeSet, FetchChange, Observer
 
 __all__ = ["Context", "Object", "ObjectList", "available_parsers"]
 
@@ -217,6 +217,19 @@ class Context(Handle, _ContextHTTP):
         committing thread after the library has released the context, so it may use the context.
         Returns an Observer: close() it, or use it as a context manager, to stop."""
         return Observer(self, callback)
+
+    def watch(self, callback: Callable[[FetchChange], None], entity: str, predicate: Union[str, bytes, None] = None,
+              *arguments: Any, sort: Union[str, bytes, Sequence[str], None] = None,
+              subentities: bool = True) -> Observer:
+        """Watches a fetch (as `fetch`, without limit and offset): after every later commit that
+        changes its results or updates an object in them, `callback` gets a FetchChange with the new
+        results and the removed, inserted, moved and updated positions. Returns an Observer: close()
+        it, or use it as a context manager, to stop. The request is checked now."""
+        order = sort if sort is None or isinstance(sort, (str, bytes)) else ",".join(sort)
+        request = (_encode(entity), _encode(predicate) if predicate is not None else None,
+                   json.dumps(list(arguments), default=_json_default).encode("utf-8"),
+                   _encode(order) if order else None, 0 if subentities else _ffi.FETCH_EXACT_ENTITY)
+        return Observer(self, callback, watch=request)
 
     # -- finding ---------------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 """Observing commits: Context.observe(fn) calls fn with a ChangeSet after every commit that changed
-something (mapping_context_observe). The callback runs on the committing thread once the library has
+something (mapping_context_observe); Context.watch(...) calls fn with a FetchChange when a fetch's
+results change (mapping_context_watch). The callback runs on the committing thread once the library has
 released the context, so it may read or change the context; an exception it raises is printed by
 ctypes and otherwise ignored, as for any ctypes callback.
 """
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, NamedTuple, Tuple
 
 from . import _ffi
 from ._handle import Handle
-from .objects import Object
+from .objects import Object, ObjectList
 
 if TYPE_CHECKING:
     from .context import Context
@@ -60,19 +61,56 @@ def _read(context: Context, changes: int) -> ChangeSet:
     return ChangeSet(inserted, updated, deleted)
 
 
+class FetchChange(NamedTuple):
+    """A watched fetch after a commit: the new results, and positions — `removed` in the old
+    results, `inserted` and `updated` in the new ones, `moved` as (old, new) pairs."""
+    results: ObjectList
+    removed: Tuple[int, ...]
+    inserted: Tuple[int, ...]
+    moved: Tuple[Tuple[int, int], ...]
+    updated: Tuple[int, ...]
+
+
+def _read_fetch_change(context: Context, change: int) -> FetchChange:
+    def positions(kind: int) -> Tuple[Tuple[int, int], ...]:
+        total = ctypes.c_size_t()
+        _ffi.fetch_change_count(change, kind, ctypes.byref(total))
+        found = []
+        for index in range(total.value):
+            position, previous = ctypes.c_size_t(), ctypes.c_size_t()
+            _ffi.fetch_change_position(change, kind, index, ctypes.byref(position), ctypes.byref(previous))
+            found.append((previous.value, position.value))
+        return tuple(found)
+
+    results = _ffi.ListP()
+    _ffi.fetch_change_results(change, ctypes.byref(results))
+    return FetchChange(ObjectList(context, results),
+                       tuple(position for _, position in positions(_ffi.POSITION_REMOVED)),
+                       tuple(position for _, position in positions(_ffi.POSITION_INSERTED)),
+                       positions(_ffi.POSITION_MOVED),
+                       tuple(position for _, position in positions(_ffi.POSITION_UPDATED)))
+
+
 class Observer(Handle):
     """A registered observer. close() (or leaving its `with` block) stops it; so does closing the
     context."""
 
     _kind = "observer"
 
-    def __init__(self, context: Context, callback: Callable[[ChangeSet], None]) -> None:
-        def call(_context_pointer: Any, changes: int, _payload: Any) -> None:
-            callback(_read(context, changes))
-
-        self._function = _ffi.OBSERVER(call)  # kept alive as long as the observer is
+    def __init__(self, context: Context, callback: Callable[[Any], None], watch: Any = None) -> None:
         token = ctypes.c_uint64()
-        _ffi.context_observe(context._ptr, self._function, None, ctypes.byref(token))
+        if watch is None:
+            def call(_context_pointer: Any, changes: int, _payload: Any) -> None:
+                callback(_read(context, changes))
+
+            self._function = _ffi.OBSERVER(call)  # kept alive as long as the observer is
+            _ffi.context_observe(context._ptr, self._function, None, ctypes.byref(token))
+        else:
+            def call_watch(_context_pointer: Any, change: int, _payload: Any) -> None:
+                callback(_read_fetch_change(context, change))
+
+            self._function = _ffi.WATCH(call_watch)
+            _ffi.context_watch(context._ptr, *watch, self._function, None, ctypes.byref(token))
         registry: Dict[int, Any] = context._observers
         registry[token.value] = self._function
         super().__init__(token.value, _Unobserve(context, registry))
