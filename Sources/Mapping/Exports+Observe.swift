@@ -61,6 +61,9 @@ private struct CObserver: @unchecked Sendable {
 /// context (`withContext`), so that they may call the context.
 final class PendingChanges: @unchecked Sendable {
     var queue: [(ContextHandle, OpaquePointer?) -> Void] = []
+    /// Set while the queue is being delivered: calls the observers make then leave the rest to the
+    /// loop already running, so observers are called in commit and registration order.
+    var delivering = false
 }
 
 extension ContextHandle {
@@ -72,11 +75,14 @@ extension ContextHandle {
     /// Makes the C observer and watch calls the calling thread's last call made due; returns whether
     /// there were any.
     func deliverChanges(_ slot: ThreadSlot, contextPointer: OpaquePointer?) -> Bool {
-        guard !slot.pendingChanges.queue.isEmpty else { return false }
-        while !slot.pendingChanges.queue.isEmpty {
-            let call = slot.pendingChanges.queue.removeFirst()
+        let pending = slot.pendingChanges
+        guard !pending.queue.isEmpty, !pending.delivering else { return false }
+        pending.delivering = true
+        while !pending.queue.isEmpty {
+            let call = pending.queue.removeFirst()
             call(self, contextPointer)
         }
+        pending.delivering = false
         return true
     }
 }

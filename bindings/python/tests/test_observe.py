@@ -90,3 +90,16 @@ def test_a_watched_fetch_reports_exact_positions(ctx):
     assert len(seen) == 3
     with pytest.raises(mapping.PredicateError):
         ctx.watch(seen.append, "Person", "age >")
+
+
+def test_callbacks_run_in_registration_order_even_when_they_call_the_context(ctx):
+    order = []
+
+    def first(changes):
+        order.append("observer")
+        repr(changes.inserted[0])  # a call on the context from inside the callback
+        order.append("observer done")
+
+    with ctx.observe(first), ctx.watch(lambda change: order.append("watch"), "Person"):
+        ctx.import_json("person", payload())
+    assert order == ["observer", "observer done", "watch"]
