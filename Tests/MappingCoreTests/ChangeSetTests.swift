@@ -94,6 +94,43 @@ final class ChangeSetTests: XCTestCase {
         XCTAssertEqual(recorder.take(), [], "a rollback and a failed import report nothing")
     }
 
+    func testACascadingDeleteReportsEveryObjectItTook() throws {
+        let ctx = try TestFixtures.context("""
+            {"entities": {
+               "Owner": {"attributes": {"id": "integer"},
+                         "relationships": {"pets": {"entity": "Pet", "toMany": true, "inverse": "owner", "deleteRule": "cascade"}}},
+               "Pet": {"attributes": {"name": "string"}, "identification": "name",
+                       "relationships": {"owner": {"entity": "Owner", "inverse": "pets"}}}},
+             "mappings": {"owner": {"entity": "Owner", "attributes": {"id": "id"},
+                                    "relationships": {"pets": {"mapping": "pet"}}},
+                          "pet": {"entity": "Pet", "attributes": {"name": "name"}}}}
+            """)
+        _ = try ctx.importJSON(mapping: "owner", #"[{"id": 1, "pets": [{"name": "Rex"}, {"name": "Tom"}]}, {"id": 2}]"#)
+        let recorder = Recorder()
+        ctx.addObserver { change in recorder.sets.withLock { $0.append(change) } }
+        try ctx.delete(try XCTUnwrap(ctx.object(of: "Owner", identity: .integer(1))))
+        let sets = recorder.take()
+        XCTAssertEqual(sets.count, 1)
+        XCTAssertEqual(Set(sets.first?.deleted.map { "\($0.entity) \($0.identity.text())" } ?? []),
+                       ["Owner 1", "Pet \"Rex\"", "Pet \"Tom\""])
+        XCTAssertEqual(sets.first?.updated, [], "the objects that held them are gone too")
+    }
+
+    func testAChunkedImportReportsOnceWhenItEnds() throws {
+        let (ctx, recorder) = try observed()
+        let lines = (1...40).map { #"{"id": \#($0), "name": "p\#($0)", "company": {"id": \#($0 % 3)}}"# }
+        let input = Array(lines.joined(separator: "\n").utf8)
+        _ = try input.withUnsafeBytes { bytes in try ctx.importChunked(mapping: "person", bytes, format: .lines, chunkSize: 8) }
+        let sets = recorder.take()
+        XCTAssertEqual(sets.count, 1, "five chunks, one commit")
+        XCTAssertEqual(sets.first?.inserted.count, 43, "40 people and 3 companies")
+        let failing = Array((lines + [#"{"id": "x"}"#]).joined(separator: "\n").utf8)
+        XCTAssertThrowsError(try failing.withUnsafeBytes { bytes in
+            try ctx.importChunked(mapping: "person", bytes, format: .lines, chunkSize: 8)
+        })
+        XCTAssertEqual(recorder.take(), [], "a chunked import that fails reports nothing")
+    }
+
     func testARemovedObserverHearsNothingAndObserversMayReadTheContext() throws {
         let ctx = try TestFixtures.context(TestFixtures.peopleSpec)
         let names = Locked<[String]>([])
