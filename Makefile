@@ -1,5 +1,5 @@
 # libmapping — build, demo and test. `make demo` and `make test` install what they need
-# (libjansson-dev and libsimdjson-dev through apt when missing; pytest through pip).
+# (libjansson-dev, libsqlite3-dev and libsimdjson-dev through apt when missing; pytest through pip).
 # MAPPING_SIMDJSON=0 builds without the simdjson parser (and installs no simdjson).
 
 SWIFT       ?= swift
@@ -23,6 +23,10 @@ deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists jansson; then \
 	  echo "libjansson-dev not found: installing it with apt"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq pkg-config libjansson-dev; \
+	fi
+	@if ! pkg-config --exists sqlite3; then \
+	  echo "libsqlite3-dev not found: installing it with apt"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libsqlite3-dev; \
 	fi
 	@if [ "$(MAPPING_SIMDJSON)" = 1 ] && [ ! -f /usr/include/simdjson.h ]; then \
 	  echo "libsimdjson-dev not found: installing it with apt"; \

@@ -6,6 +6,8 @@
 //   MappingCore   safe Swift only: spec model, values, store, importer, serializer
 //   CJansson      system library wrapping jansson (shim.h turns its macros into functions)
 //   MappingJSON   the only target that touches json_t: parsing and the reader the importer walks
+//   CSQLite       system library wrapping SQLite's C API
+//   MappingSQLite the SQLite store: the graph kept in a database file (the only target that touches sqlite3)
 //   CMappingHeader  exposes include/mapping.h to Swift so the C ABI uses the header's own types
 //   Mapping       the C ABI (@_cdecl), built as the dynamic library product libmapping.so
 import PackageDescription
@@ -56,12 +58,14 @@ let package = Package(
             providers: [.apt(["libjansson-dev"])]
         ),
         .systemLibrary(name: "CMappingHeader"),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "MappingLock"),
         .target(name: "MappingCore", dependencies: ["MappingLock"], exclude: ["Import/HotPath.md"],
                 swiftSettings: optimize),
         .target(name: "MappingJSON", dependencies: ["MappingCore", "CJansson"] + simdjsonDependency,
                 swiftSettings: optimize + simdjsonDefine),
-        .target(name: "Mapping", dependencies: ["MappingCore", "MappingJSON", "MappingLock", "CMappingHeader"],
+        .target(name: "MappingSQLite", dependencies: ["MappingCore", "MappingJSON", "CSQLite"], swiftSettings: optimize),
+        .target(name: "Mapping", dependencies: ["MappingCore", "MappingJSON", "MappingSQLite", "MappingLock", "CMappingHeader"],
                 swiftSettings: optimize),
         .target(name: "_MappingTestSupport", dependencies: ["MappingCore", "MappingJSON"],
                 path: "Tests/_MappingTestSupport"),

@@ -104,7 +104,10 @@ typedef enum mapping_status {
     MAPPING_ECONSTRAINT = -15,  /* a model rule is broken: minCount/maxCount, or an identity already taken */
     MAPPING_ERESPONSE = -16,  /* an HTTP error status; the message carries the payload's error messages */
     MAPPING_EUNAVAILABLE = -17,  /* a feature this build lacks (the simdjson parser, when built without it) */
-    MAPPING_EBUSY = -18,  /* another thread's transaction outlasted the busy timeout; nothing changed */
+    MAPPING_EBUSY = -18,  /* another thread's transaction outlasted the busy timeout, or the store file is
+                             open in another context; nothing changed */
+    MAPPING_ESTORE = -19,  /* the store's database file cannot be used: not a database, corrupt, written by
+                              a newer version, read-only or full (the message says which); nothing changed */
 } mapping_status;
 
 /** METHOD: mapping_error. The name of a status code ("MAPPING_ETYPE"), or "MAPPING_E?" for an unknown one. Borrowed, static. */
@@ -210,6 +213,40 @@ MAPPING_EXTERN int mapping_context_set_busy_timeout(mapping_context *ctx, int mi
  * elsewhere bounds them here, and imports large inputs with mapping_context_import_chunked().
  */
 MAPPING_EXTERN int mapping_context_set_max_input(mapping_context *ctx, size_t bytes);
+
+/* ---- Stores ---------------------------------------------------------------------------------- */
+
+/** How mapping_context_open opens a store, combined with |. */
+typedef enum mapping_open_flags {
+    MAPPING_OPEN_CREATE = 1,    /* create the file (and its schema) when it does not exist */
+    MAPPING_OPEN_READONLY = 2,  /* read the graph; every commit then fails with MAPPING_ESTORE */
+    MAPPING_OPEN_DURABLE = 4,   /* make each commit survive power loss too (SQLite synchronous=FULL) */
+} mapping_open_flags;
+
+/**
+ * METHOD: mapping_context. CONSTRUCTOR. A context whose graph is kept in an SQLite database file:
+ * opening loads every object the file holds; every later commit (import, change, transaction,
+ * chunked import, mapped response) is written to the file in one SQLite transaction before the
+ * call returns, and a commit whose write fails fails as a whole, leaving file and graph as they
+ * were. A commit that changes nothing writes nothing. docs/store.md describes the schema (a table
+ * per entity hierarchy, a column per attribute, join tables for to-many relationships).
+ *
+ * Durability: the file is in WAL mode. By default a returned commit survives the process being
+ * killed (kill -9); a power loss may lose the last commits, never leave part of one. With
+ * MAPPING_OPEN_DURABLE each returned commit survives power loss too, at the cost of an fsync.
+ *
+ * One context per file: the file stays locked until mapping_context_free; a second open, from this
+ * process or another, fails with MAPPING_EBUSY naming the file. The store records the spec it was
+ * written with; opening it with a different spec fails with MAPPING_ESPEC (changing a store's spec
+ * is not supported yet).
+ * @param flags  MAPPING_OPEN_* (0: open an existing file for reading and writing)
+ * @param out    receives the new context (NULL on failure). New: release with mapping_context_free().
+ * @return MAPPING_OK; MAPPING_ESPEC; MAPPING_EBUSY; MAPPING_ESTORE for a file that cannot be used (not
+ *         a database, not a libmapping store, corrupt, written by a newer version, missing without
+ *         MAPPING_OPEN_CREATE, or unreadable), the message saying which; MAPPING_EMISUSE.
+ */
+MAPPING_EXTERN int mapping_context_open(const char *spec, size_t len, const char *path, unsigned flags,
+                                        mapping_context **out);
 
 /* ---- Parsers --------------------------------------------------------------------------------- */
 

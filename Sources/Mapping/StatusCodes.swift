@@ -25,6 +25,7 @@ extension MappingError.Code {
         case .response: MAPPING_ERESPONSE
         case .unavailable: MAPPING_EUNAVAILABLE
         case .busy: MAPPING_EBUSY
+        case .store: MAPPING_ESTORE
         }
         return CInt(constant.rawValue)
     }
@@ -53,6 +54,7 @@ public func mapping_error_name(_ code: CInt) -> UnsafePointer<CChar>? {
     case MappingError.Code.response.status: "MAPPING_ERESPONSE"
     case MappingError.Code.unavailable.status: "MAPPING_EUNAVAILABLE"
     case MappingError.Code.busy.status: "MAPPING_EBUSY"
+    case MappingError.Code.store.status: "MAPPING_ESTORE"
     default: "MAPPING_E?"
     }
     return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)

@@ -20,6 +20,7 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
         case response = -16     // MAPPING_ERESPONSE: an error status; the message is the payload's
         case unavailable = -17  // MAPPING_EUNAVAILABLE: a feature this build lacks (the simdjson parser)
         case busy = -18         // MAPPING_EBUSY: another thread's transaction outlasted the busy timeout
+        case store = -19        // MAPPING_ESTORE: the store's database file cannot be used
     }
 
     public var code: Code

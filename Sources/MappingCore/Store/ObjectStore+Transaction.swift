@@ -101,9 +101,14 @@ extension ObjectStore {
     private mutating func commit(model: Model) throws(MappingError) {
         guard let committed = journal else { return }
         try checkCounts(committed, model: model)
-        if collectsChanges {
+        if persistent != nil || collectsChanges {
             let changes = changeSet(of: committed, model: model)
-            if !changes.isEmpty { committedChanges.append(changes) }
+            if let persistent {
+                // Written before the commit is final: a failed write fails the commit.
+                let rows = storeCommit(of: committed, changes: changes, model: model)
+                if !rows.isEmpty { try persistent.write(rows) }
+            }
+            if collectsChanges && !changes.isEmpty { committedChanges.append(changes) }
         }
         journal = nil
         release(slots: committed.deleted.map(\.slot))

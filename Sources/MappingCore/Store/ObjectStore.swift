@@ -31,6 +31,8 @@ struct ObjectStore {
     /// `committedChanges`, for the context to hand to them once its lock is released.
     var collectsChanges = false
     var committedChanges: [ChangeSet] = []
+    /// The database every commit is written to, if the context has one.
+    var persistent: (any PersistentStore)?
 
     init(model: Model, space: HandleSpace) {
         self.space = space

@@ -21,6 +21,7 @@ BUILTINS = {
     mapping.UnmappableError: ValueError,
     mapping.PredicateError: ValueError,
     mapping.BusyError: TimeoutError,
+    mapping.StoreError: OSError,
 }
 PLAIN = [mapping.MappingError, mapping.DeniedError, mapping.ConstraintError, mapping.ResponseError,
          mapping.UnavailableError]

@@ -128,14 +128,21 @@ class UnavailableError(MappingError):
 
 
 class BusyError(MappingError, TimeoutError):
-    """Another thread's transaction on the context stayed open past the busy timeout; nothing changed."""
+    """Another thread's transaction on the context stayed open past the busy timeout, or the store file
+    is open in another context; nothing changed."""
     code = _ffi.EBUSY
+
+
+class StoreError(MappingError, OSError):
+    """The store's database file cannot be used: not a database, corrupt, written by a newer version,
+    read-only or full (the message says which); the file and the graph are as they were."""
+    code = _ffi.ESTORE
 
 
 _BY_CODE = {cls.code: cls for cls in (MisuseError, SpecError, ParseError, WrongTypeError, UnknownNameError,
                                       NotFoundError, StaleObjectError, NullValueError, DepthError,
                                       OutOfRangeError, UnmappableError, DeniedError, PredicateError, ConstraintError, ResponseError,
-                                      UnavailableError, BusyError)}
+                                      UnavailableError, BusyError, StoreError)}
 
 
 def _text(raw: Optional[bytes]) -> str:

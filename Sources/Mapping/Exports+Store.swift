@@ -1,0 +1,25 @@
+import CMappingHeader
+import MappingCore
+import MappingJSON
+import MappingSQLite
+
+/// Exported to C as `mapping_context_open`.
+@_cdecl("mapping_context_open")
+public func mapping_context_open(_ spec: UnsafePointer<CChar>?, _ length: Int, _ path: UnsafePointer<CChar>?,
+                                 _ flags: CUnsignedInt, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
+    out?.pointee = nil
+    return withoutContext { () throws(MappingError) in
+        guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        let known = CUnsignedInt(MAPPING_OPEN_CREATE.rawValue | MAPPING_OPEN_READONLY.rawValue | MAPPING_OPEN_DURABLE.rawValue)
+        guard flags & ~known == 0 else { throw MappingError(.misuse, "unknown flags \(flags & ~known)") }
+        let bytes = try CString.buffer(spec, length: UInt(bitPattern: length), "spec")
+        let context = try MappingContext(spec: try CompiledSpec.load(json: bytes))
+        // The spec as the store records it: parsed and written back, so spacing does not matter.
+        let specText = try JSONArgument.parse(bytes).text()
+        let options = SQLiteStore.Options(create: flags & CUnsignedInt(MAPPING_OPEN_CREATE.rawValue) != 0,
+                                          readOnly: flags & CUnsignedInt(MAPPING_OPEN_READONLY.rawValue) != 0,
+                                          durable: flags & CUnsignedInt(MAPPING_OPEN_DURABLE.rawValue) != 0)
+        try SQLiteStore.open(try CString.argument(path, "path"), for: context, specText: specText, options: options)
+        out.pointee = Registry.contexts.add(ContextHandle(core: context))
+    }
+}

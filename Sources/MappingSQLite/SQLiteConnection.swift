@@ -1,0 +1,140 @@
+import CSQLite
+import MappingCore
+
+/// One SQLite connection and its prepared statements. Used only under the owning context's lock
+/// (opening, loading and each commit's write), never from two threads at once.
+final class SQLiteConnection: @unchecked Sendable {
+    private let db: OpaquePointer
+    let path: String
+    private var statements: [String: Statement] = [:]
+
+    private init(db: OpaquePointer, path: String) {
+        self.db = db
+        self.path = path
+    }
+
+    deinit {
+        statements.removeAll()  // finalized before the connection closes
+        sqlite3_close_v2(db)
+    }
+
+    static func open(path: String, create: Bool) throws(MappingError) -> SQLiteConnection {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw MappingError(.store, "cannot open the store \"\(path)\": \(message)")
+        }
+        sqlite3_extended_result_codes(handle, 1)
+        return SQLiteConnection(db: handle, path: path)
+    }
+
+    /// The error for a failed SQLite call, with the database's own message. A busy database is
+    /// another context's (MAPPING_EBUSY); everything else about the file is MAPPING_ESTORE.
+    func failure(_ status: Int32, _ doing: String) -> MappingError {
+        let message = String(cString: sqlite3_errmsg(db))
+        switch status & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return MappingError(.busy, "the store \"\(path)\" is open in another context (\(message))")
+        case SQLITE_CONSTRAINT:
+            return MappingError(.constraint, "the store \"\(path)\" refused \(doing): \(message)")
+        default:
+            return MappingError(.store, "the store \"\(path)\" failed \(doing): \(message)")
+        }
+    }
+
+    /// Runs statements that return no rows.
+    func execute(_ sql: String) throws(MappingError) {
+        let status = sqlite3_exec(db, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw failure(status, "to run \(sql.prefix(60))") }
+    }
+
+    /// A prepared statement, reset and kept for the next use of the same text.
+    func statement(_ sql: String) throws(MappingError) -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var raw: OpaquePointer?
+        let status = sqlite3_prepare_v2(db, sql, -1, &raw, nil)
+        guard status == SQLITE_OK, let raw else { throw failure(status, "to prepare \(sql.prefix(60))") }
+        let prepared = Statement(raw, connection: self)
+        statements[sql] = prepared
+        return prepared
+    }
+
+    var lastRowID: Int64 { sqlite3_last_insert_rowid(db) }
+}
+
+/// A prepared statement: bind values, step through rows, read columns.
+final class Statement {
+    private let raw: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    fileprivate init(_ raw: OpaquePointer, connection: SQLiteConnection) {
+        self.raw = raw
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(raw) }
+
+    /// Ends the statement's current run (and with it its read of the database) and clears its bindings.
+    func reset() {
+        sqlite3_reset(raw)
+        sqlite3_clear_bindings(raw)
+    }
+
+    func bind(_ index: Int32, _ value: StoredValue) throws(MappingError) {
+        let status: Int32
+        switch value {
+        case .null: status = sqlite3_bind_null(raw, index)
+        case .integer(let number): status = sqlite3_bind_int64(raw, index, number)
+        case .real(let number): status = sqlite3_bind_double(raw, index, number)
+        case .text(let text):
+            var text = text
+            status = text.withUTF8 { bytes in
+                sqlite3_bind_text(raw, index, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+                                  Int32(clamping: bytes.count), mapping_sqlite_transient)
+            }
+        }
+        guard status == SQLITE_OK else { throw connection.failure(status, "to bind a value") }
+    }
+
+    /// Steps once: true when a row is ready to read, false when the statement is done.
+    func step() throws(MappingError) -> Bool {
+        let status = sqlite3_step(raw)
+        switch status {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.failure(status, "to run a statement")
+        }
+    }
+
+    /// Runs a statement that returns no rows.
+    func run(_ values: [StoredValue]) throws(MappingError) {
+        for (index, value) in values.enumerated() { try bind(Int32(clamping: index + 1), value) }
+        while try step() {}
+    }
+
+    func column(_ index: Int32) -> StoredValue {
+        switch sqlite3_column_type(raw, index) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(raw, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(raw, index))
+        default:
+            guard let text = sqlite3_column_text(raw, index) else { return .null }
+            let count = Int(sqlite3_column_bytes(raw, index))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: max(0, count)), as: UTF8.self))
+        }
+    }
+}
+
+/// A value as SQLite stores it.
+enum StoredValue: Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+}

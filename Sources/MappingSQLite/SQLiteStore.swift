@@ -1,0 +1,116 @@
+import MappingCore
+import MappingJSON
+
+/// The graph kept in an SQLite database file (`StoreLayout` says how). Opening loads every object;
+/// from then on each commit of the context is written in one SQLite transaction before the commit
+/// is final, so a failed write fails the commit and the file and the graph stay as they were.
+///
+/// Durability: the database runs in WAL mode. By default (`synchronous=NORMAL`) a commit survives
+/// the process being killed; a power loss may lose the last commits before a checkpoint, never
+/// leave a partial one. `durable` (`synchronous=FULL`) makes each commit survive power loss too.
+/// The file is locked for the context that opened it (`locking_mode=EXCLUSIVE`): a second open,
+/// from this process or another, fails with MAPPING_EBUSY until the first context is freed.
+public final class SQLiteStore: PersistentStore, @unchecked Sendable {
+    /// The layout version this library writes; a file with a higher one is refused.
+    static let format = 1
+
+    let connection: SQLiteConnection
+    let layout: StoreLayout
+    /// Each object's `_id`, kept in step with the file by `write` (under the context's lock).
+    var keys: [ObjectID: Int64] = [:]
+
+    let readOnly: Bool
+
+    private init(connection: SQLiteConnection, layout: StoreLayout, readOnly: Bool) {
+        self.connection = connection
+        self.layout = layout
+        self.readOnly = readOnly
+    }
+
+    public struct Options: Sendable {
+        public var create = true
+        public var readOnly = false
+        public var durable = false
+        public init(create: Bool = true, readOnly: Bool = false, durable: Bool = false) {
+            self.create = create
+            self.readOnly = readOnly
+            self.durable = durable
+        }
+    }
+
+    /// Opens (or creates) the store at `path` for `context`, which must be empty, and loads it.
+    /// `specText` is recorded in a new store and compared with the one an existing store recorded.
+    public static func open(_ path: String, for context: MappingContext, specText: String,
+                            options: Options = Options()) throws(MappingError) {
+        // Opened for writing even when read-only is asked (a WAL database cannot be read without the
+        // right to write its index); `write` refuses every commit instead. A write-protected file
+        // opens read-only and its first commit fails with MAPPING_ESTORE.
+        let connection = try SQLiteConnection.open(path: path, create: options.create && !options.readOnly)
+        let store = SQLiteStore(connection: connection, layout: StoreLayout(model: context.model), readOnly: options.readOnly)
+        try store.prepare(specText: specText, options: options)
+        let objects = try store.load()
+        let found = try context.attach(store, loading: objects)
+        store.keys = Dictionary(uniqueKeysWithValues: found.map { ($0.value, rowID(of: $0.key)) })
+    }
+
+    /// Locks the file, checks or creates the schema and records the spec.
+    private func prepare(specText: String, options: Options) throws(MappingError) {
+        try connection.execute("PRAGMA locking_mode=EXCLUSIVE")
+        try connection.execute("PRAGMA busy_timeout=0")
+        // Takes the file's lock now (kept, in exclusive mode) so a second context fails at open. A
+        // file that is not a database fails here, before anything is written to it.
+        try connection.execute("BEGIN EXCLUSIVE; COMMIT")
+        try checkOrCreate(specText: specText, options: options)
+        // Only once the file is known to be a store (or was made one) is its journal mode set.
+        if !options.readOnly {
+            try connection.execute("PRAGMA journal_mode=WAL")
+            try connection.execute(options.durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
+        }
+    }
+
+    /// Creates the schema in a new file, or checks an existing store's layout version and spec.
+    private func checkOrCreate(specText: String, options: Options) throws(MappingError) {
+        let existing = try connection.statement("SELECT count(*) FROM sqlite_master WHERE name = '_mapping'")
+        guard try existing.step() else { throw MappingError(.store, "cannot read the store \"\(connection.path)\"") }
+        let isNew = existing.column(0) == .integer(0)
+        existing.reset()
+        if isNew {
+            guard !options.readOnly else {
+                throw MappingError(.store, "\"\(connection.path)\" is not a libmapping store (it has no _mapping table)")
+            }
+            try create(specText: specText)
+            return
+        }
+        let meta = try connection.statement("SELECT key, value FROM \"_mapping\"")
+        var recorded: [String: String] = [:]
+        while try meta.step() {
+            if case .text(let key) = meta.column(0), case .text(let value) = meta.column(1) { recorded[key] = value }
+        }
+        meta.reset()
+        guard let format = recorded["format"].flatMap({ Int($0) }) else {
+            throw MappingError(.store, "\"\(connection.path)\" has no layout version: it is not a libmapping store")
+        }
+        guard format <= Self.format else {
+            throw MappingError(.store, "\"\(connection.path)\" was written by a newer libmapping (layout \(format); this one reads up to \(Self.format))")
+        }
+        guard recorded["spec"] == specText else {
+            throw MappingError(.spec, "the store \"\(connection.path)\" was written with a different spec; changing the spec of a store is not supported yet")
+        }
+    }
+
+    private func create(specText: String) throws(MappingError) {
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(MappingError) {
+            try connection.execute("CREATE TABLE \"_mapping\" (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)")
+            for statement in layout.creation { try connection.execute(statement) }
+            let insert = try connection.statement("INSERT INTO \"_mapping\" (\"key\", \"value\") VALUES (?, ?)")
+            try insert.run([.text("format"), .text(String(Self.format))])
+            let spec = try connection.statement("INSERT INTO \"_mapping\" (\"key\", \"value\") VALUES (?, ?)")
+            try spec.run([.text("spec"), .text(specText)])
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import MappingCore
+
+/// How the model is laid out in SQL, so that `sqlite3 app.db .schema` reads like the spec:
+/// - one table per entity hierarchy, named for its root entity (sub-entities share their root's
+///   table, as Core Data's SQLite store does), with `_id INTEGER PRIMARY KEY` and `_entity TEXT`
+///   naming each row's entity;
+/// - a column per attribute, named as the attribute, in the natural SQL type (dates as INTEGER
+///   microseconds since 1970 UTC, decimals as exact TEXT, JSON as TEXT, booleans as 0/1);
+/// - a column per to-one relationship holding the target's `_id`;
+/// - a join table per to-many relationship, `<Entity>_<relationship>(owner, target, position)`,
+///   positions keeping the order;
+/// - a UNIQUE index on each identification and an index on each `indexed` attribute.
+/// A name two entities of one hierarchy declare differently is prefixed with the declaring entity.
+struct StoreLayout {
+    struct Table {
+        let name: String
+        /// Column names in table order, after `_id` and `_entity`.
+        var columns: [String] = []
+        var types: [String] = []
+        var references: [String?] = []
+    }
+
+    struct JoinTable {
+        let name: String
+        let root: Int
+    }
+
+    let model: Model
+    /// Per entity, the index of its hierarchy's root (the table it lives in).
+    let root: [Int]
+    /// Per root entity, its table.
+    private(set) var tables: [Int: Table] = [:]
+    /// Per entity, per attribute, the column.
+    private(set) var attributeColumns: [[String]] = []
+    /// Per entity, per relationship: the to-one column, or nil for a to-many.
+    private(set) var linkColumns: [[String?]] = []
+    /// Per entity, per relationship: the join table of a to-many, or nil for a to-one.
+    private(set) var joinTables: [[String?]] = []
+
+    init(model: Model) {
+        self.model = model
+        root = model.entities.map { entity in
+            var current = entity.index
+            var steps = 0
+            while let parent = model.entities[current].parent, steps < model.entities.count {
+                current = parent
+                steps += 1
+            }
+            return current
+        }
+        var declared: [String: String] = [:]  // "table.column" -> what declares it
+        for entity in model.entities {
+            let table = root[entity.index]
+            if tables[table] == nil { tables[table] = Table(name: model.entities[table].name) }
+            var columns: [String] = []
+            for (index, attribute) in entity.attributes.enumerated() {
+                let owner = declaringEntity(of: entity, attribute: index)
+                columns.append(column(attribute.name, owner: owner, type: Self.sqlType(attribute.type), reference: nil,
+                                      in: table, declared: &declared, key: "a\(owner).\(index)"))
+            }
+            attributeColumns.append(columns)
+            var links: [String?] = []
+            var joins: [String?] = []
+            for (index, relationship) in entity.relationships.enumerated() {
+                let owner = declaringEntity(of: entity, relationship: index)
+                if relationship.toMany {
+                    links.append(nil)
+                    joins.append("\(model.entities[owner].name)_\(relationship.name)")
+                } else {
+                    let target = model.entities[root[relationship.destination]].name
+                    links.append(column(relationship.name, owner: owner, type: "INTEGER", reference: target,
+                                        in: table, declared: &declared, key: "r\(owner).\(index)"))
+                    joins.append(nil)
+                }
+            }
+            linkColumns.append(links)
+            joinTables.append(joins)
+        }
+    }
+
+    /// The column for a declaration: its own name unless another declaration in the table took it.
+    private mutating func column(_ name: String, owner: Int, type: String, reference: String?, in table: Int,
+                                 declared: inout [String: String], key: String) -> String {
+        var candidate = name
+        if let holder = declared["\(table).\(candidate)"], holder != key {
+            candidate = "\(model.entities[owner].name)_\(name)"
+        }
+        if declared["\(table).\(candidate)"] == nil {
+            declared["\(table).\(candidate)"] = key
+            tables[table]?.columns.append(candidate)
+            tables[table]?.types.append(type)
+            tables[table]?.references.append(reference)
+        }
+        return candidate
+    }
+
+    /// The farthest ancestor that has the attribute (inherited attributes come first, by index).
+    private func declaringEntity(of entity: Entity, attribute index: Int) -> Int {
+        var owner = entity.index
+        while let parent = model.entities[owner].parent, model.entities[parent].attributes.count > index { owner = parent }
+        return owner
+    }
+
+    private func declaringEntity(of entity: Entity, relationship index: Int) -> Int {
+        var owner = entity.index
+        while let parent = model.entities[owner].parent, model.entities[parent].relationships.count > index { owner = parent }
+        return owner
+    }
+
+    static func sqlType(_ type: AttributeType) -> String {
+        switch type {
+        case .integer, .boolean, .date: "INTEGER"
+        case .double: "REAL"
+        case .string, .decimal, .json: "TEXT"
+        }
+    }
+
+    /// The statements that create the schema.
+    var creation: [String] {
+        var statements: [String] = []
+        for (rootIndex, table) in tables.sorted(by: { $0.key < $1.key }) {
+            var definition = ["\"_id\" INTEGER PRIMARY KEY", "\"_entity\" TEXT NOT NULL"]
+            for (index, column) in table.columns.enumerated() {
+                let reference = table.references[index].map { " REFERENCES \(quote($0))(\"_id\")" } ?? ""
+                definition.append("\(quote(column)) \(table.types[index])\(reference)")
+            }
+            statements.append("CREATE TABLE \(quote(table.name)) (\(definition.joined(separator: ", ")))")
+            var identityMaps: Set<Int> = []
+            for entity in model.entities where root[entity.index] == rootIndex {
+                if let map = entity.identityMap, !entity.identification.isEmpty, identityMaps.insert(map).inserted {
+                    let columns = entity.identification.map { quote(attributeColumns[entity.index][$0]) }
+                    statements.append("CREATE UNIQUE INDEX \(quote("\(entity.name)_identity")) ON \(quote(table.name)) (\(columns.joined(separator: ", ")))")
+                }
+                for (index, attribute) in entity.attributes.enumerated() where attribute.indexed {
+                    let column = attributeColumns[entity.index][index]
+                    statements.append("CREATE INDEX IF NOT EXISTS \(quote("\(table.name)_\(column)")) ON \(quote(table.name)) (\(quote(column)))")
+                }
+            }
+        }
+        var joins: Set<String> = []
+        for entity in model.entities {
+            for (index, join) in joinTables[entity.index].enumerated() {
+                guard let join, joins.insert(join).inserted else { continue }
+                let owner = model.entities[root[entity.index]].name
+                let target = model.entities[root[entity.relationships[index].destination]].name
+                statements.append("CREATE TABLE \(quote(join)) (\"owner\" INTEGER NOT NULL REFERENCES \(quote(owner))(\"_id\"), "
+                                  + "\"target\" INTEGER NOT NULL REFERENCES \(quote(target))(\"_id\"), \"position\" INTEGER NOT NULL, "
+                                  + "PRIMARY KEY (\"owner\", \"position\"))")
+            }
+        }
+        return statements
+    }
+}
+
+/// An SQL identifier, quoted (a double quote inside is doubled).
+func quote(_ name: String) -> String {
+    "\"" + name.replacingAll("\"", with: "\"\"") + "\""
+}
+
+extension String {
+    /// Every occurrence of `target` replaced (the standard library has no Foundation-free one).
+    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        for character in self { result += character == target ? replacement : String(character) }
+        return result
+    }
+}

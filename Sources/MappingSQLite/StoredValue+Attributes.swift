@@ -1,0 +1,38 @@
+import MappingCore
+import MappingJSON
+
+/// Attribute values to and from SQL, losing nothing: dates as INTEGER microseconds, decimals as
+/// their exact digits, JSON as its text, booleans as 0/1.
+extension StoredValue {
+    init(_ value: AttributeValue?) {
+        switch value {
+        case nil: self = .null
+        case .string(let text)?: self = .text(text)
+        case .integer(let number)?: self = .integer(number)
+        case .double(let number)?: self = .real(number)
+        case .decimal(let number)?: self = .text(number.description)
+        case .boolean(let flag)?: self = .integer(flag ? 1 : 0)
+        case .date(let instant)?: self = .integer(instant.microseconds)
+        case .json(let json)?: self = .text(json.text())
+        }
+    }
+
+    /// The stored value as an attribute of `type`; an error names the column when the file holds
+    /// something the type cannot (a file edited by hand, or corrupt).
+    func attribute(_ type: AttributeType, column: String) throws(MappingError) -> AttributeValue? {
+        switch (type, self) {
+        case (_, .null): return nil
+        case (.string, .text(let text)): return .string(text)
+        case (.integer, .integer(let number)): return .integer(number)
+        case (.double, .real(let number)): return .double(number)
+        case (.double, .integer(let number)): return .double(Double(number))
+        case (.decimal, .text(let text)):
+            if let number = ExactDecimal(parsing: text) { return .decimal(number) }
+        case (.boolean, .integer(let number)): return .boolean(number != 0)
+        case (.date, .integer(let number)): return .date(Timestamp(microseconds: number))
+        case (.json, .text(let text)): return .json(try JanssonDocument.parse(text).value())
+        default: break
+        }
+        throw MappingError(.store, "column \"\(column)\" holds a value a \(type.rawValue) attribute cannot")
+    }
+}

@@ -1,0 +1,107 @@
+/* The SQLite store from C: a graph written, freed and reopened is the same graph (every value,
+ * relationship and order, compared through serialization); a failed import leaves the file as it
+ * was; a second open is busy; files that are not stores, a different spec and a read-only store. */
+#include "harness.h"
+
+#include <unistd.h>
+
+static char path[256];
+
+/* Every person and company, written out through the spec's mappings: the graph as text. */
+static char *dump(mapping_context *ctx) {
+    mapping_list *people = NULL, *companies = NULL;
+    char *a = NULL, *b = NULL;
+    EXPECT_OK(ctx, mapping_entity_all(ctx, "Person", &people));
+    EXPECT_OK(ctx, mapping_entity_all(ctx, "Company", &companies));
+    EXPECT_OK(ctx, mapping_list_serialize(ctx, "person", people, MAPPING_SERIALIZE_NULLS, &a));
+    EXPECT_OK(ctx, mapping_list_serialize(ctx, "company", companies, MAPPING_SERIALIZE_NULLS, &b));
+    size_t length = (a ? strlen(a) : 0) + (b ? strlen(b) : 0) + 2;
+    char *text = malloc(length);
+    snprintf(text, length, "%s\n%s", a ? a : "", b ? b : "");
+    mapping_free(a);
+    mapping_free(b);
+    mapping_list_free(people);
+    mapping_list_free(companies);
+    return text;
+}
+
+static mapping_context *open_store(const char *spec, unsigned flags, int expected) {
+    mapping_context *ctx = NULL;
+    EXPECT_RC(NULL, expected, mapping_context_open(spec, MAPPING_NUL_TERMINATED, path, flags, &ctx));
+    return ctx;
+}
+
+int main(int argc, char **argv) {
+    const char *dir = argc > 1 ? argv[1] : "Tests/fixtures";
+    char *spec = harness_read(dir, "people.spec.json");
+    char *payload = harness_read(dir, "people.json");
+    char *update = harness_read(dir, "people_update.json");
+    snprintf(path, sizeof path, "/tmp/mapping-test-store-%ld.db", (long)getpid());
+    unlink(path);
+
+    /* Missing without CREATE; then created, written and freed. */
+    EXPECT(open_store(spec, 0, MAPPING_ESTORE) == NULL);
+    mapping_context *ctx = open_store(spec, MAPPING_OPEN_CREATE, MAPPING_OK);
+    EXPECT_OK(ctx, mapping_context_import(ctx, "person", payload, MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_OK(ctx, mapping_context_import(ctx, "person", update, MAPPING_NUL_TERMINATED, NULL));
+    mapping_object grace = MAPPING_NO_OBJECT;
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "Person", "2", &grace));
+    EXPECT_OK(ctx, mapping_object_set(ctx, grace, "weight", "123456789012345678901234.5678"));
+    char *before = dump(ctx);
+
+    /* While it is open, a second context on the file is refused. */
+    EXPECT(open_store(spec, 0, MAPPING_EBUSY) == NULL);
+    mapping_context_free(ctx);
+
+    /* Reopened: the same graph, to the last digit and position. */
+    ctx = open_store(spec, 0, MAPPING_OK);
+    char *after = dump(ctx);
+    EXPECT_STR(after, before);
+    free(after);
+
+    /* A failed import changes neither the graph nor the file. */
+    EXPECT_RC(ctx, MAPPING_ETYPE, mapping_context_import(ctx, "person", "{\"data\": {\"people\": [{\"id\": 9}, {\"id\": \"x\"}]}}",
+                                                         MAPPING_NUL_TERMINATED, NULL));
+    mapping_context_free(ctx);
+    ctx = open_store(spec, 0, MAPPING_OK);
+    after = dump(ctx);
+    EXPECT_STR(after, before);
+    free(after);
+    size_t count = 0;
+    EXPECT_OK(ctx, mapping_entity_count(ctx, "Person", &count));
+    EXPECT(count == 3); /* Ada, Grace and Linus from the update */
+    mapping_context_free(ctx);
+
+    /* Read-only: the graph loads, a commit fails and changes nothing. */
+    ctx = open_store(spec, MAPPING_OPEN_READONLY, MAPPING_OK);
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "Person", "2", &grace));
+    EXPECT_RC(ctx, MAPPING_ESTORE, mapping_object_set(ctx, grace, "name", "\"Changed\""));
+    after = dump(ctx);
+    EXPECT_STR(after, before);
+    free(after);
+    mapping_context_free(ctx);
+
+    /* A different spec, a file that is not a database, and a database that is not a store. */
+    const char *other = "{\"entities\": {\"A\": {\"attributes\": {\"id\": \"integer\"}}},"
+                        " \"mappings\": {\"a\": {\"entity\": \"A\", \"attributes\": {\"id\": \"id\"}}}}";
+    EXPECT(open_store(other, 0, MAPPING_ESPEC) == NULL);
+    FILE *file = fopen(path, "w");
+    if (file) {
+        fputs("this is not a database, but it is long enough to look like a header of one............", file);
+        fclose(file);
+    }
+    EXPECT(open_store(spec, 0, MAPPING_ESTORE) == NULL);
+    EXPECT(strstr(mapping_error_message(NULL), path) != NULL);
+
+    unlink(path);
+    char wal[300], shm[300];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    snprintf(shm, sizeof shm, "%s-shm", path);
+    unlink(wal);
+    unlink(shm);
+    free(before);
+    free(spec);
+    free(payload);
+    free(update);
+    return harness_finish("c store");
+}

@@ -1,0 +1,82 @@
+"""Context(spec, store=path): the graph written by one process is the graph another process reads;
+failed imports leave the file alone; a second open is busy; bad files and other specs are errors."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import mapping
+
+from conftest import FIXTURES
+
+SPEC = str(FIXTURES / "people.spec.json")
+WRITER = """
+import sys, mapping
+with mapping.Context(sys.argv[1], store=sys.argv[2]) as ctx:
+    ctx.import_json("person", open(sys.argv[3], "rb").read())
+    grace = ctx.get("Person", 2)
+    grace["weight"] = "98765432109876543210.0123456789"
+    ctx.delete(ctx.get("Phone", "+44-2"))
+"""
+
+
+def graph(ctx):
+    """Every value and relationship, in order, as text."""
+    return (ctx.serialize("person", ctx.all("Person"), include_nulls=True)
+            + ctx.serialize("company", ctx.all("Company"), include_nulls=True))
+
+
+def test_a_graph_written_by_one_process_is_read_by_another(tmp_path):
+    path = tmp_path / "people.db"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    subprocess.run([sys.executable, "-c", WRITER, SPEC, str(path), str(FIXTURES / "people.json")], check=True, env=env)
+    with mapping.Context(SPEC, store=path) as ctx:
+        grace = ctx.get("Person", 2)
+        assert str(grace["weight"]) == "98765432109876543210.0123456789"
+        assert [phone["number"] for phone in ctx.get("Person", 1).related("phones")] == ["+44-1"]
+        assert ctx.get("Person", 1).related("company") == ctx.get("Company", 11)
+        assert ctx.count("Phone") == 2
+        written = graph(ctx)
+    with mapping.Context(SPEC) as memory:  # the same work in memory gives the same graph
+        memory.import_json("person", (FIXTURES / "people.json").read_bytes())
+        memory.get("Person", 2)["weight"] = "98765432109876543210.0123456789"
+        memory.delete(memory.get("Phone", "+44-2"))
+        assert graph(memory) == written
+
+
+def test_failures_leave_the_file_alone_and_a_second_open_is_busy(tmp_path):
+    path = tmp_path / "people.db"
+    with mapping.Context(SPEC, store=path) as ctx:
+        ctx.import_json("person", (FIXTURES / "people.json").read_bytes())
+        before = graph(ctx)
+        with pytest.raises(mapping.WrongTypeError):
+            ctx.import_json("person", b'{"data": {"people": [{"id": 9}, {"id": "x"}]}}')
+        with pytest.raises(mapping.BusyError, match="people.db"):
+            mapping.Context(SPEC, store=path)
+    with mapping.Context(SPEC, store=path, read_only=True) as ctx:
+        assert graph(ctx) == before
+        with pytest.raises(mapping.StoreError, match="read-only"):
+            ctx.get("Person", 1)["name"] = "Changed"
+        assert graph(ctx) == before
+
+
+def test_files_that_cannot_be_used(tmp_path):
+    missing = tmp_path / "missing.db"
+    with pytest.raises(mapping.StoreError):
+        mapping.Context(SPEC, store=missing, create=False)
+    assert not missing.exists()
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database" * 100)
+    with pytest.raises(mapping.StoreError, match="junk.db"):
+        mapping.Context(SPEC, store=junk)
+    assert junk.read_bytes() == b"not a database" * 100, "the file is left as it was"
+    path = tmp_path / "people.db"
+    mapping.Context(SPEC, store=path).close()
+    other = {"entities": {"A": {"attributes": {"id": "integer"}}},
+             "mappings": {"a": {"entity": "A", "attributes": {"id": "id"}}}}
+    with pytest.raises(mapping.SpecError, match="different spec"):
+        mapping.Context(other, store=path)
+    spaced = json.dumps(json.loads((FIXTURES / "people.spec.json").read_text()), indent=4)
+    mapping.Context(spaced, store=path).close()  # the same spec written differently is the same spec
