@@ -80,3 +80,48 @@ def test_files_that_cannot_be_used(tmp_path):
         mapping.Context(other, store=path)
     spaced = json.dumps(json.loads((FIXTURES / "people.spec.json").read_text()), indent=4)
     mapping.Context(spaced, store=path).close()  # the same spec written differently is the same spec
+
+
+KILLED_WRITER = """
+import sys, mapping
+spec = {"entities": {"Item": {"attributes": {"id": "integer", "batch": "integer", "label": "string"}}},
+        "mappings": {"item": {"entity": "Item", "attributes": {"id": "id", "batch": "batch", "label": "label"}}}}
+with mapping.Context(spec, store=sys.argv[1]) as ctx:
+    start = ctx.count("Item") // 50
+    print("ready", flush=True)
+    for batch in range(start, start + 10000):
+        items = [{"id": batch * 50 + i, "batch": batch, "label": "x" * 40} for i in range(50)]
+        ctx.import_json("item", __import__("json").dumps(items).encode())
+"""
+
+
+def test_kill_9_at_random_moments_leaves_whole_imports_only(tmp_path):
+    """A writer importing 50-item batches is killed (SIGKILL) at a random moment, 20 times over the
+    same file: each time the file passes SQLite's integrity check and holds whole batches only."""
+    import random
+    import signal
+    import sqlite3
+    import time
+
+    path = tmp_path / "items.db"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    rng = random.Random(1234)
+    counts = []
+    for _ in range(20):
+        writer = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(path)], env=env, stdout=subprocess.PIPE)
+        assert writer.stdout.readline().strip() == b"ready"
+        time.sleep(rng.uniform(0.0, 0.3))
+        writer.send_signal(signal.SIGKILL)
+        writer.wait()
+        with sqlite3.connect(path) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            rows = db.execute('SELECT "batch", count(*) FROM "Item" GROUP BY "batch"').fetchall()
+        db.close()
+        assert all(count == 50 for _, count in rows), "a batch was written in part"
+        assert [batch for batch, _ in rows] == list(range(len(rows))), "batches are whole and in order"
+        counts.append(len(rows))
+    assert counts == sorted(counts) and counts[-1] > counts[0], f"the writers made progress: {counts}"
+    with mapping.Context({"entities": {"Item": {"attributes": {"id": "integer", "batch": "integer", "label": "string"}}},
+                          "mappings": {"item": {"entity": "Item", "attributes": {"id": "id", "batch": "batch", "label": "label"}}}},
+                         store=path) as ctx:
+        assert ctx.count("Item") == 50 * counts[-1]
