@@ -125,3 +125,16 @@ def test_kill_9_at_random_moments_leaves_whole_imports_only(tmp_path):
                           "mappings": {"item": {"entity": "Item", "attributes": {"id": "id", "batch": "batch", "label": "label"}}}},
                          store=path) as ctx:
         assert ctx.count("Item") == 50 * counts[-1]
+
+
+def test_a_truncated_store_is_an_error_and_is_left_as_it_is(tmp_path):
+    path = tmp_path / "people.db"
+    with mapping.Context(SPEC, store=path) as ctx:
+        ctx.import_json("person", (FIXTURES / "people.json").read_bytes())
+    data = path.read_bytes()
+    assert len(data) > 4096, "the store has more than one page"
+    path.write_bytes(data[: len(data) // 2 + 100])
+    cut = path.read_bytes()
+    with pytest.raises(mapping.StoreError, match="people.db"):
+        mapping.Context(SPEC, store=path)
+    assert path.read_bytes() == cut
