@@ -105,6 +105,7 @@ bench: release
 	python3 bench/bulk.py | tee bench/bulk.md
 	python3 bench/imports.py | tee bench/RESULTS.md
 	python3 bench/payloads.py | tee bench/payloads.md
+	python3 bench/store.py | tee bench/store.md
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Iinclude -o bench/bin/memory bench/memory.c \
 	  -L$(RELEASE_DIR) -lmapping -Wl,-rpath,$(RELEASE_DIR)
 	$(MAKE) -s bench/data/people_1m.json

@@ -1,73 +1,101 @@
 import MappingCore
 
 extension SQLiteStore {
-    /// Writes one commit in one SQLite transaction: deleted rows go, inserted rows are added (first
-    /// without their links, so links between new objects find their `_id`s), then the links and
-    /// values of every inserted and updated row are written. On any failure the SQLite transaction
-    /// rolls back, the key table is put back, and the error fails the commit.
+    /// Writes one commit in one SQLite transaction: deleted rows go, inserted rows are added whole
+    /// (their `_id`s are given out here first, so links between new objects need no second pass),
+    /// updated rows are rewritten. On any failure the SQLite transaction rolls back, the key table is
+    /// put back, and the error fails the commit.
     public func write(_ commit: StoreCommit) throws(MappingError) {
         guard !readOnly else {
             throw MappingError(.store, "the store \"\(connection.path)\" was opened read-only: nothing was changed")
         }
-        let keysBefore = keys
+        var removed: [(ObjectID, Int64)] = []
+        var added: [ObjectID] = []
+        let idsBefore = nextIDs
         try connection.execute("BEGIN IMMEDIATE")
         do throws(MappingError) {
-            for (object, entity) in commit.deleted { try delete(object, entity) }
-            for row in commit.inserted { try insert(row) }
-            for row in commit.inserted + commit.updated { try update(row) }
+            for (object, entity) in commit.deleted {
+                if let key = try delete(object, entity) { removed.append((object, key)) }
+            }
+            for row in commit.inserted where layout.root.indices.contains(row.entity.index) {
+                keys[row.object] = try nextID(root: layout.root[row.entity.index])
+                added.append(row.object)
+            }
+            for row in commit.inserted { try write(row, isNew: true) }
+            for row in commit.updated { try write(row, isNew: false) }
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
-            keys = keysBefore
+            for object in added { keys[object] = nil }
+            for (object, key) in removed { keys[object] = key }
+            nextIDs = idsBefore
             throw error
         }
     }
 
-    private func table(of entity: Entity) -> StoreLayout.Table? {
-        layout.root.indices.contains(entity.index) ? layout.tables[layout.root[entity.index]] : nil
+    /// The next free `_id` of a table (the file is locked to this context, so ids can be given out
+    /// before the rows are written).
+    private func nextID(root: Int) throws(MappingError) -> Int64 {
+        if let next = nextIDs[root] {
+            nextIDs[root] = next + 1
+            return next
+        }
+        guard let table = layout.tables[root] else { throw MappingError(.failed, "no table for an entity of the model") }
+        let query = try connection.statement("SELECT coalesce(max(\"_id\"), 0) FROM \(quote(table.name))")
+        guard try query.step(), case .integer(let highest) = query.column(0) else {
+            throw MappingError(.store, "cannot read the ids of \(quote(table.name))")
+        }
+        query.reset()
+        nextIDs[root] = highest + 2
+        return highest + 1
     }
 
-    private func delete(_ object: ObjectID, _ entity: Entity) throws(MappingError) {
-        guard let key = keys[object], let table = table(of: entity) else { return }
+    private func delete(_ object: ObjectID, _ entity: Entity) throws(MappingError) -> Int64? {
+        guard let key = keys[object], layout.root.indices.contains(entity.index),
+              let table = layout.tables[layout.root[entity.index]] else { return nil }
         try connection.statement("DELETE FROM \(quote(table.name)) WHERE \"_id\" = ?").run([.integer(key)])
         for join in layout.joinTables[entity.index].compactMap({ $0 }) {
             try connection.statement("DELETE FROM \(quote(join)) WHERE \"owner\" = ?").run([.integer(key)])
         }
         keys[object] = nil
+        return key
     }
 
-    private func insert(_ row: StoreCommit.Row) throws(MappingError) {
-        guard let table = table(of: row.entity) else { return }
-        try connection.statement("INSERT INTO \(quote(table.name)) (\"_entity\") VALUES (?)").run([.text(row.entity.name)])
-        keys[row.object] = connection.lastRowID
-    }
-
-    /// Every column of the row's entity, and its to-many join rows, as the object is now.
-    private func update(_ row: StoreCommit.Row) throws(MappingError) {
-        guard let key = keys[row.object], let table = table(of: row.entity) else { return }
-        var assignments: [String] = []
-        var values: [StoredValue] = []
-        for (index, column) in layout.attributeColumns[row.entity.index].enumerated() where row.values.indices.contains(index) {
-            assignments.append("\(quote(column)) = ?")
-            values.append(StoredValue(row.values[index]))
+    /// A row as the object is now: inserted whole, or every column rewritten; and its to-many links.
+    private func write(_ row: StoreCommit.Row, isNew: Bool) throws(MappingError) {
+        guard let key = keys[row.object] else { return }
+        let sql = statements(for: row.entity)
+        var values: [StoredValue] = isNew ? [.integer(key), .text(row.entity.name)] : []
+        for index in layout.attributeColumns[row.entity.index].indices {
+            values.append(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
         }
-        for (index, column) in layout.linkColumns[row.entity.index].enumerated() {
-            guard let column, row.links.indices.contains(index) else { continue }
-            assignments.append("\(quote(column)) = ?")
-            values.append(row.links[index].first.flatMap { keys[$0] }.map(StoredValue.integer) ?? .null)
+        for (index, column) in layout.linkColumns[row.entity.index].enumerated() where column != nil {
+            let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { keys[$0] } : nil
+            values.append(target.map(StoredValue.integer) ?? .null)
         }
-        if !assignments.isEmpty {
-            try connection.statement("UPDATE \(quote(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_id\" = ?")
-                .run(values + [.integer(key)])
-        }
+        if !isNew { values.append(.integer(key)) }
+        try connection.statement(isNew ? sql.insert : sql.update).run(values)
         for (index, join) in layout.joinTables[row.entity.index].enumerated() {
             guard let join, row.links.indices.contains(index) else { continue }
-            try connection.statement("DELETE FROM \(quote(join)) WHERE \"owner\" = ?").run([.integer(key)])
+            if !isNew { try connection.statement("DELETE FROM \(quote(join)) WHERE \"owner\" = ?").run([.integer(key)]) }
             let add = "INSERT INTO \(quote(join)) (\"owner\", \"target\", \"position\") VALUES (?, ?, ?)"
             for (position, target) in row.links[index].enumerated() {
                 guard let targetKey = keys[target] else { continue }
                 try connection.statement(add).run([.integer(key), .integer(targetKey), .integer(Int64(position))])
             }
         }
+    }
+
+    /// The INSERT and UPDATE of an entity's rows, made once: its attribute columns, then its to-one columns.
+    private func statements(for entity: Entity) -> (insert: String, update: String) {
+        if let made = rowStatements[entity.index] { return made }
+        let table = layout.tables[layout.root[entity.index]]?.name ?? entity.name
+        let columns = layout.attributeColumns[entity.index] + layout.linkColumns[entity.index].compactMap { $0 }
+        let insert = "INSERT INTO \(quote(table)) (\"_id\", \"_entity\"\(columns.map { ", " + quote($0) }.joined())) VALUES (?, ?"
+            + String(repeating: ", ?", count: columns.count) + ")"
+        let update = columns.isEmpty ? "UPDATE \(quote(table)) SET \"_entity\" = \"_entity\" WHERE \"_id\" = ?"
+            : "UPDATE \(quote(table)) SET \(columns.map { quote($0) + " = ?" }.joined(separator: ", ")) WHERE \"_id\" = ?"
+        rowStatements[entity.index] = (insert, update)
+        return (insert, update)
     }
 }

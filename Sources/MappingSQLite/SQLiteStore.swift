@@ -18,6 +18,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let layout: StoreLayout
     /// Each object's `_id`, kept in step with the file by `write` (under the context's lock).
     var keys: [ObjectID: Int64] = [:]
+    /// Per table (root entity), the next `_id` to give out, once read.
+    var nextIDs: [Int: Int64] = [:]
+    /// Per entity, its rows' INSERT and UPDATE statements (`SQLiteStore+Write`).
+    var rowStatements: [Int: (insert: String, update: String)] = [:]
 
     let readOnly: Bool
 

@@ -1,0 +1,89 @@
+"""The SQLite store against memory, side by side in one run (`make bench` writes bench/store.md):
+people 100k (bench/people.py) imported cold into a store and into memory on both parsers, imported
+again with no changes, and a 100k-person store opened against a cold simdjson import of the same
+JSON — time, and the memory the process holds after each (each measured in a fresh process).
+Targets (issue 12): store import ≤ 1.5× memory, re-import ≤ 1.1×, open ≤ 0.5× the import, and no
+more memory after opening than after the import."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SPEC = os.path.join(HERE, "people.spec.json")
+COUNT = 100_000
+ROUNDS = 3
+
+WORK = r"""
+import json, os, sys, time
+sys.path.insert(0, sys.argv[1])
+import mapping
+kind, parser, spec, data_path, store = sys.argv[2:7]
+data = open(data_path, "rb").read()
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+t = time.perf_counter()
+if kind == "open":
+    ctx = mapping.Context(spec, store=store)
+    first = time.perf_counter() - t
+    again = 0.0
+else:
+    ctx = mapping.Context(spec, parser=parser, store=store or None)
+    ctx.import_json("person", data)
+    first = time.perf_counter() - t
+    t = time.perf_counter()
+    ctx.import_json("person", data)
+    again = time.perf_counter() - t
+print(json.dumps({"first": first, "again": again, "rss": rss(), "people": ctx.count("Person")}))
+ctx.close()
+"""
+
+
+def run(kind, parser, data_path, store=""):
+    binding = os.path.join(HERE, "..", "bindings", "python", "src")
+    out = subprocess.run([sys.executable, "-c", WORK, binding, kind, parser, SPEC, data_path, store],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def median(values):
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+def main():
+    with tempfile.TemporaryDirectory() as folder:
+        data_path = os.path.join(folder, "people.json")
+        with open(data_path, "w") as file:
+            subprocess.run([sys.executable, os.path.join(HERE, "people.py"), str(COUNT)], check=True, stdout=file)
+        rows = []
+        results = {}
+        for parser in ("jansson", "simdjson"):
+            memory, stored = [], []
+            for round_ in range(ROUNDS):
+                memory.append(run("import", parser, data_path))
+                path = os.path.join(folder, f"{parser}{round_}.db")
+                stored.append(run("import", parser, data_path, path))
+            results[parser] = (memory, stored, path)
+            m, s = median([r["first"] for r in memory]), median([r["first"] for r in stored])
+            ma, sa = median([r["again"] for r in memory]), median([r["again"] for r in stored])
+            rows.append(f"| {parser} | cold import | {m:.2f} s | {s:.2f} s | {s / m:.2f}× | ≤ 1.5× |")
+            rows.append(f"| {parser} | re-import, no changes | {ma:.2f} s | {sa:.2f} s | {sa / ma:.2f}× | ≤ 1.1× |")
+        memory, _, path = results["simdjson"]
+        opened = [run("open", "simdjson", data_path, path) for _ in range(ROUNDS)]
+        imported = median([r["first"] for r in memory])
+        opening = median([r["first"] for r in opened])
+        rows.append(f"| simdjson | open the store vs a cold import | {imported:.2f} s | {opening:.2f} s | {opening / imported:.2f}× | ≤ 0.5× |")
+        rss_import = median([r["rss"] for r in memory]) / 2**20
+        rss_open = median([r["rss"] for r in opened]) / 2**20
+        rows.append(f"| simdjson | memory held after open vs after import | {rss_import:.0f} MB | {rss_open:.0f} MB | {rss_open / rss_import:.2f}× | ≤ 1.0× |")
+    print(f"# The SQLite store against memory ({COUNT:,} people, medians of {ROUNDS} runs, each in a fresh process)\n")
+    print("| parser | what | memory | store | ratio | target |")
+    print("|---|---|---:|---:|---:|---|")
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()
