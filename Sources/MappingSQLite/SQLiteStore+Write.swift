@@ -64,7 +64,7 @@ extension SQLiteStore {
     /// A row as the object is now: inserted whole, or every column rewritten; and its to-many links.
     private func write(_ row: StoreCommit.Row, isNew: Bool) throws(MappingError) {
         guard let key = keys[row.object] else { return }
-        let sql = statements(for: row.entity)
+        let prepared = try statements(for: row.entity)
         var values: [StoredValue] = isNew ? [.integer(key), .text(row.entity.name)] : []
         for index in layout.attributeColumns[row.entity.index].indices {
             values.append(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
@@ -73,8 +73,14 @@ extension SQLiteStore {
             let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { keys[$0] } : nil
             values.append(target.map(StoredValue.integer) ?? .null)
         }
+        for (index, column) in layout.positionColumns[row.entity.index].enumerated() where column != nil {
+            let position = row.positions.indices.contains(index) ? row.positions[index] : nil
+            values.append(position.map { StoredValue.integer(Int64($0)) } ?? .null)
+        }
         if !isNew { values.append(.integer(key)) }
-        try connection.statement(isNew ? sql.insert : sql.update).run(values)
+        let statement = isNew ? prepared.insert : prepared.update
+        statement.reset()
+        try statement.run(values)
         for (index, join) in layout.joinTables[row.entity.index].enumerated() {
             guard let join, row.links.indices.contains(index) else { continue }
             if !isNew { try connection.statement("DELETE FROM \(quote(join)) WHERE \"owner\" = ?").run([.integer(key)]) }
@@ -86,16 +92,20 @@ extension SQLiteStore {
         }
     }
 
-    /// The INSERT and UPDATE of an entity's rows, made once: its attribute columns, then its to-one columns.
-    private func statements(for entity: Entity) -> (insert: String, update: String) {
+    /// The INSERT and UPDATE of an entity's rows, made once: its attribute columns, its to-one
+    /// columns, then their position columns.
+    private func statements(for entity: Entity) throws(MappingError) -> (insert: Statement, update: Statement) {
         if let made = rowStatements[entity.index] { return made }
         let table = layout.tables[layout.root[entity.index]]?.name ?? entity.name
         let columns = layout.attributeColumns[entity.index] + layout.linkColumns[entity.index].compactMap { $0 }
+            + layout.positionColumns[entity.index].compactMap { $0 }
         let insert = "INSERT INTO \(quote(table)) (\"_id\", \"_entity\"\(columns.map { ", " + quote($0) }.joined())) VALUES (?, ?"
             + String(repeating: ", ?", count: columns.count) + ")"
         let update = columns.isEmpty ? "UPDATE \(quote(table)) SET \"_entity\" = \"_entity\" WHERE \"_id\" = ?"
             : "UPDATE \(quote(table)) SET \(columns.map { quote($0) + " = ?" }.joined(separator: ", ")) WHERE \"_id\" = ?"
-        rowStatements[entity.index] = (insert, update)
-        return (insert, update)
+        // Prepared here and kept by the store, not looked up by their text for every row.
+        let made = (insert: try connection.prepare(insert), update: try connection.prepare(update))
+        rowStatements[entity.index] = made
+        return made
     }
 }

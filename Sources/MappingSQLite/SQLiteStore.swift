@@ -21,7 +21,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Per table (root entity), the next `_id` to give out, once read.
     var nextIDs: [Int: Int64] = [:]
     /// Per entity, its rows' INSERT and UPDATE statements (`SQLiteStore+Write`).
-    var rowStatements: [Int: (insert: String, update: String)] = [:]
+    var rowStatements: [Int: (insert: Statement, update: Statement)] = [:]
 
     let readOnly: Bool
 

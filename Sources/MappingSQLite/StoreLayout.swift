@@ -6,9 +6,11 @@ import MappingCore
 ///   naming each row's entity;
 /// - a column per attribute, named as the attribute, in the natural SQL type (dates as INTEGER
 ///   microseconds since 1970 UTC, decimals as exact TEXT, JSON as TEXT, booleans as 0/1);
-/// - a column per to-one relationship holding the target's `_id`;
-/// - a join table per to-many relationship, `<Entity>_<relationship>(owner, target, position)`,
-///   positions keeping the order;
+/// - a column per to-one relationship holding the target's `_id`; when its inverse is a to-many,
+///   a `<column>_position` column keeps this row's place in that to-many, which then needs no
+///   table of its own (one-to-many relationships are stored once);
+/// - a join table per other to-many relationship (many-to-many, or without an inverse),
+///   `<Entity>_<relationship>(owner, target, position)`, positions keeping the order;
 /// - a UNIQUE index on each identification and an index on each `indexed` attribute.
 /// A name two entities of one hierarchy declare differently is prefixed with the declaring entity.
 struct StoreLayout {
@@ -34,8 +36,10 @@ struct StoreLayout {
     private(set) var attributeColumns: [[String]] = []
     /// Per entity, per relationship: the to-one column, or nil for a to-many.
     private(set) var linkColumns: [[String?]] = []
-    /// Per entity, per relationship: the join table of a to-many, or nil for a to-one.
+    /// Per entity, per relationship: the join table of a to-many stored in one, else nil.
     private(set) var joinTables: [[String?]] = []
+    /// Per entity, per relationship: the position column of a to-one whose inverse is a to-many.
+    private(set) var positionColumns: [[String?]] = []
 
     init(model: Model) {
         self.model = model
@@ -61,20 +65,28 @@ struct StoreLayout {
             attributeColumns.append(columns)
             var links: [String?] = []
             var joins: [String?] = []
+            var positions: [String?] = []
             for (index, relationship) in entity.relationships.enumerated() {
                 let owner = declaringEntity(of: entity, relationship: index)
                 if relationship.toMany {
                     links.append(nil)
-                    joins.append("\(model.entities[owner].name)_\(relationship.name)")
+                    positions.append(nil)
+                    joins.append(Self.inverseIsToOne(relationship, model) ? nil : "\(model.entities[owner].name)_\(relationship.name)")
                 } else {
                     let target = model.entities[root[relationship.destination]].name
-                    links.append(column(relationship.name, owner: owner, type: "INTEGER", reference: target,
-                                        in: table, declared: &declared, key: "r\(owner).\(index)"))
+                    let link = column(relationship.name, owner: owner, type: "INTEGER", reference: target,
+                                      in: table, declared: &declared, key: "r\(owner).\(index)")
+                    links.append(link)
                     joins.append(nil)
+                    positions.append(Self.inverseIsToMany(relationship, model)
+                        ? column(link + "_position", owner: owner, type: "INTEGER", reference: nil, in: table,
+                                 declared: &declared, key: "p\(owner).\(index)")
+                        : nil)
                 }
             }
             linkColumns.append(links)
             joinTables.append(joins)
+            positionColumns.append(positions)
         }
     }
 
@@ -92,6 +104,18 @@ struct StoreLayout {
             tables[table]?.references.append(reference)
         }
         return candidate
+    }
+
+    static func inverseIsToOne(_ relationship: Relationship, _ model: Model) -> Bool {
+        guard let inverse = relationship.inverse, model.entities.indices.contains(relationship.destination) else { return false }
+        let destination = model.entities[relationship.destination]
+        return destination.relationships.indices.contains(inverse) && !destination.relationships[inverse].toMany
+    }
+
+    static func inverseIsToMany(_ relationship: Relationship, _ model: Model) -> Bool {
+        guard let inverse = relationship.inverse, model.entities.indices.contains(relationship.destination) else { return false }
+        let destination = model.entities[relationship.destination]
+        return destination.relationships.indices.contains(inverse) && destination.relationships[inverse].toMany
     }
 
     /// The farthest ancestor that has the attribute (inherited attributes come first, by index).

@@ -15,6 +15,9 @@ public struct StoreCommit {
         public let values: [AttributeValue?]
         /// Per relationship of the entity, its live targets in order.
         public let links: [[ObjectID]]
+        /// Per relationship: for a to-one whose inverse is a to-many, this object's position in its
+        /// target's to-many (so a store can keep that order on this row); nil otherwise.
+        public let positions: [Int?]
     }
 
     public let model: Model
@@ -45,11 +48,25 @@ extension ObjectStore {
     /// The rows the transaction `journal` recorded, read from the store as it is at the commit.
     func storeCommit(of journal: Journal, changes: ChangeSet, model: Model) -> StoreCommit {
         var commit = StoreCommit(model: model)
+        var positions = PositionCache()
         for object in journal.created {
-            if let row = row(object, model) { commit.inserted.append(row) }
+            if let row = row(object, model, &positions) { commit.inserted.append(row) }
         }
+        var written = Set(journal.created)
+        for updated in changes.updated where written.insert(updated.object).inserted {
+            if let row = row(updated.object, model, &positions) { commit.updated.append(row) }
+        }
+        // An owner whose to-many changed moves its targets' positions: their rows are written too.
         for updated in changes.updated {
-            if let row = row(updated.object, model) { commit.updated.append(row) }
+            guard let record = record(updated.object), model.entities.indices.contains(record.entity) else { continue }
+            let entity = model.entities[record.entity]
+            for (index, relationship) in entity.relationships.enumerated()
+            where relationship.toMany && updated.changed.contains(relationship.name) && record.links.indices.contains(index)
+                && inverseIsToOne(relationship, model) {
+                for target in record.links[index].targets where contains(target) && written.insert(target).inserted {
+                    if let row = row(target, model, &positions) { commit.updated.append(row) }
+                }
+            }
         }
         for (slot, generation) in journal.deleted {
             let object = ObjectID(tag: space.tag, generation: generation, slot: UInt32(truncatingIfNeeded: space.firstSlot + slot))
@@ -60,10 +77,45 @@ extension ObjectStore {
         return commit
     }
 
-    private func row(_ object: ObjectID, _ model: Model) -> StoreCommit.Row? {
+    /// Each owner's to-many targets by position, made once per commit: rows ask for their position
+    /// in their owner's list, and a search of the list per row would be quadratic in its length.
+    struct PositionCache {
+        struct Key: Hashable {
+            let owner: ObjectID
+            let relationship: Int
+        }
+        var positions: [Key: [ObjectID: Int]] = [:]
+    }
+
+    private func row(_ object: ObjectID, _ model: Model, _ cache: inout PositionCache) -> StoreCommit.Row? {
         guard let record = record(object), model.entities.indices.contains(record.entity) else { return nil }
-        return StoreCommit.Row(object: object, entity: model.entities[record.entity], values: record.values,
-                               links: record.links.map { $0.targets.filter(contains) })
+        let entity = model.entities[record.entity]
+        let links = record.links.map { $0.targets.filter(contains) }
+        var positions: [Int?] = []
+        for (index, relationship) in entity.relationships.enumerated() {
+            guard !relationship.toMany, let inverse = relationship.inverse, links.indices.contains(index),
+                  let owner = links[index].first, let ownerRecord = self.record(owner),
+                  ownerRecord.links.indices.contains(inverse) else {
+                positions.append(nil)
+                continue
+            }
+            let key = PositionCache.Key(owner: owner, relationship: inverse)
+            if cache.positions[key] == nil {
+                var byObject: [ObjectID: Int] = [:]
+                for (position, target) in ownerRecord.links[inverse].targets.filter(contains).enumerated() {
+                    byObject[target] = position
+                }
+                cache.positions[key] = byObject
+            }
+            positions.append(cache.positions[key]?[object])
+        }
+        return StoreCommit.Row(object: object, entity: entity, values: record.values, links: links, positions: positions)
+    }
+
+    private func inverseIsToOne(_ relationship: Relationship, _ model: Model) -> Bool {
+        guard let inverse = relationship.inverse, model.entities.indices.contains(relationship.destination) else { return false }
+        let destination = model.entities[relationship.destination]
+        return destination.relationships.indices.contains(inverse) && !destination.relationships[inverse].toMany
     }
 }
 

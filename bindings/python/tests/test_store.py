@@ -138,3 +138,21 @@ def test_a_truncated_store_is_an_error_and_is_left_as_it_is(tmp_path):
     with pytest.raises(mapping.StoreError, match="people.db"):
         mapping.Context(SPEC, store=path)
     assert path.read_bytes() == cut
+
+
+def test_the_order_of_a_one_to_many_survives_moves_and_new_owners(tmp_path):
+    """Ordered one-to-many relationships keep their order on the targets' rows: a move within the
+    list, a target taken by another owner and a target added are all read back in order."""
+    path = tmp_path / "people.db"
+    with mapping.Context(SPEC, store=path) as ctx:
+        ctx.import_json("person", (FIXTURES / "people.json").read_bytes())
+        ada, grace = ctx.get("Person", 1), ctx.get("Person", 2)
+        ada.move_related("phones", 0, 1)                       # +44-2, +44-1
+        ada.add_related("phones", ctx.get("Phone", "+1-555"), 1)  # taken from Grace, into the middle
+        expected = [phone["number"] for phone in ada.related("phones")]
+        assert expected == ["+44-2", "+1-555", "+44-1"]
+        assert list(grace.related("phones")) == []
+    with mapping.Context(SPEC, store=path) as ctx:
+        assert [phone["number"] for phone in ctx.get("Person", 1).related("phones")] == expected
+        assert list(ctx.get("Person", 2).related("phones")) == []
+        assert ctx.get("Phone", "+1-555").related("owner") == ctx.get("Person", 1)
