@@ -221,6 +221,7 @@ typedef enum mapping_open_flags {
     MAPPING_OPEN_CREATE = 1,    /* create the file (and its schema) when it does not exist */
     MAPPING_OPEN_READONLY = 2,  /* read the graph; every commit then fails with MAPPING_ESTORE */
     MAPPING_OPEN_DURABLE = 4,   /* make each commit survive power loss too (SQLite synchronous=FULL) */
+    MAPPING_OPEN_REBUILD = 8,   /* a spec changed beyond growth: drop the store's objects and start over */
 } mapping_open_flags;
 
 /**
@@ -237,8 +238,10 @@ typedef enum mapping_open_flags {
  *
  * One context per file: the file stays locked until mapping_context_free; a second open, from this
  * process or another, fails with MAPPING_EBUSY naming the file. The store records the spec it was
- * written with; opening it with a different spec fails with MAPPING_ESPEC (changing a store's spec
- * is not supported yet).
+ * written with. A spec that grew since (added entities, attributes, relationships) brings the store
+ * up to it (new values null); any other change — a type, an identification, something removed that
+ * the store holds — fails with MAPPING_ESPEC naming the element and leaves the file as it was,
+ * unless MAPPING_OPEN_REBUILD asks to drop the store's objects and start over.
  * @param flags  MAPPING_OPEN_* (0: open an existing file for reading and writing)
  * @param out    receives the new context (NULL on failure). New: release with mapping_context_free().
  * @return MAPPING_OK; MAPPING_ESPEC; MAPPING_EBUSY; MAPPING_ESTORE for a file that cannot be used (not

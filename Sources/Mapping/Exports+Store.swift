@@ -10,7 +10,8 @@ public func mapping_context_open(_ spec: UnsafePointer<CChar>?, _ length: Int, _
     out?.pointee = nil
     return withoutContext { () throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
-        let known = CUnsignedInt(MAPPING_OPEN_CREATE.rawValue | MAPPING_OPEN_READONLY.rawValue | MAPPING_OPEN_DURABLE.rawValue)
+        let known = CUnsignedInt(MAPPING_OPEN_CREATE.rawValue | MAPPING_OPEN_READONLY.rawValue | MAPPING_OPEN_DURABLE.rawValue
+            | MAPPING_OPEN_REBUILD.rawValue)
         guard flags & ~known == 0 else { throw MappingError(.misuse, "unknown flags \(flags & ~known)") }
         let bytes = try CString.buffer(spec, length: UInt(bitPattern: length), "spec")
         let context = try MappingContext(spec: try CompiledSpec.load(json: bytes))
@@ -18,7 +19,8 @@ public func mapping_context_open(_ spec: UnsafePointer<CChar>?, _ length: Int, _
         let specText = try JSONArgument.parse(bytes).text()
         let options = SQLiteStore.Options(create: flags & CUnsignedInt(MAPPING_OPEN_CREATE.rawValue) != 0,
                                           readOnly: flags & CUnsignedInt(MAPPING_OPEN_READONLY.rawValue) != 0,
-                                          durable: flags & CUnsignedInt(MAPPING_OPEN_DURABLE.rawValue) != 0)
+                                          durable: flags & CUnsignedInt(MAPPING_OPEN_DURABLE.rawValue) != 0,
+                                          rebuild: flags & CUnsignedInt(MAPPING_OPEN_REBUILD.rawValue) != 0)
         try SQLiteStore.open(try CString.argument(path, "path"), for: context, specText: specText, options: options)
         out.pointee = Registry.contexts.add(ContextHandle(core: context))
     }

@@ -35,10 +35,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         public var create = true
         public var readOnly = false
         public var durable = false
-        public init(create: Bool = true, readOnly: Bool = false, durable: Bool = false) {
+        /// When the spec changed beyond growth: drop the store's objects and start over.
+        public var rebuild = false
+        public init(create: Bool = true, readOnly: Bool = false, durable: Bool = false, rebuild: Bool = false) {
             self.create = create
             self.readOnly = readOnly
             self.durable = durable
+            self.rebuild = rebuild
         }
     }
 
@@ -74,12 +77,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// Creates the schema in a new file, or checks an existing store's layout version and spec.
     private func checkOrCreate(specText: String, options: Options) throws(MappingError) {
-        let existing = try connection.statement("SELECT count(*) FROM sqlite_master WHERE name = '_mapping'")
+        let existing = try connection.statement("SELECT count(*), count(CASE WHEN name = '_mapping' THEN 1 END) FROM sqlite_master")
         guard try existing.step() else { throw MappingError(.store, "cannot read the store \"\(connection.path)\"") }
-        let isNew = existing.column(0) == .integer(0)
+        let (objects, marker) = (existing.column(0), existing.column(1))
         existing.reset()
-        if isNew {
-            guard !options.readOnly else {
+        if marker == .integer(0) {
+            // Only an empty database becomes a store: another program's database is left alone.
+            guard objects == .integer(0), !options.readOnly else {
                 throw MappingError(.store, "\"\(connection.path)\" is not a libmapping store (it has no _mapping table)")
             }
             try create(specText: specText)
@@ -97,14 +101,22 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         guard format <= Self.format else {
             throw MappingError(.store, "\"\(connection.path)\" was written by a newer libmapping (layout \(format); this one reads up to \(Self.format))")
         }
-        guard recorded["spec"] == specText else {
-            throw MappingError(.spec, "the store \"\(connection.path)\" was written with a different spec; changing the spec of a store is not supported yet")
+        guard let written = recorded["spec"], written != specText else { return }
+        guard !options.readOnly else {
+            throw MappingError(.spec, "the store \"\(connection.path)\" was written with another spec; open it for writing once to bring it up to this one")
+        }
+        if options.rebuild {
+            try rebuild(specText: specText)
+        } else {
+            try migrate(from: written, to: specText)
         }
     }
 
-    private func create(specText: String) throws(MappingError) {
+    /// Creates the schema, after dropping `dropping` tables, in one transaction.
+    func create(specText: String, dropping: [String] = []) throws(MappingError) {
         try connection.execute("BEGIN IMMEDIATE")
         do throws(MappingError) {
+            for name in dropping { try connection.execute("DROP TABLE \(quote(name))") }
             try connection.execute("CREATE TABLE \"_mapping\" (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)")
             for statement in layout.creation { try connection.execute(statement) }
             let insert = try connection.statement("INSERT INTO \"_mapping\" (\"key\", \"value\") VALUES (?, ?)")

@@ -142,37 +142,65 @@ struct StoreLayout {
     /// The statements that create the schema.
     var creation: [String] {
         var statements: [String] = []
-        for (rootIndex, table) in tables.sorted(by: { $0.key < $1.key }) {
-            var definition = ["\"_id\" INTEGER PRIMARY KEY", "\"_entity\" TEXT NOT NULL"]
-            for (index, column) in table.columns.enumerated() {
-                let reference = table.references[index].map { " REFERENCES \(quote($0))(\"_id\")" } ?? ""
-                definition.append("\(quote(column)) \(table.types[index])\(reference)")
-            }
-            statements.append("CREATE TABLE \(quote(table.name)) (\(definition.joined(separator: ", ")))")
-            var identityMaps: Set<Int> = []
-            for entity in model.entities where root[entity.index] == rootIndex {
-                if let map = entity.identityMap, !entity.identification.isEmpty, identityMaps.insert(map).inserted {
-                    let columns = entity.identification.map { quote(attributeColumns[entity.index][$0]) }
-                    statements.append("CREATE UNIQUE INDEX \(quote("\(entity.name)_identity")) ON \(quote(table.name)) (\(columns.joined(separator: ", ")))")
-                }
-                for (index, attribute) in entity.attributes.enumerated() where attribute.indexed {
-                    let column = attributeColumns[entity.index][index]
-                    statements.append("CREATE INDEX IF NOT EXISTS \(quote("\(table.name)_\(column)")) ON \(quote(table.name)) (\(quote(column)))")
-                }
-            }
+        for rootIndex in tables.keys.sorted() {
+            statements += tableCreation(root: rootIndex) + indexCreation(root: rootIndex)
         }
-        var joins: Set<String> = []
+        for join in joins.keys.sorted() { statements.append(joinCreation(join)) }
+        return statements
+    }
+
+    /// Every join table, with the root entities of its owners and targets.
+    var joins: [String: (owner: String, target: String)] {
+        var found: [String: (owner: String, target: String)] = [:]
         for entity in model.entities {
             for (index, join) in joinTables[entity.index].enumerated() {
-                guard let join, joins.insert(join).inserted else { continue }
-                let owner = model.entities[root[entity.index]].name
-                let target = model.entities[root[entity.relationships[index].destination]].name
-                statements.append("CREATE TABLE \(quote(join)) (\"owner\" INTEGER NOT NULL REFERENCES \(quote(owner))(\"_id\"), "
-                                  + "\"target\" INTEGER NOT NULL REFERENCES \(quote(target))(\"_id\"), \"position\" INTEGER NOT NULL, "
-                                  + "PRIMARY KEY (\"owner\", \"position\"))")
+                guard let join, found[join] == nil else { continue }
+                found[join] = (model.entities[root[entity.index]].name, model.entities[root[entity.relationships[index].destination]].name)
+            }
+        }
+        return found
+    }
+
+    /// A column's definition: name, type, reference.
+    func columnDefinition(_ table: Table, _ index: Int) -> String {
+        let reference = table.references[index].map { " REFERENCES \(quote($0))(\"_id\")" } ?? ""
+        return "\(quote(table.columns[index])) \(table.types[index])\(reference)"
+    }
+
+    func tableCreation(root rootIndex: Int) -> [String] {
+        guard let table = tables[rootIndex] else { return [] }
+        let definition = ["\"_id\" INTEGER PRIMARY KEY", "\"_entity\" TEXT NOT NULL"] + table.columns.indices.map { columnDefinition(table, $0) }
+        return ["CREATE TABLE \(quote(table.name)) (\(definition.joined(separator: ", ")))"]
+    }
+
+    /// The identity and attribute indexes of a table (IF NOT EXISTS: a grown store gets the new ones).
+    func indexCreation(root rootIndex: Int) -> [String] {
+        guard let table = tables[rootIndex] else { return [] }
+        var statements: [String] = []
+        var identityMaps: Set<Int> = []
+        for entity in model.entities where root[entity.index] == rootIndex {
+            if let map = entity.identityMap, !entity.identification.isEmpty, identityMaps.insert(map).inserted {
+                statements.append("CREATE UNIQUE INDEX IF NOT EXISTS \(quote("\(entity.name)_identity")) ON \(quote(table.name)) (\(identityColumns(entity).map(quote).joined(separator: ", ")))")
+            }
+            for (index, attribute) in entity.attributes.enumerated() where attribute.indexed {
+                let column = attributeColumns[entity.index][index]
+                statements.append("CREATE INDEX IF NOT EXISTS \(quote("\(table.name)_\(column)")) ON \(quote(table.name)) (\(quote(column)))")
             }
         }
         return statements
+    }
+
+    /// The columns of an entity's identification, in order (empty when it has none).
+    func identityColumns(_ entity: Entity) -> [String] {
+        guard entity.identityMap != nil else { return [] }
+        return entity.identification.map { attributeColumns[entity.index][$0] }
+    }
+
+    func joinCreation(_ join: String) -> String {
+        let (owner, target) = joins[join] ?? ("", "")
+        return "CREATE TABLE \(quote(join)) (\"owner\" INTEGER NOT NULL REFERENCES \(quote(owner))(\"_id\"), "
+            + "\"target\" INTEGER NOT NULL REFERENCES \(quote(target))(\"_id\"), \"position\" INTEGER NOT NULL, "
+            + "PRIMARY KEY (\"owner\", \"position\"))"
     }
 }
 

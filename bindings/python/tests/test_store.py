@@ -73,13 +73,15 @@ def test_files_that_cannot_be_used(tmp_path):
         mapping.Context(SPEC, store=junk)
     assert junk.read_bytes() == b"not a database" * 100, "the file is left as it was"
     path = tmp_path / "people.db"
-    mapping.Context(SPEC, store=path).close()
+    with mapping.Context(SPEC, store=path) as ctx:
+        ctx.import_json("person", (FIXTURES / "people.json").read_bytes())
     other = {"entities": {"A": {"attributes": {"id": "integer"}}},
              "mappings": {"a": {"entity": "A", "attributes": {"id": "id"}}}}
-    with pytest.raises(mapping.SpecError, match="different spec"):
+    with pytest.raises(mapping.SpecError, match="was removed from the spec, but the store holds 2"):
         mapping.Context(other, store=path)
     spaced = json.dumps(json.loads((FIXTURES / "people.spec.json").read_text()), indent=4)
-    mapping.Context(spaced, store=path).close()  # the same spec written differently is the same spec
+    with mapping.Context(spaced, store=path) as ctx:  # the same spec written differently is the same spec
+        assert ctx.count("Person") == 2
 
 
 KILLED_WRITER = """
@@ -156,3 +158,59 @@ def test_the_order_of_a_one_to_many_survives_moves_and_new_owners(tmp_path):
         assert [phone["number"] for phone in ctx.get("Person", 1).related("phones")] == expected
         assert list(ctx.get("Person", 2).related("phones")) == []
         assert ctx.get("Phone", "+1-555").related("owner") == ctx.get("Person", 1)
+
+
+
+def spec_with(change):
+    spec = json.loads((FIXTURES / "people.spec.json").read_text())
+    change(spec)
+    return spec
+
+
+def grow(spec):
+    spec["entities"]["Person"]["attributes"]["nickname"] = "string"
+    spec["entities"]["Person"]["relationships"]["pets"] = {"entity": "Pet", "toMany": True, "ordered": True, "inverse": "owner"}
+    spec["entities"]["Pet"] = {"attributes": {"name": "string"}, "identification": "name",
+                               "relationships": {"owner": {"entity": "Person", "inverse": "pets"}}}
+    spec["mappings"]["pet"] = {"entity": "Pet", "attributes": {"name": "name"}}
+
+
+def test_a_grown_spec_brings_the_store_up_to_it(tmp_path):
+    path = tmp_path / "people.db"
+    with mapping.Context(SPEC, store=path) as ctx:
+        ctx.import_json("person", (FIXTURES / "people.json").read_bytes())
+        before = graph(ctx)
+    grown = spec_with(grow)
+    with mapping.Context(grown, store=path) as ctx:
+        assert graph(ctx) == before, "every object kept"
+        ada = ctx.get("Person", 1)
+        assert ada.get("nickname") is None
+        ada["nickname"] = "Enchantress"
+        rex = ctx.create("Pet", name="Rex")
+        ada.add_related("pets", rex)
+    with mapping.Context(grown, store=path) as ctx:
+        ada = ctx.get("Person", 1)
+        assert ada["nickname"] == "Enchantress"
+        assert [pet["name"] for pet in ada.related("pets")] == ["Rex"]
+    with pytest.raises(mapping.SpecError, match="nickname is stored but no longer in the spec"):
+        mapping.Context(SPEC, store=path)  # the smaller spec would lose what the store holds
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda spec: spec["entities"]["Person"]["attributes"].update(age="string"), "Person.age changed type"),
+    (lambda spec: spec["entities"]["Phone"].update(identification="kind"), "identification of Phone changed"),
+])
+def test_other_changes_are_refused_unless_the_store_is_rebuilt(tmp_path, change, message):
+    path = tmp_path / "people.db"
+    with mapping.Context(SPEC, store=path) as ctx:
+        ctx.import_json("person", (FIXTURES / "people.json").read_bytes())
+    changed = spec_with(change)
+    with pytest.raises(mapping.SpecError, match=message):
+        mapping.Context(changed, store=path)
+    with mapping.Context(SPEC, store=path) as ctx:  # refused: the store is as it was
+        assert ctx.count("Person") == 2
+    with mapping.Context(changed, store=path, rebuild=True) as ctx:
+        assert ctx.count("Person") == 0
+        ctx.import_json("person", (FIXTURES / "people.json").read_bytes())
+    with mapping.Context(changed, store=path) as ctx:
+        assert ctx.count("Person") == 2

@@ -54,15 +54,16 @@ class Context(Handle, _ContextHTTP):
     With `store` (a path), the graph is kept in that SQLite database file (mapping_context_open):
     opening loads it, and every commit is written to it before the call returns. `create` makes a
     missing file, `read_only` refuses every commit (StoreError), `durable` makes each commit survive
-    power loss too. A file open in another context raises BusyError; one that cannot be used,
-    StoreError; one written with a different spec, SpecError.
+    power loss too. A spec that grew since the store was written brings it up to date; one changed
+    otherwise raises SpecError naming what changed, unless `rebuild` drops the store's objects. A
+    file open in another context raises BusyError; one that cannot be used, StoreError.
     """
 
     _kind = "context"
 
     def __init__(self, spec: Spec, *, parser: Optional[str] = None, busy_timeout: Optional[float] = 5.0,
                  max_input_size: Optional[int] = None, store: Union[str, "os.PathLike[str]", None] = None,
-                 create: bool = True, read_only: bool = False, durable: bool = False) -> None:
+                 create: bool = True, read_only: bool = False, durable: bool = False, rebuild: bool = False) -> None:
         if isinstance(spec, os.PathLike) or (isinstance(spec, str) and not spec.lstrip().startswith("{")):
             with open(spec, "rb") as file:
                 spec = file.read()
@@ -72,7 +73,7 @@ class Context(Handle, _ContextHTTP):
             _ffi.context_new(data, len(data), ctypes.byref(pointer))
         else:
             flags = ((_ffi.OPEN_CREATE if create else 0) | (_ffi.OPEN_READONLY if read_only else 0)
-                     | (_ffi.OPEN_DURABLE if durable else 0))
+                     | (_ffi.OPEN_DURABLE if durable else 0) | (_ffi.OPEN_REBUILD if rebuild else 0))
             _ffi.context_open(data, len(data), os.fsencode(store), flags, ctypes.byref(pointer))
         super().__init__(pointer, _ffi.context_free)
         self._spec = data
