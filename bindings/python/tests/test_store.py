@@ -214,3 +214,18 @@ def test_other_changes_are_refused_unless_the_store_is_rebuilt(tmp_path, change,
         ctx.import_json("person", (FIXTURES / "people.json").read_bytes())
     with mapping.Context(changed, store=path) as ctx:
         assert ctx.count("Person") == 2
+
+
+def test_a_corrupted_page_is_an_error_and_is_left_as_it_is(tmp_path):
+    path = tmp_path / "people.db"
+    with mapping.Context(SPEC, store=path) as ctx:
+        ctx.import_json("person", (FIXTURES / "people.json").read_bytes())
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) >= 3 * page
+    for page_start in range(page, len(data), page):  # every page but the header's: b-tree headers garbled
+        data[page_start:page_start + 16] = b"\xff" * 16
+    path.write_bytes(bytes(data))
+    with pytest.raises(mapping.StoreError, match="people.db"):
+        mapping.Context(SPEC, store=path)
+    assert path.read_bytes() == bytes(data)
