@@ -1,6 +1,7 @@
 /* The SQLite store from C: a graph written, freed and reopened is the same graph (every value,
  * relationship and order, compared through serialization); a failed import leaves the file as it
- * was; a second open is busy; files that are not stores, a different spec and a read-only store. */
+ * was; a second open is busy; a read-only store; a grown spec and a changed one; files that are not
+ * stores. */
 #include "harness.h"
 
 #include <unistd.h>
@@ -23,6 +24,19 @@ static char *dump(mapping_context *ctx) {
     mapping_list_free(people);
     mapping_list_free(companies);
     return text;
+}
+
+/* `text` with its first `from` replaced by `to`; the caller frees it. */
+static char *replaced(const char *text, const char *from, const char *to) {
+    const char *at = strstr(text, from);
+    size_t length = strlen(text) + strlen(to) + 1;
+    char *result = malloc(length);
+    if (!at) {
+        snprintf(result, length, "%s", text);
+        return result;
+    }
+    snprintf(result, length, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return result;
 }
 
 static mapping_context *open_store(const char *spec, unsigned flags, int expected) {
@@ -80,6 +94,35 @@ int main(int argc, char **argv) {
     EXPECT_STR(after, before);
     free(after);
     mapping_context_free(ctx);
+
+    /* A grown spec: the store gains the column, keeps every object, and records the new spec. */
+    char *grown = replaced(spec, "\"city\": \"string\"", "\"city\": \"string\", \"nickname\": \"string\"");
+    ctx = open_store(grown, 0, MAPPING_OK);
+    EXPECT_OK(ctx, mapping_entity_count(ctx, "Person", &count));
+    EXPECT(count == 3);
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "Person", "2", &grace));
+    bool null = false;
+    EXPECT_OK(ctx, mapping_object_is_null(ctx, grace, "nickname", &null));
+    EXPECT(null);
+    EXPECT_OK(ctx, mapping_object_set(ctx, grace, "nickname", "\"Amazing Grace\""));
+    mapping_context_free(ctx);
+    ctx = open_store(grown, 0, MAPPING_OK);
+    const char *nickname = NULL;
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "Person", "2", &grace));
+    EXPECT_OK(ctx, mapping_object_get_string(ctx, grace, "nickname", &nickname, NULL));
+    EXPECT_STR(nickname, "Amazing Grace");
+    mapping_context_free(ctx);
+    /* A changed type is refused, naming the attribute, unless the store is rebuilt. */
+    char *retyped = replaced(grown, "\"age\": \"integer\"", "\"age\": \"string\"");
+    EXPECT(open_store(retyped, 0, MAPPING_ESPEC) == NULL);
+    EXPECT(strstr(mapping_error_message(NULL), "Person.age") != NULL);
+    ctx = open_store(retyped, MAPPING_OPEN_REBUILD, MAPPING_OK);
+    EXPECT_OK(ctx, mapping_entity_count(ctx, "Person", &count));
+    EXPECT(count == 0);
+    EXPECT_OK(ctx, mapping_context_import(ctx, "person", payload, MAPPING_NUL_TERMINATED, NULL));
+    mapping_context_free(ctx);
+    free(grown);
+    free(retyped);
 
     /* A different spec, a file that is not a database, and a database that is not a store. */
     const char *other = "{\"entities\": {\"A\": {\"attributes\": {\"id\": \"integer\"}}},"
