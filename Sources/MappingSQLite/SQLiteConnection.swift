@@ -57,18 +57,12 @@ final class SQLiteConnection: @unchecked Sendable {
             cached.reset()
             return cached
         }
-        let prepared = try prepare(sql)
-        statements[sql] = prepared
-        return prepared
-    }
-
-    /// A new prepared statement the caller keeps (finalized when it is released, before the
-    /// connection closes: the caller must not outlive the connection).
-    func prepare(_ sql: String) throws(MappingError) -> Statement {
         var raw: OpaquePointer?
         let status = sqlite3_prepare_v2(db, sql, -1, &raw, nil)
         guard status == SQLITE_OK, let raw else { throw failure(status, "to prepare \(sql.prefix(60))") }
-        return Statement(raw, connection: self)
+        let prepared = Statement(raw, connection: self)
+        statements[sql] = prepared
+        return prepared
     }
 
     var lastRowID: Int64 { sqlite3_last_insert_rowid(db) }

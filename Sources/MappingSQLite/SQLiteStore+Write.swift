@@ -64,7 +64,7 @@ extension SQLiteStore {
     /// A row as the object is now: inserted whole, or every column rewritten; and its to-many links.
     private func write(_ row: StoreCommit.Row, isNew: Bool) throws(MappingError) {
         guard let key = keys[row.object] else { return }
-        let prepared = try statements(for: row.entity)
+        let sql = statements(for: row.entity)
         var values: [StoredValue] = isNew ? [.integer(key), .text(row.entity.name)] : []
         for index in layout.attributeColumns[row.entity.index].indices {
             values.append(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
@@ -78,9 +78,7 @@ extension SQLiteStore {
             values.append(position.map { StoredValue.integer(Int64($0)) } ?? .null)
         }
         if !isNew { values.append(.integer(key)) }
-        let statement = isNew ? prepared.insert : prepared.update
-        statement.reset()
-        try statement.run(values)
+        try connection.statement(isNew ? sql.insert : sql.update).run(values)
         for (index, join) in layout.joinTables[row.entity.index].enumerated() {
             guard let join, row.links.indices.contains(index) else { continue }
             if !isNew { try connection.statement("DELETE FROM \(quote(join)) WHERE \"owner\" = ?").run([.integer(key)]) }
@@ -94,7 +92,7 @@ extension SQLiteStore {
 
     /// The INSERT and UPDATE of an entity's rows, made once: its attribute columns, its to-one
     /// columns, then their position columns.
-    private func statements(for entity: Entity) throws(MappingError) -> (insert: Statement, update: Statement) {
+    private func statements(for entity: Entity) -> (insert: String, update: String) {
         if let made = rowStatements[entity.index] { return made }
         let table = layout.tables[layout.root[entity.index]]?.name ?? entity.name
         let columns = layout.attributeColumns[entity.index] + layout.linkColumns[entity.index].compactMap { $0 }
@@ -103,9 +101,7 @@ extension SQLiteStore {
             + String(repeating: ", ?", count: columns.count) + ")"
         let update = columns.isEmpty ? "UPDATE \(quote(table)) SET \"_entity\" = \"_entity\" WHERE \"_id\" = ?"
             : "UPDATE \(quote(table)) SET \(columns.map { quote($0) + " = ?" }.joined(separator: ", ")) WHERE \"_id\" = ?"
-        // Prepared here and kept by the store, not looked up by their text for every row.
-        let made = (insert: try connection.prepare(insert), update: try connection.prepare(update))
-        rowStatements[entity.index] = made
-        return made
+        rowStatements[entity.index] = (insert, update)
+        return (insert, update)
     }
 }

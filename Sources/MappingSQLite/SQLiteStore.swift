@@ -20,8 +20,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     var keys: [ObjectID: Int64] = [:]
     /// Per table (root entity), the next `_id` to give out, once read.
     var nextIDs: [Int: Int64] = [:]
-    /// Per entity, its rows' INSERT and UPDATE statements (`SQLiteStore+Write`).
-    var rowStatements: [Int: (insert: Statement, update: Statement)] = [:]
+    /// Per entity, the text of its rows' INSERT and UPDATE (`SQLiteStore+Write`).
+    var rowStatements: [Int: (insert: String, update: String)] = [:]
 
     let readOnly: Bool
 

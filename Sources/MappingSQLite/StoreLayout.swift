@@ -71,14 +71,14 @@ struct StoreLayout {
                 if relationship.toMany {
                     links.append(nil)
                     positions.append(nil)
-                    joins.append(Self.inverseIsToOne(relationship, model) ? nil : "\(model.entities[owner].name)_\(relationship.name)")
+                    joins.append(model.inverse(of: relationship)?.toMany == false ? nil : "\(model.entities[owner].name)_\(relationship.name)")
                 } else {
                     let target = model.entities[root[relationship.destination]].name
                     let link = column(relationship.name, owner: owner, type: "INTEGER", reference: target,
                                       in: table, declared: &declared, key: "r\(owner).\(index)")
                     links.append(link)
                     joins.append(nil)
-                    positions.append(Self.inverseIsToMany(relationship, model)
+                    positions.append(model.inverse(of: relationship)?.toMany == true
                         ? column(link + "_position", owner: owner, type: "INTEGER", reference: nil, in: table,
                                  declared: &declared, key: "p\(owner).\(index)")
                         : nil)
@@ -104,18 +104,6 @@ struct StoreLayout {
             tables[table]?.references.append(reference)
         }
         return candidate
-    }
-
-    static func inverseIsToOne(_ relationship: Relationship, _ model: Model) -> Bool {
-        guard let inverse = relationship.inverse, model.entities.indices.contains(relationship.destination) else { return false }
-        let destination = model.entities[relationship.destination]
-        return destination.relationships.indices.contains(inverse) && !destination.relationships[inverse].toMany
-    }
-
-    static func inverseIsToMany(_ relationship: Relationship, _ model: Model) -> Bool {
-        guard let inverse = relationship.inverse, model.entities.indices.contains(relationship.destination) else { return false }
-        let destination = model.entities[relationship.destination]
-        return destination.relationships.indices.contains(inverse) && destination.relationships[inverse].toMany
     }
 
     /// The farthest ancestor that has the attribute (inherited attributes come first, by index).

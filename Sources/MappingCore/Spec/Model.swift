@@ -25,6 +25,13 @@ public struct Model: Sendable {
     }
 
     /// True when `entity` is `ancestor` or descends from it.
+    /// The relationship on the other side of `relationship`, if it has an inverse.
+    public func inverse(of relationship: Relationship) -> Relationship? {
+        guard let inverse = relationship.inverse, entities.indices.contains(relationship.destination),
+              entities[relationship.destination].relationships.indices.contains(inverse) else { return nil }
+        return entities[relationship.destination].relationships[inverse]
+    }
+
     public func isKind(_ entity: Int, of ancestor: Int) -> Bool {
         var current: Int? = entity
         var steps = 0

@@ -62,7 +62,7 @@ extension ObjectStore {
             let entity = model.entities[record.entity]
             for (index, relationship) in entity.relationships.enumerated()
             where relationship.toMany && updated.changed.contains(relationship.name) && record.links.indices.contains(index)
-                && inverseIsToOne(relationship, model) {
+                && model.inverse(of: relationship)?.toMany == false {
                 for target in record.links[index].targets where contains(target) && written.insert(target).inserted {
                     if let row = row(target, model, &positions) { commit.updated.append(row) }
                 }
@@ -110,12 +110,6 @@ extension ObjectStore {
             positions.append(cache.positions[key]?[object])
         }
         return StoreCommit.Row(object: object, entity: entity, values: record.values, links: links, positions: positions)
-    }
-
-    private func inverseIsToOne(_ relationship: Relationship, _ model: Model) -> Bool {
-        guard let inverse = relationship.inverse, model.entities.indices.contains(relationship.destination) else { return false }
-        let destination = model.entities[relationship.destination]
-        return destination.relationships.indices.contains(inverse) && !destination.relationships[inverse].toMany
     }
 }
 
