@@ -72,6 +72,7 @@ let package = Package(
         .testTarget(name: "MappingCoreTests", dependencies: ["MappingCore", "_MappingTestSupport"]),
         .testTarget(name: "MappingJSONTests", dependencies: ["MappingJSON", "_MappingTestSupport"]),
         .testTarget(name: "MappingCAPITests", dependencies: ["Mapping", "MappingLock", "CMappingHeader"]),
+        .testTarget(name: "MappingSQLiteTests", dependencies: ["MappingSQLite", "_MappingTestSupport"]),
     ] + simdjsonTargets
 )
 

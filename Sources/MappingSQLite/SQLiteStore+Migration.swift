@@ -2,8 +2,8 @@ import MappingCore
 import MappingJSON
 
 /// A store opened with a spec that grew since it was written (Core Data's lightweight migration):
-/// added entities, attributes and relationships get their tables and columns (values null), and
-/// the store records the new spec. Anything else — a changed type, a changed identification, an
+/// elements the spec renamed (`renamedFrom`) are renamed, added entities, attributes and
+/// relationships get their tables and columns (values null), and the store records the new spec. Anything else — a changed type, a changed identification, an
 /// attribute or relationship removed, a removed entity that still has objects, a relationship whose
 /// storage changed — is MAPPING_ESPEC naming the element, and the file is left as it was, unless the
 /// caller asks to rebuild the store (its objects are then dropped).
@@ -15,7 +15,26 @@ extension SQLiteStore {
         } catch {
             throw MappingError(.store, "the spec recorded in \"\(connection.path)\" no longer loads: \(error.message)")
         }
-        let old = StoreLayout(model: oldModel)
+        // Renames first, then the store (as renamed) is compared with the spec; all in one
+        // transaction, so a refusal leaves the file as it was.
+        let stored = StoreLayout(model: oldModel)
+        let old = StoreLayout(model: oldModel, naming: Naming.renaming(oldModel, to: layout.model))
+        let renames = try stored.renames(to: old)
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(MappingError) {
+            for statement in renames { try connection.execute(statement) }
+            for statement in try growth(from: old) { try connection.execute(statement) }
+            try connection.statement("UPDATE \"_mapping\" SET \"value\" = ? WHERE \"key\" = 'spec'").run([.text(specText)])
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The statements that bring a store laid out as `old` up to the spec's layout, or MAPPING_ESPEC
+    /// for a change that is not growth.
+    private func growth(from old: StoreLayout) throws(MappingError) -> [String] {
         var statements: [String] = []
         let newTables = Dictionary(layout.tables.map { ($0.value.name, $0.key) }, uniquingKeysWith: { first, _ in first })
         for (_, oldTable) in old.tables.sorted(by: { $0.key < $1.key }) {
@@ -26,7 +45,7 @@ extension SQLiteStore {
             }
             for (index, column) in oldTable.columns.enumerated() {
                 guard let match = newTable.columns.firstIndex(of: column) else {
-                    throw MappingError(.spec, "\(oldTable.name).\(column) is stored but no longer in the spec; changing it needs a rebuilt store",
+                    throw MappingError(.spec, "\(oldTable.name).\(column) is stored but no longer in the spec (a rename needs \"renamedFrom\"); changing it needs a rebuilt store",
                                        attribute: "\(oldTable.name).\(column)")
                 }
                 guard newTable.types[match] == oldTable.types[index] else {
@@ -50,32 +69,24 @@ extension SQLiteStore {
         }
         for join in newJoins.keys.sorted() where oldJoins[join] == nil { statements.append(layout.joinCreation(join)) }
         for rootIndex in layout.tables.keys.sorted() { statements += layout.indexCreation(root: rootIndex) }
-
-        try connection.execute("BEGIN IMMEDIATE")
-        do throws(MappingError) {
-            for statement in statements { try connection.execute(statement) }
-            try connection.statement("UPDATE \"_mapping\" SET \"value\" = ? WHERE \"key\" = 'spec'").run([.text(specText)])
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
-        }
+        return statements
     }
 
     /// Entities that stay must keep their identification; entities that went must have no objects.
     private func checkEntities(old: StoreLayout) throws(MappingError) {
         for entity in old.model.entities {
-            guard let now = layout.model.entity(named: entity.name) else {
+            let name = old.naming.entities[entity.index]
+            guard let now = layout.model.entity(named: name) else {
                 if let table = old.tables[old.root[entity.index]], layout.tables.values.contains(where: { $0.name == table.name }) {
-                    try refuseIfHolding(table: table.name, entity: entity.name, what: "entity \"\(entity.name)\" was removed from the spec")
+                    try refuseIfHolding(table: table.name, entity: name, what: "entity \"\(name)\" was removed from the spec")
                 }
                 continue
             }
             guard old.identityColumns(entity) == layout.identityColumns(now) else {
-                throw MappingError(.spec, "the identification of \(entity.name) changed; changing it needs a rebuilt store", attribute: entity.name)
+                throw MappingError(.spec, "the identification of \(name) changed; changing it needs a rebuilt store", attribute: name)
             }
-            guard old.model.entities[old.root[entity.index]].name == layout.model.entities[layout.root[now.index]].name else {
-                throw MappingError(.spec, "\(entity.name) moved to another entity hierarchy; that needs a rebuilt store", attribute: entity.name)
+            guard old.naming.entities[old.root[entity.index]] == layout.naming.entities[layout.root[now.index]] else {
+                throw MappingError(.spec, "\(name) moved to another entity hierarchy; that needs a rebuilt store", attribute: name)
             }
         }
     }

@@ -47,8 +47,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// Opens (or creates) the store at `path` for `context`, which must be empty, and loads it.
     /// `specText` is recorded in a new store and compared with the one an existing store recorded.
+    @discardableResult
     public static func open(_ path: String, for context: MappingContext, specText: String,
-                            options: Options = Options()) throws(MappingError) {
+                            options: Options = Options()) throws(MappingError) -> SQLiteStore {
         // Opened for writing even when read-only is asked (a WAL database cannot be read without the
         // right to write its index); `write` refuses every commit instead. A write-protected file
         // opens read-only and its first commit fails with MAPPING_ESTORE.
@@ -58,6 +59,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let objects = try store.load()
         let found = try context.attach(store, loading: objects)
         store.keys = Dictionary(uniqueKeysWithValues: found.map { ($0.value, rowID(of: $0.key)) })
+        return store
     }
 
     /// Locks the file, checks or creates the schema and records the spec.

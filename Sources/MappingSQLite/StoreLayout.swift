@@ -28,6 +28,8 @@ struct StoreLayout {
     }
 
     let model: Model
+    /// The names tables and columns are made from.
+    let naming: Naming
     /// Per entity, the index of its hierarchy's root (the table it lives in).
     let root: [Int]
     /// Per root entity, its table.
@@ -41,8 +43,10 @@ struct StoreLayout {
     /// Per entity, per relationship: the position column of a to-one whose inverse is a to-many.
     private(set) var positionColumns: [[String?]] = []
 
-    init(model: Model) {
+    init(model: Model, naming: Naming? = nil) {
         self.model = model
+        let naming = naming ?? Naming(model)
+        self.naming = naming
         root = model.entities.map { entity in
             var current = entity.index
             var steps = 0
@@ -55,11 +59,11 @@ struct StoreLayout {
         var declared: [String: String] = [:]  // "table.column" -> what declares it
         for entity in model.entities {
             let table = root[entity.index]
-            if tables[table] == nil { tables[table] = Table(name: model.entities[table].name) }
+            if tables[table] == nil { tables[table] = Table(name: naming.entities[table]) }
             var columns: [String] = []
             for (index, attribute) in entity.attributes.enumerated() {
                 let owner = declaringEntity(of: entity, attribute: index)
-                columns.append(column(attribute.name, owner: owner, type: Self.sqlType(attribute.type), reference: nil,
+                columns.append(column(naming.attributes[entity.index][index], owner: owner, type: Self.sqlType(attribute.type), reference: nil,
                                       in: table, declared: &declared, key: "a\(owner).\(index)"))
             }
             attributeColumns.append(columns)
@@ -68,13 +72,14 @@ struct StoreLayout {
             var positions: [String?] = []
             for (index, relationship) in entity.relationships.enumerated() {
                 let owner = declaringEntity(of: entity, relationship: index)
+                let name = naming.relationships[entity.index][index]
                 if relationship.toMany {
                     links.append(nil)
                     positions.append(nil)
-                    joins.append(model.inverse(of: relationship)?.toMany == false ? nil : "\(model.entities[owner].name)_\(relationship.name)")
+                    joins.append(model.inverse(of: relationship)?.toMany == false ? nil : "\(naming.entities[owner])_\(name)")
                 } else {
-                    let target = model.entities[root[relationship.destination]].name
-                    let link = column(relationship.name, owner: owner, type: "INTEGER", reference: target,
+                    let target = naming.entities[root[relationship.destination]]
+                    let link = column(name, owner: owner, type: "INTEGER", reference: target,
                                       in: table, declared: &declared, key: "r\(owner).\(index)")
                     links.append(link)
                     joins.append(nil)
@@ -95,7 +100,7 @@ struct StoreLayout {
                                  declared: inout [String: String], key: String) -> String {
         var candidate = name
         if let holder = declared["\(table).\(candidate)"], holder != key {
-            candidate = "\(model.entities[owner].name)_\(name)"
+            candidate = "\(naming.entities[owner])_\(name)"
         }
         if declared["\(table).\(candidate)"] == nil {
             declared["\(table).\(candidate)"] = key
@@ -143,7 +148,7 @@ struct StoreLayout {
         for entity in model.entities {
             for (index, join) in joinTables[entity.index].enumerated() {
                 guard let join, found[join] == nil else { continue }
-                found[join] = (model.entities[root[entity.index]].name, model.entities[root[entity.relationships[index].destination]].name)
+                found[join] = (naming.entities[root[entity.index]], naming.entities[root[entity.relationships[index].destination]])
             }
         }
         return found
@@ -162,20 +167,26 @@ struct StoreLayout {
     }
 
     /// The identity and attribute indexes of a table (IF NOT EXISTS: a grown store gets the new ones).
-    func indexCreation(root rootIndex: Int) -> [String] {
+    func indexCreation(root rootIndex: Int) -> [String] { indexes(root: rootIndex).map(\.sql) }
+
+    /// The identity and attribute indexes of a table, by name.
+    func indexes(root rootIndex: Int) -> [(name: String, sql: String)] {
         guard let table = tables[rootIndex] else { return [] }
-        var statements: [String] = []
+        var indexes: [(name: String, sql: String)] = []
         var identityMaps: Set<Int> = []
         for entity in model.entities where root[entity.index] == rootIndex {
             if let map = entity.identityMap, !entity.identification.isEmpty, identityMaps.insert(map).inserted {
-                statements.append("CREATE UNIQUE INDEX IF NOT EXISTS \(quote("\(entity.name)_identity")) ON \(quote(table.name)) (\(identityColumns(entity).map(quote).joined(separator: ", ")))")
+                let name = "\(naming.entities[entity.index])_identity"
+                let columns = identityColumns(entity).map(quote).joined(separator: ", ")
+                indexes.append((name, "CREATE UNIQUE INDEX IF NOT EXISTS \(quote(name)) ON \(quote(table.name)) (\(columns))"))
             }
             for (index, attribute) in entity.attributes.enumerated() where attribute.indexed {
                 let column = attributeColumns[entity.index][index]
-                statements.append("CREATE INDEX IF NOT EXISTS \(quote("\(table.name)_\(column)")) ON \(quote(table.name)) (\(quote(column)))")
+                let name = "\(table.name)_\(column)"
+                indexes.append((name, "CREATE INDEX IF NOT EXISTS \(quote(name)) ON \(quote(table.name)) (\(quote(column)))"))
             }
         }
-        return statements
+        return indexes
     }
 
     /// The columns of an entity's identification, in order (empty when it has none).
@@ -193,15 +204,15 @@ struct StoreLayout {
 }
 
 /// An SQL identifier, quoted (a double quote inside is doubled).
-func quote(_ name: String) -> String {
-    "\"" + name.replacingAll("\"", with: "\"\"") + "\""
-}
+func quote(_ name: String) -> String { quote(name, "\"") }
 
-extension String {
-    /// Every occurrence of `target` replaced (the standard library has no Foundation-free one).
-    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        for character in self { result += character == target ? replacement : String(character) }
-        return result
+/// `name` between two `mark`s, each `mark` inside doubled: with "'", an SQL string literal.
+func quote(_ name: String, _ mark: Character) -> String {
+    var quoted = String(mark)
+    for character in name {
+        if character == mark { quoted.append(mark) }
+        quoted.append(character)
     }
+    quoted.append(mark)
+    return quoted
 }

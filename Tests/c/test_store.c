@@ -112,6 +112,23 @@ int main(int argc, char **argv) {
     EXPECT_OK(ctx, mapping_object_get_string(ctx, grace, "nickname", &nickname, NULL));
     EXPECT_STR(nickname, "Amazing Grace");
     mapping_context_free(ctx);
+    /* A renamed attribute (renamedFrom) keeps its values. */
+    char *town = replaced(grown, "\"city\": \"string\"", "\"town\": {\"type\": \"string\", \"renamedFrom\": \"city\"}");
+    char *renamed = replaced(town, "\"city\": \"address.city\"", "\"town\": \"address.city\"");
+    ctx = open_store(renamed, 0, MAPPING_OK);
+    const char *place = NULL;
+    mapping_object ada = MAPPING_NO_OBJECT;
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "Person", "1", &ada));
+    EXPECT_OK(ctx, mapping_object_get_string(ctx, ada, "town", &place, NULL));
+    EXPECT_STR(place, "London");
+    EXPECT_RC(ctx, MAPPING_ENAME, mapping_object_get_string(ctx, ada, "city", &place, NULL));
+    mapping_context_free(ctx);
+    /* The old spec no longer fits: city is gone from the store. */
+    EXPECT(open_store(grown, 0, MAPPING_ESPEC) == NULL);
+    EXPECT(strstr(mapping_error_message(NULL), "Person.town") != NULL);
+    free(town);
+    free(renamed);
+
     /* A changed type is refused, naming the attribute, unless the store is rebuilt. */
     char *retyped = replaced(grown, "\"age\": \"integer\"", "\"age\": \"string\"");
     EXPECT(open_store(retyped, 0, MAPPING_ESPEC) == NULL);

@@ -10,6 +10,7 @@ enum EntityLoader {
         var attributes: [Attribute] = []
         var relationships: [RelationshipDraft] = []
         var identification: [String]?
+        var renamedFrom: String?
     }
 
     private struct RelationshipDraft {
@@ -22,6 +23,7 @@ enum EntityLoader {
         let deleteRule: DeleteRule
         let minCount: Int?
         let maxCount: Int?
+        let renamedFrom: String?
     }
 
     static func load(_ value: JSONValue) throws(MappingError) -> Model {
@@ -46,7 +48,8 @@ enum EntityLoader {
 
     private static func readOwnDeclarations(_ draft: inout Draft, entityIndex: [String: Int]) throws(MappingError) {
         let object = draft.object
-        try object.allowKeys(["parent", "attributes", "relationships", "identification"])
+        try object.allowKeys(["parent", "attributes", "relationships", "identification", "renamedFrom"])
+        draft.renamedFrom = try object.string("renamedFrom")
         if let parentName = try object.string("parent") {
             guard let parent = entityIndex[parentName] else {
                 throw MappingError(.spec, "unknown parent entity \"\(parentName)\"", path: object.path("parent"))
@@ -78,12 +81,14 @@ enum EntityLoader {
         let typeName: String
         var defaultValue: AttributeValue?
         var indexed = false
+        var renamedFrom: String?
         switch member.value {
         case .string(let name):
             typeName = name
         case .object:
             let object = try SpecObject(member.value, path: path)
-            try object.allowKeys(["type", "default", "indexed"])
+            try object.allowKeys(["type", "default", "indexed", "renamedFrom"])
+            renamedFrom = try object.string("renamedFrom")
             guard let name = try object.string("type") else {
                 throw MappingError(.spec, "missing required key \"type\"", path: path)
             }
@@ -106,13 +111,13 @@ enum EntityLoader {
             let known = AttributeType.allCases.map(\.rawValue).joined(separator: ", ")
             throw MappingError(.spec, "unknown attribute type \"\(typeName)\" (expected one of: \(known))", path: path)
         }
-        return Attribute(name: member.key, type: type, defaultValue: defaultValue, indexed: indexed)
+        return Attribute(name: member.key, type: type, defaultValue: defaultValue, indexed: indexed, renamedFrom: renamedFrom)
     }
 
     private static func relationship(_ member: JSONMember, path: String,
                                      entityIndex: [String: Int]) throws(MappingError) -> RelationshipDraft {
         let object = try SpecObject(member.value, path: path)
-        try object.allowKeys(["entity", "toMany", "ordered", "inverse", "deleteRule", "minCount", "maxCount"])
+        try object.allowKeys(["entity", "toMany", "ordered", "inverse", "deleteRule", "minCount", "maxCount", "renamedFrom"])
         guard let destinationName = try object.string("entity") else {
             throw MappingError(.spec, "missing required key \"entity\"", path: path)
         }
@@ -142,7 +147,7 @@ enum EntityLoader {
         }
         return RelationshipDraft(name: member.key, path: path, destination: destination, toMany: toMany,
                                  ordered: ordered, inverseName: try object.string("inverse"), deleteRule: deleteRule,
-                                 minCount: minCount, maxCount: maxCount)
+                                 minCount: minCount, maxCount: maxCount, renamedFrom: try object.string("renamedFrom"))
     }
 
     /// Entity indexes ordered so that every parent comes before its children; rejects cycles.
@@ -258,7 +263,7 @@ enum EntityLoader {
                 links.append(Relationship(name: relationship.name, destination: relationship.destination,
                                           toMany: relationship.toMany, ordered: relationship.ordered, inverse: inverse,
                                           deleteRule: relationship.deleteRule, minCount: relationship.minCount,
-                                          maxCount: relationship.maxCount))
+                                          maxCount: relationship.maxCount, renamedFrom: relationship.renamedFrom))
             }
             relationships[index] = links
 
@@ -293,7 +298,8 @@ enum EntityLoader {
         let entities = drafts.indices.map { index in
             Entity(name: drafts[index].name, index: index, parent: drafts[index].parent,
                    attributes: attributes[index], relationships: relationships[index],
-                   identification: identification[index], identityMap: identityMap[index])
+                   identification: identification[index], identityMap: identityMap[index],
+                   renamedFrom: drafts[index].renamedFrom)
         }
         return Model(entities: entities, identityMapCount: identityMaps.count)
     }

@@ -58,12 +58,15 @@ public final class Entity: Sendable {
     public let identification: [Int]
     /// The identity map objects of this entity are registered in; `nil` without identification.
     public let identityMap: Int?
+    /// The name a store written with an earlier spec knows this entity by (`renamedFrom`).
+    public let renamedFrom: String?
     private let attributeIndexByName: [String: Int]
     private let relationshipIndexByName: [String: Int]
 
     init(name: String, index: Int, parent: Int?, attributes: [Attribute], relationships: [Relationship],
-         identification: [Int], identityMap: Int?) {
+         identification: [Int], identityMap: Int?, renamedFrom: String?) {
         self.name = name
+        self.renamedFrom = renamedFrom
         self.index = index
         self.parent = parent
         self.attributes = attributes
@@ -86,6 +89,8 @@ public struct Attribute: Sendable {
     /// Used for new objects when the payload lacks the key and the mapping asks for defaults.
     public let defaultValue: AttributeValue?
     public let indexed: Bool
+    /// The name a store written with an earlier spec knows this attribute by (`renamedFrom`).
+    public let renamedFrom: String?
 }
 
 public enum DeleteRule: String, Sendable {
@@ -102,4 +107,6 @@ public struct Relationship: Sendable {
     public let deleteRule: DeleteRule
     public let minCount: Int?
     public let maxCount: Int?
+    /// The name a store written with an earlier spec knows this relationship by (`renamedFrom`).
+    public let renamedFrom: String?
 }

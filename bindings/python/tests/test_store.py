@@ -196,6 +196,46 @@ def test_a_grown_spec_brings_the_store_up_to_it(tmp_path):
         mapping.Context(SPEC, store=path)  # the smaller spec would lose what the store holds
 
 
+def rename(spec):
+    """Company becomes Employer, Person.city becomes town, Person.company becomes employer."""
+    entities = spec["entities"]
+    entities["Employer"] = dict(entities.pop("Company"), renamedFrom="Company")
+    entities["Employer"]["relationships"]["employees"]["inverse"] = "employer"
+    person = entities["Person"]
+    del person["attributes"]["city"]
+    person["attributes"]["town"] = {"type": "string", "renamedFrom": "city"}
+    del person["relationships"]["company"]
+    person["relationships"]["employer"] = {"entity": "Employer", "inverse": "employees", "renamedFrom": "company"}
+    mapping = spec["mappings"]["person"]
+    mapping["attributes"]["town"] = mapping["attributes"].pop("city")
+    mapping["relationships"]["employer"] = mapping["relationships"].pop("company")
+    spec["mappings"]["company"]["entity"] = "Employer"
+
+
+def test_renamed_entities_attributes_and_relationships_keep_their_data(tmp_path):
+    path = tmp_path / "people.db"
+    with mapping.Context(SPEC, store=path) as ctx:
+        ctx.import_json("person", (FIXTURES / "people.json").read_bytes())
+        ada = ctx.get("Person", 1)
+        city, company = ada["city"], ada.related("company")["name"]
+        count = ctx.count("Company")
+    renamed = spec_with(rename)
+    for _ in range(2):  # the first open renames; the second finds the store renamed
+        with mapping.Context(renamed, store=path) as ctx:
+            ada = ctx.get("Person", 1)
+            assert ada["town"] == city
+            assert ada.related("employer")["name"] == company
+            assert ctx.count("Employer") == count
+            assert ada in ctx.get("Employer", 11).related("employees")
+    import sqlite3
+    with sqlite3.connect(path) as db:
+        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        columns = [row[1] for row in db.execute("PRAGMA table_info('Person')")]
+    db.close()
+    assert "Employer" in tables and "Company" not in tables
+    assert "town" in columns and "employer" in columns and "city" not in columns and "company" not in columns
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda spec: spec["entities"]["Person"]["attributes"].update(age="string"), "Person.age changed type"),
     (lambda spec: spec["entities"]["Phone"].update(identification="kind"), "identification of Phone changed"),

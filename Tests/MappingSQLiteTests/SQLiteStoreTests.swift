@@ -1,0 +1,213 @@
+@testable import MappingSQLite
+import MappingCore
+import MappingJSON
+import XCTest
+import _MappingTestSupport
+
+/// The SQLite store from Swift: a graph with sub-entities, ordered many-to-manys and exact values
+/// reads back the same after the context is gone; renames in the spec keep the data; a newer
+/// layout and a full disk are errors that change neither the file nor the graph.
+final class SQLiteStoreTests: XCTestCase {
+    /// Animals (Dog and Cat share their root's table) in ordered shelters (a many-to-many, in join
+    /// tables) with keepers (a one-to-many on the animals' rows).
+    private static let spec = """
+        {"entities": {
+           "Animal": {"attributes": {"id": "integer", "name": "string", "weight": "decimal", "born": "date", "extra": "json"},
+                      "identification": ["id"],
+                      "relationships": {"shelters": {"entity": "Shelter", "toMany": true, "ordered": true, "inverse": "animals"},
+                                        "keeper": {"entity": "Keeper", "inverse": "animals"}}},
+           "Dog": {"parent": "Animal", "attributes": {"good": "boolean"}},
+           "Cat": {"parent": "Animal", "attributes": {"lives": "integer"}},
+           "Shelter": {"attributes": {"code": "string"}, "identification": ["code"],
+                       "relationships": {"animals": {"entity": "Animal", "toMany": true, "ordered": true, "inverse": "shelters"}}},
+           "Keeper": {"attributes": {"id": "integer", "name": "string"}, "identification": ["id"],
+                      "relationships": {"animals": {"entity": "Animal", "toMany": true, "ordered": true, "inverse": "keeper"}}}},
+         "mappings": {
+           "animal": {"dynamic": {"keyPath": "kind", "cases": {"dog": "dog", "cat": "cat"}, "default": "generic"}},
+           "generic": {"entity": "Animal", "attributes": {"id": "id", "name": "name", "weight": "weight", "born": "born", "extra": "extra"},
+                      "relationships": {"shelters": {"mapping": "shelter"}, "keeper": {"mapping": "keeper"}}},
+           "dog": {"entity": "Dog", "attributes": {"id": "id", "name": "name", "weight": "weight", "born": "born", "extra": "extra", "good": "good"},
+                   "relationships": {"shelters": {"mapping": "shelter"}, "keeper": {"mapping": "keeper"}}},
+           "cat": {"entity": "Cat", "attributes": {"id": "id", "name": "name", "weight": "weight", "born": "born", "extra": "extra", "lives": "lives"},
+                   "relationships": {"shelters": {"mapping": "shelter"}, "keeper": {"mapping": "keeper"}}},
+           "shelter": {"entity": "Shelter", "attributes": {"code": "code"},
+                       "relationships": {"animals": {"mapping": "animal"}}},
+           "keeper": {"entity": "Keeper", "attributes": {"id": "id", "name": "name"}}}}
+        """
+
+    private static let payload = """
+        [{"id": 1, "kind": "dog", "name": "Rex", "weight": "12345678901234567890.125", "born": "2020-02-29T12:00:00.123456Z",
+          "extra": {"chip": [1, 2.5, "x"]}, "good": true, "shelters": [{"code": "N"}, {"code": "S"}], "keeper": {"id": 7, "name": "Ann"}},
+         {"id": 2, "kind": "cat", "name": "Tom", "weight": 4.5, "lives": 9, "shelters": [{"code": "S"}, {"code": "E"}, {"code": "N"}],
+          "keeper": {"id": 7, "name": "Ann"}},
+         {"id": 3, "name": "Generic", "shelters": [{"code": "E"}], "keeper": {"id": 8, "name": "Bo"}},
+         {"id": 4, "kind": "dog", "name": "Fido", "good": false, "keeper": {"id": 7}}]
+        """
+
+    private var path = ""
+
+    override func setUp() {
+        path = "/tmp/mapping-swift-store-\(getpid())-\(name.filter(\.isLetter)).db"
+        removeFiles()
+    }
+
+    override func tearDown() { removeFiles() }
+
+    private func removeFiles() {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    private func open(_ spec: String = spec, options: SQLiteStore.Options = .init()) throws -> (MappingContext, SQLiteStore) {
+        let context = try TestFixtures.context(spec)
+        let store = try SQLiteStore.open(path, for: context, specText: spec, options: options)
+        return (context, store)
+    }
+
+    /// Every object of every entity with its values, entity and relationships in order, as text.
+    private func dump(_ context: MappingContext) throws -> String {
+        var lines: [String] = []
+        for entity in context.model.entities where entity.parent == nil {
+            for object in try context.objects(of: entity.name) {
+                let actual = try XCTUnwrap(context.model.entity(named: try context.entityName(of: object)))
+                var line = "\(actual.name):"
+                for attribute in actual.attributes {
+                    line += " \(attribute.name)=\(String(describing: try context.value(of: object, attribute: attribute.name).0))"
+                }
+                for relationship in actual.relationships {
+                    let targets = relationship.toMany ? try context.relatedObjects(of: object, relationship: relationship.name)
+                        : try context.relatedObject(of: object, relationship: relationship.name).map { [$0] } ?? []
+                    let names = try targets.map { target in
+                        let (value, _) = try context.value(of: target, attribute: context.model.entities[relationship.destination].attributes[0].name)
+                        return String(describing: value)
+                    }
+                    line += " \(relationship.name)=[\(names.joined(separator: ","))]"
+                }
+                lines.append(line)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    func testAGraphWithSubEntitiesReadsBackTheSameAfterItsContextIsGone() throws {
+        var written = ""
+        do {
+            let (context, _) = try open()
+            _ = try context.importJSON(mapping: "animal", Self.payload)
+            let tom = try XCTUnwrap(context.object(of: "Animal", identity: .integer(2)))
+            try context.moveRelated(tom, relationship: "shelters", from: 2, to: 0)  // N, S, E
+            let bo = try XCTUnwrap(context.object(of: "Keeper", identity: .integer(8)))
+            try context.addRelated(bo, relationship: "animals", tom, at: 0)        // Tom moves to Bo, first
+            written = try dump(context)
+        }
+        XCTAssertTrue(written.contains("Dog: id=Optional(MappingCore.AttributeValue.integer(1))"), written)
+        XCTAssertTrue(written.contains("Cat:"), written)
+        XCTAssertTrue(written.contains("12345678901234567890.125"), written)
+        let (context, _) = try open()
+        XCTAssertEqual(try dump(context), written)
+        XCTAssertEqual(try context.count(of: "Dog"), 2)
+        XCTAssertEqual(try context.count(of: "Animal"), 4)
+        let shelter = try XCTUnwrap(context.object(of: "Shelter", identity: .string("N")))
+        let names = try context.relatedObjects(of: shelter, relationship: "animals").map {
+            try context.value(of: $0, attribute: "name").0
+        }
+        XCTAssertEqual(names, [.string("Rex"), .string("Tom")])
+        let bo = try XCTUnwrap(context.object(of: "Keeper", identity: .integer(8)))
+        XCTAssertEqual(try context.relatedObjects(of: bo, relationship: "animals").map { try context.value(of: $0, attribute: "name").0 },
+                       [.string("Tom"), .string("Generic")])
+    }
+
+    func testRenamesInTheSpecKeepTheData() throws {
+        var before = ""
+        do {
+            let (context, _) = try open()
+            _ = try context.importJSON(mapping: "animal", Self.payload)
+            before = try dump(context)
+        }
+        // Keeper becomes Carer (a root entity: its table), Animal.name becomes title (inherited by
+        // Dog and Cat), Animal.shelters becomes homes (a join table), Animal.keeper becomes carer
+        // (a to-one column and its position column), Cat.lives becomes livesLeft.
+        let renamed = Self.spec
+            .replacingOccurrences(of: "\"Keeper\": {\"attributes\"", with: "\"Carer\": {\"renamedFrom\": \"Keeper\", \"attributes\"")
+            .replacingOccurrences(of: "\"entity\": \"Keeper\"", with: "\"entity\": \"Carer\"")
+            .replacingOccurrences(of: "\"name\": \"string\", \"weight\"", with: "\"title\": {\"type\": \"string\", \"renamedFrom\": \"name\"}, \"weight\"")
+            .replacingOccurrences(of: "\"attributes\": {\"id\": \"id\", \"name\": \"name\", \"weight\"", with: "\"attributes\": {\"id\": \"id\", \"title\": \"name\", \"weight\"")
+            .replacingOccurrences(of: "\"shelters\": {\"entity\"", with: "\"homes\": {\"renamedFrom\": \"shelters\", \"entity\"")
+            .replacingOccurrences(of: "\"inverse\": \"shelters\"", with: "\"inverse\": \"homes\"")
+            .replacingOccurrences(of: "\"shelters\": {\"mapping\"", with: "\"homes\": {\"keyPath\": \"shelters\", \"mapping\"")
+            .replacingOccurrences(of: "\"keeper\": {\"entity\": \"Carer\", \"inverse\": \"animals\"}",
+                                  with: "\"carer\": {\"entity\": \"Carer\", \"inverse\": \"animals\", \"renamedFrom\": \"keeper\"}")
+            .replacingOccurrences(of: "\"inverse\": \"keeper\"", with: "\"inverse\": \"carer\"")
+            .replacingOccurrences(of: "\"keeper\": {\"mapping\"", with: "\"carer\": {\"keyPath\": \"keeper\", \"mapping\"")
+            .replacingOccurrences(of: "\"lives\": \"integer\"", with: "\"livesLeft\": {\"type\": \"integer\", \"renamedFrom\": \"lives\"}")
+            .replacingOccurrences(of: "\"lives\": \"lives\"", with: "\"livesLeft\": \"lives\"")
+        // The same objects and values under the new names (a keeper's own name attribute stays).
+        let expected = before.split(separator: "\n").map { line in
+            line.hasPrefix("Keeper:") ? line.replacingOccurrences(of: "Keeper:", with: "Carer:")
+                : line.replacingOccurrences(of: " name=", with: " title=").replacingOccurrences(of: " shelters=", with: " homes=")
+                    .replacingOccurrences(of: " keeper=", with: " carer=").replacingOccurrences(of: " lives=", with: " livesLeft=")
+        }.joined(separator: "\n")
+        for _ in 0..<2 {  // renamed once; the second open finds nothing left to rename
+            let (context, store) = try open(renamed)
+            XCTAssertEqual(try dump(context), expected)
+            let tables = try names(store, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            XCTAssertEqual(tables, ["Animal", "Animal_homes", "Carer", "Shelter", "Shelter_animals", "_mapping"])
+            let columns = try names(store, "SELECT name FROM pragma_table_info('Animal') ORDER BY cid")
+            XCTAssertEqual(columns, ["_id", "_entity", "id", "title", "weight", "born", "extra", "carer", "carer_position", "good", "livesLeft"])
+            XCTAssertEqual(try names(store, "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name"),
+                           ["Animal_identity", "Carer_identity", "Shelter_identity"])
+        }
+        do {  // and the renamed store takes new objects
+            let (context, _) = try open(renamed)
+            _ = try context.importJSON(mapping: "animal", #"[{"id": 5, "kind": "cat", "name": "Kit", "lives": 3, "keeper": {"id": 8}}]"#)
+        }
+        let (context, _) = try open(renamed)
+        let kit = try XCTUnwrap(context.object(of: "Cat", identity: .integer(5)))
+        XCTAssertEqual(try context.value(of: kit, attribute: "livesLeft").0, .integer(3))
+        XCTAssertEqual(try context.value(of: try XCTUnwrap(context.relatedObject(of: kit, relationship: "carer")), attribute: "name").0,
+                       .string("Bo"))
+    }
+
+    private func names(_ store: SQLiteStore, _ sql: String) throws -> [String] {
+        let query = try store.connection.statement(sql)
+        var found: [String] = []
+        while try query.step() {
+            if case .text(let name) = query.column(0) { found.append(name) }
+        }
+        query.reset()
+        return found
+    }
+
+    func testAStoreFromANewerLibraryIsRefusedAndLeftAlone() throws {
+        do {
+            let (context, store) = try open()
+            _ = try context.importJSON(mapping: "animal", Self.payload)
+            try store.connection.execute("UPDATE \"_mapping\" SET \"value\" = '99' WHERE \"key\" = 'format'")
+        }
+        let file = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        XCTAssertThrowsError(try open()) { error in
+            XCTAssertEqual((error as? MappingError)?.code, .store)
+            XCTAssertTrue((error as? MappingError)?.message.contains("newer libmapping (layout 99") == true, "\(error)")
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: path), file)
+    }
+
+    func testAFullDiskFailsTheCommitWholeAndLeavesGraphAndFileAsTheyWere() throws {
+        let (context, store) = try open()
+        _ = try context.importJSON(mapping: "animal", Self.payload)
+        let before = try dump(context)
+        let pages = try XCTUnwrap(Int(names(store, "SELECT CAST(page_count AS TEXT) FROM pragma_page_count()").first ?? ""))
+        try store.connection.execute("PRAGMA max_page_count = \(pages)")  // the disk is full: not one page more
+        let many = "[" + (100..<2100).map { #"{"id": \#($0), "kind": "dog", "name": "Dog \#($0) with a long name to fill pages"}"# }
+            .joined(separator: ",") + "]"
+        XCTAssertThrowsError(try context.importJSON(mapping: "animal", many)) { error in
+            XCTAssertEqual((error as? MappingError)?.code, .store)
+            XCTAssertTrue((error as? MappingError)?.message.contains("full") == true, "\(error)")
+        }
+        XCTAssertEqual(try dump(context), before, "the graph is as it was")
+        XCTAssertEqual(try context.count(of: "Animal"), 4)
+        XCTAssertEqual(try names(store, "SELECT CAST(count(*) AS TEXT) FROM \"Animal\""), ["4"], "the file is as it was")
+        try store.connection.execute("PRAGMA max_page_count = 1073741823")
+        _ = try context.importJSON(mapping: "animal", many)  // room again: the same import succeeds whole
+        XCTAssertEqual(try context.count(of: "Animal"), 2004)
+    }
+}
