@@ -118,6 +118,16 @@ final class Statement {
         while try step() {}
     }
 
+    /// Whether a column holds text of exactly these bytes (no String made to compare).
+    func column(_ index: Int32, is bytes: [UInt8]) -> Bool {
+        guard sqlite3_column_type(raw, index) == SQLITE_TEXT, let text = sqlite3_column_text(raw, index) else { return false }
+        let count = Int(sqlite3_column_bytes(raw, index))
+        guard count == bytes.count else { return false }
+        return bytes.withUnsafeBufferPointer { expected in
+            expected.elementsEqual(UnsafeBufferPointer(start: text, count: count))
+        }
+    }
+
     func column(_ index: Int32) -> StoredValue {
         switch sqlite3_column_type(raw, index) {
         case SQLITE_NULL: return .null

@@ -24,37 +24,48 @@ extension SQLiteStore {
         for (rootIndex, table) in layout.tables.sorted(by: { $0.key < $1.key }) {
             let columns = ["\"_id\"", "\"_entity\""] + table.columns.map(quote)
             let query = try connection.statement("SELECT \(columns.joined(separator: ", ")) FROM \(quote(table.name)) ORDER BY \"_id\"")
-            var position: [String: Int32] = [:]
-            for (index, column) in table.columns.enumerated() { position[column] = Int32(clamping: index + 2) }
+            let places = ColumnPlaces(layout, table: table)
+            // Rows of one table mostly name the same entity: the last name read is compared as bytes
+            // before a new String is made and looked up.
+            var last: (name: [UInt8], entity: Int)?
             while try query.step() {
-                guard case .integer(let id) = query.column(0), id >= 0, id < 1 << 48, case .text(let name) = query.column(1),
-                      let entityIndex = entityByName[name], layout.root[entityIndex] == rootIndex else {
-                    throw MappingError(.store, "a row of \(quote(table.name)) names no entity of the spec")
+                let entityIndex: Int
+                if let last, query.column(1, is: last.name) {
+                    entityIndex = last.entity
+                } else {
+                    guard case .text(let name) = query.column(1), let found = entityByName[name], layout.root[found] == rootIndex else {
+                        throw MappingError(.store, "a row of \(quote(table.name)) names no entity of the spec")
+                    }
+                    entityIndex = found
+                    last = (Array(name.utf8), found)
+                }
+                guard case .integer(let id) = query.column(0), id >= 0, id < 1 << 48 else {
+                    throw MappingError(.store, "a row of \(quote(table.name)) has an _id out of range")
                 }
                 let key = Self.globalKey(root: rootIndex, id: id)
                 let entity = layout.model.entities[entityIndex]
                 var values: [AttributeValue?] = []
+                values.reserveCapacity(entity.attributes.count)
                 for (index, attribute) in entity.attributes.enumerated() {
-                    let column = layout.attributeColumns[entityIndex][index]
-                    if let at = position[column] {
-                        values.append(try query.column(at).attribute(attribute.type, column: column))
+                    if let at = places.attributes[entityIndex][index] {
+                        values.append(try query.column(at).attribute(attribute.type, column: layout.attributeColumns[entityIndex][index]))
                     } else {
                         values.append(nil)
                     }
                 }
                 var links: [[Int64]] = []
+                links.reserveCapacity(entity.relationships.count)
                 for (index, relationship) in entity.relationships.enumerated() {
                     let targetRoot = layout.root[relationship.destination]
                     if relationship.toMany {
                         let join = layout.joinTables[entityIndex][index]
                         links.append(join.map { (toMany[$0]?[id] ?? []).map { Self.globalKey(root: targetRoot, id: $0) } } ?? [])
-                    } else if let column = layout.linkColumns[entityIndex][index], let at = position[column],
-                              case .integer(let target) = query.column(at) {
+                    } else if let at = places.links[entityIndex][index], case .integer(let target) = query.column(at) {
                         let owner = Self.globalKey(root: targetRoot, id: target)
                         links.append([owner])
-                        if let inverse = relationship.inverse, let positionColumn = layout.positionColumns[entityIndex][index] {
+                        if let inverse = relationship.inverse, layout.positionColumns[entityIndex][index] != nil {
                             var place = id
-                            if let at = position[positionColumn], case .integer(let stored) = query.column(at) { place = stored }
+                            if let at = places.positions[entityIndex][index], case .integer(let stored) = query.column(at) { place = stored }
                             reverse[OwnerLink(owner: owner, relationship: inverse), default: []].append((place, key))
                         }
                     } else {
@@ -73,6 +84,22 @@ extension SQLiteStore {
                 links[index] = held.sorted { ($0.position, $0.target) < ($1.position, $1.target) }.map(\.target)
             }
             return StoredObject(key: row.key, entity: row.entity, values: row.values, links: links)
+        }
+    }
+
+    /// Where each entity's attribute, to-one and position columns are in a table's SELECT (after
+    /// `_id` and `_entity`), worked out once per table rather than once per row.
+    private struct ColumnPlaces {
+        var attributes: [[Int32?]] = []
+        var links: [[Int32?]] = []
+        var positions: [[Int32?]] = []
+
+        init(_ layout: StoreLayout, table: StoreLayout.Table) {
+            var place: [String: Int32] = [:]
+            for (index, column) in table.columns.enumerated() { place[column] = Int32(clamping: index + 2) }
+            attributes = layout.attributeColumns.map { $0.map { place[$0] } }
+            links = layout.linkColumns.map { $0.map { $0.flatMap { place[$0] } } }
+            positions = layout.positionColumns.map { $0.map { $0.flatMap { place[$0] } } }
         }
     }
 

@@ -65,7 +65,9 @@ extension SQLiteStore {
     private func write(_ row: StoreCommit.Row, isNew: Bool) throws(MappingError) {
         guard let key = keys[row.object] else { return }
         let sql = statements(for: row.entity)
-        var values: [StoredValue] = isNew ? [.integer(key), .text(row.entity.name)] : []
+        var values: [StoredValue] = []
+        values.reserveCapacity(3 + row.values.count + 2 * row.links.count)
+        if isNew { values += [.integer(key), .text(row.entity.name)] }
         for index in layout.attributeColumns[row.entity.index].indices {
             values.append(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
         }

@@ -180,6 +180,22 @@ struct ObjectStore {
         return id
     }
 
+    /// A new object of `entity` with all its values at once (an object read back from a database):
+    /// one record written, indexes updated once.
+    mutating func create(_ entity: Entity, values: [AttributeValue?]) -> ObjectID {
+        let id = create(entity)
+        guard let slot = liveSlot(of: id), var record = records[slot] else { return id }
+        records[slot] = nil
+        if values.count == record.values.count {
+            record.values = values
+        } else {
+            for index in record.values.indices where values.indices.contains(index) { record.values[index] = values[index] }
+        }
+        reindex(id, from: nil, to: record)
+        records[slot] = record
+        return id
+    }
+
     /// Removes one object: its record, its identity-map entry and its slot (reused only after the
     /// transaction commits, so a rollback can put the object back under the same handle). Inverses
     /// are the caller's business (`ObjectStore+Delete.swift`).

@@ -90,8 +90,23 @@ extension ObjectStore {
     private func row(_ object: ObjectID, _ model: Model, _ cache: inout PositionCache) -> StoreCommit.Row? {
         guard let record = record(object), model.entities.indices.contains(record.entity) else { return nil }
         let entity = model.entities[record.entity]
-        let links = record.links.map { $0.targets.filter(contains) }
+        // Loops rather than `map`/`filter(contains)`: a method reference captures a copy of the
+        // store (a retain of each of its arrays) per call, which was a visible share of a commit.
+        var links: [[ObjectID]] = []
+        links.reserveCapacity(record.links.count)
+        for link in record.links {
+            switch link {
+            case .one(let target?) where contains(target): links.append([target])
+            case .one: links.append([])
+            case .many(let list):
+                var live: [ObjectID] = []
+                live.reserveCapacity(list.count)
+                for target in list.ids where contains(target) { live.append(target) }
+                links.append(live)
+            }
+        }
         var positions: [Int?] = []
+        positions.reserveCapacity(entity.relationships.count)
         for (index, relationship) in entity.relationships.enumerated() {
             guard !relationship.toMany, let inverse = relationship.inverse, links.indices.contains(index),
                   let owner = links[index].first, let ownerRecord = self.record(owner),
@@ -102,8 +117,10 @@ extension ObjectStore {
             let key = PositionCache.Key(owner: owner, relationship: inverse)
             if cache.positions[key] == nil {
                 var byObject: [ObjectID: Int] = [:]
-                for (position, target) in ownerRecord.links[inverse].targets.filter(contains).enumerated() {
+                var position = 0
+                for target in ownerRecord.links[inverse].targets where contains(target) {
                     byObject[target] = position
+                    position += 1
                 }
                 cache.positions[key] = byObject
             }
@@ -123,6 +140,12 @@ extension MappingContext {
             guard store.objectCount == 0, store.persistent == nil, !store.explicitTransaction else {
                 throw MappingError(.misuse, "a store can be attached only to an empty context")
             }
+            // Identity maps sized once for what is loaded, so they are not rehashed as they grow.
+            var perEntity = Array(repeating: 0, count: model.entities.count)
+            for stored in objects where perEntity.indices.contains(stored.entity) { perEntity[stored.entity] += 1 }
+            for entity in model.entities {
+                if let map = entity.identityMap { store.reserve(map: map, additional: perEntity[entity.index]) }
+            }
             var found: [Int64: ObjectID] = [:]
             found.reserveCapacity(objects.count)
             for stored in objects {
@@ -130,28 +153,24 @@ extension MappingContext {
                     throw MappingError(.failed, "the store names an entity the model lacks")
                 }
                 let entity = model.entities[stored.entity]
-                let object = store.create(entity)
-                for (attribute, value) in stored.values.enumerated() where attribute < entity.attributes.count {
-                    if let value { store.setValue(value, of: object, attribute: attribute) }
-                }
+                let object = store.create(entity, values: stored.values)
                 if let identity = store.record(object).flatMap({ IdentityMap.key(of: $0, entity) }),
                    store.lookup(map: identity.map, key: identity.key) == nil {
                     store.register(object, map: identity.map, key: identity.key)
                 }
                 found[stored.key] = object
             }
-            // To-ones first: their inverses then collect targets in no particular order, which the
-            // to-manys (stored in order) set right afterwards.
-            for pass in [false, true] {
-                for stored in objects {
-                    guard let object = found[stored.key] else { continue }
-                    let entity = model.entities[stored.entity]
-                    for (index, relationship) in entity.relationships.enumerated()
-                    where relationship.toMany == pass && stored.links.indices.contains(index) {
-                        let targets = stored.links[index].compactMap { found[$0] }
-                        if !targets.isEmpty || pass {
-                            store.setTargets(of: object, relationship: index, relationship, to: targets, model: model)
-                        }
+            // Each relationship is set from one side where one side says it all: a to-one whose
+            // inverse is a to-many is set by that to-many (in its order). Other to-ones and every
+            // other to-many are set as stored (a many-to-many from both sides, each in its order).
+            for stored in objects {
+                guard let object = found[stored.key] else { continue }
+                let entity = model.entities[stored.entity]
+                for (index, relationship) in entity.relationships.enumerated() where stored.links.indices.contains(index) {
+                    if !relationship.toMany && model.inverse(of: relationship)?.toMany == true { continue }
+                    let targets = stored.links[index].compactMap { found[$0] }
+                    if !targets.isEmpty {
+                        store.setTargets(of: object, relationship: index, relationship, to: targets, model: model)
                     }
                 }
             }
