@@ -30,9 +30,15 @@ extension MappingContext {
         var splitter = ChunkSplitter(input, format: format, size: chunkSize)
         var total = 0
         let counted = ProgressSoFar()
+        // A key path is unmatched only if no chunk matched it: the chunks count into an audit of
+        // their own, on which a strict import is judged once every chunk is mapped (still inside
+        // the transaction); the caller's audit gets the counts then.
+        let audit = options.audit != nil || options.strict ? ImportAudit() : nil
         while let chunk = try splitter.next() {
             var chunkOptions = options
             chunkOptions.mapsAtRoot = true
+            chunkOptions.audit = audit
+            chunkOptions.strict = false
             if let onProgress = options.onProgress {
                 let (doneBefore, knownBefore) = (counted.done, counted.known)
                 chunkOptions.onProgress = { done, known in
@@ -56,6 +62,8 @@ extension MappingContext {
                 return try map(document, .importing([mapping], chunkOptions)).count
             }
         }
+        if let audit { options.audit?.add(audit) }
+        if options.strict { try audit?.failIfWarned() }
         return total
     }
 

@@ -138,11 +138,23 @@ public final class MappingContext: Sendable {
                 var importer = Importer(spec: spec, reader: reader, store: ObjectStore(model: spec.model, space: .placeholder))
                 importer.hosts = hosts
                 importer.options = options
+                if options.audit != nil || options.strict { importer.auditCounts = [:] }
                 swap(&importer.store, &store)
                 defer { swap(&importer.store, &store) }
-                return try importer.run(mappings: references, root: root)
+                let objects = try importer.run(mappings: references, root: root)
+                if let counts = importer.auditCounts { try Self.report(counts, spec: spec, options: options) }
+                return objects
             }
         }
+    }
+
+    /// Adds an import's counts to its audit; in a strict import, its warnings fail it.
+    static func report(_ counts: [Int: ImportAudit.Counts], spec: CompiledSpec, options: ImportOptions) throws(MappingError) {
+        options.audit?.add(counts, spec: spec)
+        guard options.strict else { return }
+        let own = ImportAudit()
+        own.add(counts, spec: spec)
+        try own.failIfWarned()
     }
 
     // MARK: Reading

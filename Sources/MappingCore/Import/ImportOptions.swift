@@ -28,6 +28,11 @@ public struct ImportOptions: Sendable {
     var targetObject: ObjectID?
     /// The parser for this import's payload; `nil` uses the context's (`MappingContext.parser`).
     public var parser: JSONBackend?
+    /// Counts how the payload fit the mappings (`ImportAudit`): key paths that matched nothing,
+    /// representations without their identification. The counts are added as the import ends.
+    public var audit: ImportAudit?
+    /// Makes the audit's warnings errors (MAPPING_EMAPPING): the import then changes nothing.
+    public var strict = false
 
     public init(metadata: JSONValue = .null, onEvent: (@Sendable (ImportEvent) -> Void)? = nil,
                 onProgress: (@Sendable (_ done: Int, _ known: Int) -> Void)? = nil, progressInterval: Int = 256,

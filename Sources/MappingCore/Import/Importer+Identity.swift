@@ -11,8 +11,9 @@ extension Importer {
             let values = mapping.identification.isEmpty ? nil : try identificationValues(node, mapping, entity, keyValue: keyValue)
             return findByScan(mapping, entity, values: values, create: create)
         }
-        guard let map = entity.identityMap,
-              let values = try identificationValues(node, mapping, entity, keyValue: keyValue) else {
+        guard let map = entity.identityMap else { return create ? (store.create(entity), true) : nil }
+        guard let values = try identificationValues(node, mapping, entity, keyValue: keyValue) else {
+            if auditCounts != nil { auditMissingIdentification(mapping) }
             return create ? (store.create(entity), true) : nil
         }
         return try findOrCreate(entity, map: map, values: values, create: create)

@@ -27,6 +27,7 @@ extension Importer {
             parentObjects.removeLast()
         }
         options.onEvent?(.willMapObject(mapping: mapping.name))
+        if auditCounts != nil { audit(node, mapping) }
         let keyValue = try representationKey(key, mapping, entity)
         let target = takeTarget(entity)
         let found: (ObjectID, isNew: Bool)?

@@ -27,6 +27,8 @@ struct Importer<Reader: JSONReader> {
     var knownCount = 0
     /// Every object the import mapped, skipped as unmodified or reached by identity (not orphans).
     var touched: Set<ObjectID> = []
+    /// Per mapping index, what `ImportAudit` counts; nil unless the import is audited or strict.
+    var auditCounts: [Int: ImportAudit.Counts]?
     /// Objects whose mapping has connections, to connect once the payload is mapped.
     var pendingConnections: [PendingConnection] = []
 
