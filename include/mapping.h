@@ -307,6 +307,28 @@ typedef void (*mapping_event_fn)(int event, const char *mapping, mapping_object 
  *  arrays are reached). Called every `progress_interval` objects and once at the end. */
 typedef void (*mapping_progress_fn)(size_t done, size_t known, void *payload);
 
+/** Checks an import can make (mapping_import_options.checks, version 3), for the mistakes that
+ *  otherwise pass in silence: a key path of a mapping that matched nothing in the whole payload (a
+ *  typo in the spec, or a payload that changed), and representations without their entity's
+ *  identification (each becomes a new object with no identity). */
+typedef enum mapping_check {
+    MAPPING_CHECK_WARN = 1,    /* report each warning to on_warning */
+    MAPPING_CHECK_STRICT = 2,  /* a warning fails the import with MAPPING_EMAPPING; it changes nothing */
+} mapping_check;
+
+/** The kinds of warning an import reports to mapping_import_options.on_warning. */
+typedef enum mapping_warning {
+    MAPPING_WARNING_UNMATCHED_KEY_PATH = 1,      /* element: Entity.attribute or .relationship; where: the
+                                                    key path; count: the mapping's representations */
+    MAPPING_WARNING_MISSING_IDENTIFICATION = 2,  /* element: the entity; where: the JSON path of the first
+                                                    representation; count: how many lacked it */
+} mapping_warning;
+
+/** One warning of an import: its kind (MAPPING_WARNING_*), the mapping's name, the element and place it
+ *  concerns, a count, and the whole message. Strings are borrowed, valid during the call. */
+typedef void (*mapping_warning_fn)(int warning, const char *mapping, const char *element, const char *where,
+                                   size_t count, const char *message, void *payload);
+
 /**
  * Options for mapping_context_import_with(). Initialize with MAPPING_IMPORT_OPTIONS_INIT and set what you
  * need; the library reads only the fields of the version it is given. Callbacks run on the importing
@@ -326,17 +348,22 @@ typedef struct mapping_import_options {
     const char *orphan_predicate;    /* ... matching this predicate (NULL: all) that the import did not
                                         touch (map, skip as unmodified, reach by identity) are deleted */
     int parser;                      /* version 2: MAPPING_PARSER_*; MAPPING_PARSER_DEFAULT: the context's */
+    unsigned checks;                 /* version 3: MAPPING_CHECK_* flags; 0: none */
+    mapping_warning_fn on_warning;   /* version 3: called per warning once the payload is mapped (before the
+                                        call returns, also when MAPPING_CHECK_STRICT fails it), or NULL */
+    void *warning_payload;
 } mapping_import_options;
 
-/* Version 1 callers (compiled before `parser` existed) keep working: their shorter struct is read as such. */
-#define MAPPING_IMPORT_OPTIONS_VERSION 2
+/* Callers of versions 1 and 2 (compiled before `parser` or `checks` existed) keep working: their
+ * shorter struct is read as such. */
+#define MAPPING_IMPORT_OPTIONS_VERSION 3
 #ifdef __cplusplus
 #define MAPPING_IMPORT_OPTIONS_INIT { MAPPING_IMPORT_OPTIONS_VERSION }
 #else /* designated, so -Wmissing-field-initializers has nothing to say about the fields left zero */
 #define MAPPING_IMPORT_OPTIONS_INIT { .version = MAPPING_IMPORT_OPTIONS_VERSION }
 #endif
 
-/** METHOD: mapping_import_options. Sets every field of `options` to its default (zero) and its version to `version` (1 or 2), for
+/** METHOD: mapping_import_options. Sets every field of `options` to its default (zero) and its version to `version` (1 to 3), for
  *  callers that cannot use MAPPING_IMPORT_OPTIONS_INIT, such as bindings. Writes only the fields that
  *  version has. @return MAPPING_OK; MAPPING_EMISUSE for NULL or an unknown version. */
 MAPPING_EXTERN int mapping_import_options_init(mapping_import_options *options, unsigned version);

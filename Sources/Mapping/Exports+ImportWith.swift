@@ -25,22 +25,71 @@ private struct CImportCallbacks: @unchecked Sendable {
     }
 }
 
+/// A C caller's warning callback, given the audit's warnings before the import call returns.
+private struct CWarnings {
+    let onWarning: mapping_warning_fn
+    let payload: UnsafeMutableRawPointer?
+
+    func report(_ audit: ImportAudit) {
+        for warning in audit.warnings {
+            let kind = CInt(warning.kind.rawValue)
+            warning.mapping.withCString { mapping in
+                warning.element.withCString { element in
+                    warning.place.withCString { place in
+                        warning.message.withCString { message in onWarning(kind, mapping, element, place, warning.count, message, payload) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs an import with the options a C caller gave, then reports the audit's warnings to the
+/// caller's callback: after a strict import failed on them too.
+private func withWarnings<T>(_ options: UnsafePointer<mapping_import_options>?,
+                             _ body: (ImportOptions) throws(MappingError) -> T) throws(MappingError) -> T {
+    var resolved = try importOptions(options)
+    let given = try options.map { (pointer) throws(MappingError) in try readImportOptions(pointer) }
+    let warnings = given.flatMap { given in
+        given.on_warning.map { CWarnings(onWarning: $0, payload: given.warning_payload) }
+    }
+    let checks = given?.checks ?? 0
+    guard checks & ~CUnsignedInt(MAPPING_CHECK_WARN.rawValue | MAPPING_CHECK_STRICT.rawValue) == 0 else {
+        throw MappingError(.misuse, "unknown checks \(checks)")
+    }
+    resolved.strict = checks & CUnsignedInt(MAPPING_CHECK_STRICT.rawValue) != 0
+    if checks != 0 { resolved.audit = ImportAudit() }
+    do throws(MappingError) {
+        let result = try body(resolved)
+        if checks & CUnsignedInt(MAPPING_CHECK_WARN.rawValue) != 0, let audit = resolved.audit { warnings?.report(audit) }
+        return result
+    } catch {
+        if let audit = resolved.audit, checks != 0 { warnings?.report(audit) }
+        throw error
+    }
+}
+
 /// Exported to C as `mapping_import_options_init`.
 @_cdecl("mapping_import_options_init")
 public func mapping_import_options_init(_ options: UnsafeMutablePointer<mapping_import_options>?,
                                         _ version: CUnsignedInt) -> CInt {
-    initVersioned(options, version: version, addedAt: importOptionsAddedAt, name: "mapping_import_options")
+    initVersioned(options, version: version, sizes: importOptionsSizes, name: "mapping_import_options")
 }
 
-/// Where the fields version 2 of the import options added begin.
-private let importOptionsAddedAt = MemoryLayout<mapping_import_options>.offset(of: \mapping_import_options.parser)
+/// The bytes of each version of the import options: version 2 added `parser`, version 3 `checks`
+/// and the warning callback.
+private let importOptionsSizes = [MemoryLayout<mapping_import_options>.offset(of: \mapping_import_options.parser) ?? 0,
+                                  MemoryLayout<mapping_import_options>.offset(of: \mapping_import_options.checks) ?? 0,
+                                  MemoryLayout<mapping_import_options>.size]
+
+private func readImportOptions(_ options: UnsafePointer<mapping_import_options>) throws(MappingError) -> mapping_import_options {
+    try readVersioned(options, empty: mapping_import_options(), sizes: importOptionsSizes, name: "mapping_import_options")
+}
 
 /// The options a C caller gave, as the engine's `ImportOptions`.
 private func importOptions(_ options: UnsafePointer<mapping_import_options>?) throws(MappingError) -> ImportOptions {
     guard let options else { return ImportOptions() }
-    let given = try readVersioned(options, empty: mapping_import_options(),
-                                  addedAt: importOptionsAddedAt,
-                                  name: "mapping_import_options")
+    let given = try readImportOptions(options)
     var result = ImportOptions()
     result.parser = try parserChoice(given.parser)
     if let parser = result.parser { try ParsedPayload.check(parser) }
@@ -73,9 +122,10 @@ public func mapping_context_import_with(_ context: OpaquePointer?, _ mappings: U
         for index in 0..<mappingCount {
             names.append(try CString.argument(mappings[index], "mappings[\(index)]"))
         }
-        let resolved = try importOptions(options)
         let bytes = try CString.buffer(json, length: UInt(bitPattern: length), "json")
-        let objects = try handle.core.map(try handle.core.parsePayload(bytes, options: resolved), .importing(names, resolved))
+        let objects = try withWarnings(options) { (resolved) throws(MappingError) in
+            try handle.core.map(try handle.core.parsePayload(bytes, options: resolved), .importing(names, resolved))
+        }
         if let out { out.pointee = Registry.lists.add(ListHandle(objects)) }
     }
 }
@@ -95,10 +145,11 @@ public func mapping_context_import_chunked(_ context: OpaquePointer?, _ mapping:
         default: throw MappingError(.misuse, "format \(format) is neither MAPPING_CHUNKS_ARRAY nor MAPPING_CHUNKS_LINES")
         }
         guard chunkSize >= 0 else { throw MappingError(.misuse, "the chunk size is too large") }
-        let resolved = try importOptions(options)
         let bytes = try CString.buffer(data, length: UInt(bitPattern: length), "data")
-        let mapped = try handle.core.importChunked(mapping: name, bytes, format: splitFormat,
-                                                   chunkSize: chunkSize == 0 ? 10_000 : chunkSize, options: resolved)
+        let mapped = try withWarnings(options) { (resolved) throws(MappingError) in
+            try handle.core.importChunked(mapping: name, bytes, format: splitFormat,
+                                          chunkSize: chunkSize == 0 ? 10_000 : chunkSize, options: resolved)
+        }
         count?.pointee = mapped
     }
 }

@@ -86,17 +86,16 @@ public func mapping_list_parameters(_ context: OpaquePointer?, _ objects: Opaque
 /// Exported to C as `mapping_response_init`.
 @_cdecl("mapping_response_init")
 public func mapping_response_init(_ response: UnsafeMutablePointer<mapping_response>?, _ version: CUnsignedInt) -> CInt {
-    initVersioned(response, version: version, addedAt: ResponseStruct.addedAt, name: "mapping_response")
+    initVersioned(response, version: version, sizes: ResponseStruct.sizes, name: "mapping_response")
 }
 
 enum ResponseStruct {
-    /// Where the fields version 2 added begin.
-    static let addedAt = MemoryLayout<mapping_response>.offset(of: \mapping_response.orphan_entity)
+    /// The bytes of each version: version 2 added the orphan fields.
+    static let sizes = [MemoryLayout<mapping_response>.offset(of: \mapping_response.orphan_entity) ?? 0,
+                        MemoryLayout<mapping_response>.size]
 
     static func read(_ pointer: UnsafePointer<mapping_response>?) throws(MappingError) -> mapping_response {
         guard let pointer else { throw MappingError(.misuse, "the response is NULL") }
-        return try readVersioned(pointer, empty: mapping_response(),
-                                 addedAt: addedAt,
-                                 name: "mapping_response")
+        return try readVersioned(pointer, empty: mapping_response(), sizes: sizes, name: "mapping_response")
     }
 }

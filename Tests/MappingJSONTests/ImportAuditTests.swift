@@ -35,11 +35,12 @@ final class ImportAuditTests: XCTestCase {
         _ = try ctx.importJSON(mapping: "person", TestFixtures.peoplePayload, options: options)
         let warnings = try XCTUnwrap(options.audit).warnings
         XCTAssertEqual(warnings.count, 1)
-        guard case .unmatchedKeyPath(let use)? = warnings.first else { return XCTFail("\(warnings)") }
-        XCTAssertEqual(use.mapping, "person")
-        XCTAssertEqual(use.element, "Person.city")
-        XCTAssertEqual(use.keyPath, "adress.city")
-        XCTAssertEqual(use.matches, 0)
+        let warning = try XCTUnwrap(warnings.first)
+        XCTAssertEqual(warning.kind, .unmatchedKeyPath)
+        XCTAssertEqual(warning.mapping, "person")
+        XCTAssertEqual(warning.element, "Person.city")
+        XCTAssertEqual(warning.place, "adress.city")
+        XCTAssertEqual(warning.count, 3)
         XCTAssertTrue(warnings[0].message.contains("key path \"adress.city\" of mapping \"person\" (Person.city) matched nothing in 3 representations"),
                       warnings[0].message)
 

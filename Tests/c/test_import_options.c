@@ -144,9 +144,71 @@ static void test_metadata_events_and_progress(void) {
     mapping_context_free(ctx);
 }
 
+typedef struct {
+    char log[2048];
+    size_t calls;
+} warning_log;
+
+static void on_warning(int warning, const char *mapping, const char *element, const char *where, size_t count,
+                       const char *message, void *payload) {
+    warning_log *log = payload;
+    size_t used = strlen(log->log);
+    snprintf(log->log + used, sizeof log->log - used, "%s%d %s %s %s %zu", used ? " | " : "", warning, mapping, element,
+             where, count);
+    EXPECT(strlen(message) > 20);
+    log->calls++;
+}
+
+/* Checks (version 3): a misspelled key path and representations without identification are reported
+ * to on_warning; MAPPING_CHECK_STRICT fails the import and changes nothing; version 2 callers are read
+ * as such (no checks). */
+static void test_warnings_and_strict_imports(void) {
+    char *spec = harness_read(dir, "people.spec.json");
+    char *payload = harness_read(dir, "people.json");
+    char *typo = strstr(spec, "\"address.city\"");
+    EXPECT(typo != NULL);
+    if (typo) memcpy(typo, "\"adress.city\" ", 14);  /* the same length: one letter less, one space more */
+    mapping_context *ctx = NULL;
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
+    const char *person[] = {"person"};
+    warning_log log = {{0}, 0};
+    mapping_import_options options = MAPPING_IMPORT_OPTIONS_INIT;
+    options.checks = MAPPING_CHECK_STRICT | MAPPING_CHECK_WARN;
+    options.on_warning = on_warning;
+    options.warning_payload = &log;
+    EXPECT_RC(ctx, MAPPING_EMAPPING, mapping_context_import_with(ctx, person, 1, payload, MAPPING_NUL_TERMINATED, &options, NULL));
+    EXPECT(strstr(mapping_error_message(ctx), "strict import: key path \"adress.city\"") != NULL);
+    EXPECT_STR(log.log, "1 person Person.city adress.city 3");
+    size_t count = 99;
+    EXPECT_OK(ctx, mapping_entity_count(ctx, "Person", &count));
+    EXPECT(count == 0);
+
+    /* Without STRICT the import goes through, and each warning is still reported. */
+    log = (warning_log){{0}, 0};
+    options.checks = MAPPING_CHECK_WARN;
+    const char *phones = "{\"data\": {\"people\": [{\"id\": 1, \"adress\": {\"city\": \"Rome\"}, \"phones\": [{\"kind\": \"home\"}]}]}}";
+    EXPECT_OK(ctx, mapping_context_import_with(ctx, person, 1, phones, MAPPING_NUL_TERMINATED, &options, NULL));
+    EXPECT(strstr(log.log, "2 phone Phone $.data.people[0].phones[0] 1") != NULL);
+    EXPECT(strstr(log.log, "Person.city") == NULL);  /* the misspelled key was there this time */
+    EXPECT(log.calls > 1);  /* the other key paths this payload lacks (name, age, ...) too */
+
+    /* A version 2 caller's struct ends before `checks`: nothing is checked or called. */
+    log = (warning_log){{0}, 0};
+    options.version = 2;
+    EXPECT_OK(ctx, mapping_context_import_with(ctx, person, 1, payload, MAPPING_NUL_TERMINATED, &options, NULL));
+    EXPECT(log.calls == 0);
+    options.version = MAPPING_IMPORT_OPTIONS_VERSION;
+    options.checks = 8;
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_context_import_with(ctx, person, 1, payload, MAPPING_NUL_TERMINATED, &options, NULL));
+    mapping_context_free(ctx);
+    free(spec);
+    free(payload);
+}
+
 int main(int argc, char **argv) {
     dir = argc > 1 ? argv[1] : "Tests/fixtures";
     test_several_root_key_paths_K6();
     test_metadata_events_and_progress();
+    test_warnings_and_strict_imports();
     return harness_finish("c import options");
 }

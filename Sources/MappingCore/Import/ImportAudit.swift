@@ -34,28 +34,44 @@ public final class ImportAudit: Sendable {
         public let firstPath: String
     }
 
-    public enum Warning: Sendable, Equatable {
-        case unmatchedKeyPath(KeyPathUse)
-        case missingIdentification(MissingIdentification)
-
-        /// What the warning is about: `Entity.attribute`, `Entity.relationship` or the entity.
-        public var element: String {
-            switch self {
-            case .unmatchedKeyPath(let use): use.element
-            case .missingIdentification(let missing): missing.entity
-            }
+    /// One mistake an import found.
+    public struct Warning: Sendable, Equatable {
+        public enum Kind: Int, Sendable {
+            /// A key path of a mapping that matched nothing in the whole payload.
+            case unmatchedKeyPath = 1
+            /// Representations without their entity's identification.
+            case missingIdentification = 2
         }
 
-        public var message: String {
-            switch self {
-            case .unmatchedKeyPath(let use):
-                return "key path \"\(use.keyPath)\" of mapping \"\(use.mapping)\" (\(use.element)) matched nothing in "
-                    + "\(use.representations) representation\(use.representations == 1 ? "" : "s"): check its spelling against the payload"
-            case .missingIdentification(let missing):
-                return "\(missing.count) representation\(missing.count == 1 ? "" : "s") of mapping \"\(missing.mapping)\" "
-                    + "lacked the identification \(missing.identification.joined(separator: ", ")) (first at \(missing.firstPath)): "
-                    + "each became a new \(missing.entity) with no identity"
-            }
+        public let kind: Kind
+        public let mapping: String
+        /// What it is about: `Entity.attribute`, `Entity.relationship`, or the entity.
+        public let element: String
+        /// The key path (unmatched), or the JSON path of the first representation (missing).
+        public let place: String
+        /// The mapping's representations (unmatched), or how many lacked identification (missing).
+        public let count: Int
+        public let message: String
+
+        init(_ use: KeyPathUse) {
+            kind = .unmatchedKeyPath
+            mapping = use.mapping
+            element = use.element
+            place = use.keyPath
+            count = use.representations
+            message = "key path \"\(use.keyPath)\" of mapping \"\(use.mapping)\" (\(use.element)) matched nothing in "
+                + "\(use.representations) representation\(use.representations == 1 ? "" : "s"): check its spelling against the payload"
+        }
+
+        init(_ missing: MissingIdentification) {
+            kind = .missingIdentification
+            mapping = missing.mapping
+            element = missing.entity
+            place = missing.firstPath
+            count = missing.count
+            message = "\(missing.count) representation\(missing.count == 1 ? "" : "s") of mapping \"\(missing.mapping)\" "
+                + "lacked the identification \(missing.identification.joined(separator: ", ")) (first at \(missing.firstPath)): "
+                + "each became a new \(missing.entity) with no identity"
         }
     }
 
@@ -176,6 +192,6 @@ public final class ImportAudit: Sendable {
 
     /// The key paths that matched nothing, then the representations without identification.
     public var warnings: [Warning] {
-        keyPaths.filter { $0.matches == 0 }.map(Warning.unmatchedKeyPath) + missingIdentification.map(Warning.missingIdentification)
+        keyPaths.filter { $0.matches == 0 }.map(Warning.init) + missingIdentification.map(Warning.init)
     }
 }

@@ -16,14 +16,14 @@ from .objects import Object, ObjectList
 from .context import Context, available_parsers
 from .observe import ChangeSet, FetchChange, Observer
 from .http import ObjectManager, Paginator, PathPattern, decode_query, resolve_url
-from .errors import (BusyError, ConstraintError, ResponseError, DeniedError, DepthError, MappingError, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
+from .errors import (BusyError, ConstraintError, ResponseError, DeniedError, DepthError, MappingError, MappingWarning, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
                      ParseError, PredicateError, SpecError, StaleObjectError, UnavailableError, UnknownNameError, UnmappableError,
                      StoreError, WrongTypeError)
 
 __version__: str = _ffi.version().decode("ascii")
 
 __all__ = [
-    "Context", "Object", "ObjectList", "ChangeSet", "FetchChange", "Observer", "ObjectManager", "Paginator", "PathPattern", "decode_query", "resolve_url", "MappingError", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
+    "Context", "Object", "ObjectList", "ChangeSet", "FetchChange", "Observer", "ObjectManager", "Paginator", "PathPattern", "decode_query", "resolve_url", "MappingError", "MappingWarning", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
     "UnknownNameError", "NotFoundError", "StaleObjectError", "NullValueError", "DepthError", "OutOfRangeError",
     "UnmappableError", "DeniedError", "PredicateError", "ConstraintError", "ResponseError", "UnavailableError", "BusyError", "StoreError", "available_parsers", "__version__",
 ]

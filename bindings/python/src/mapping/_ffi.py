@@ -116,6 +116,10 @@ import_ = status("mapping_context_import", [ContextP, c_char_p, c_char_p, c_size
 
 EVENT = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_uint64, c_size_t, c_void_p)
 PROGRESS = ctypes.CFUNCTYPE(None, c_size_t, c_size_t, c_void_p)
+WARNING = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_char_p, c_char_p, c_size_t, c_char_p, c_void_p)
+CHECK_WARN, CHECK_STRICT = 1, 2
+WARNING_UNMATCHED_KEY_PATH, WARNING_MISSING_IDENTIFICATION = 1, 2
+WARNING_NAMES = {WARNING_UNMATCHED_KEY_PATH: "unmatched_key_path", WARNING_MISSING_IDENTIFICATION: "missing_identification"}
 
 
 class ImportOptions(ctypes.Structure):
@@ -131,10 +135,13 @@ class ImportOptions(ctypes.Structure):
         ("orphan_entity", c_char_p),
         ("orphan_predicate", c_char_p),
         ("parser", c_int),
+        ("checks", ctypes.c_uint),
+        ("on_warning", WARNING),
+        ("warning_payload", c_void_p),
     ]
 
 
-IMPORT_OPTIONS_VERSION = 2
+IMPORT_OPTIONS_VERSION = 3
 PARSER_DEFAULT, PARSER_JANSSON, PARSER_SIMDJSON = 0, 1, 2
 PARSERS = {"jansson": PARSER_JANSSON, "simdjson": PARSER_SIMDJSON}
 parser_available = function("mapping_parser_is_available", [c_int], c_int)

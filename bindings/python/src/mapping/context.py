@@ -8,12 +8,13 @@ import decimal
 import json
 import os
 import threading
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from . import _ffi
 from ._handle import Handle
-from .errors import MisuseError
+from .errors import MappingWarning, MisuseError
 from .http import _ContextHTTP
 from .objects import Object, ObjectList, _date, _encode, _json_bytes, _json_default, _Selection
 from .observe import ChangeSet, FetchChange, Observer
@@ -121,7 +122,8 @@ class Context(Handle, _ContextHTTP):
     def import_json(self, mapping: Union[str, Sequence[str]], payload: Payload, *,
                     metadata: Optional[Dict[str, Any]] = None, on_event: Optional[EventCallback] = None,
                     on_progress: Optional[ProgressCallback] = None, progress_interval: int = 256,
-                    orphans: Optional[Orphans] = None, parser: Optional[str] = None) -> ObjectList:
+                    orphans: Optional[Orphans] = None, parser: Optional[str] = None, warn: bool = False,
+                    strict: bool = False) -> ObjectList:
         """Maps a payload (JSON text as str/bytes, or a dict/list) with the named mapping — or with
         several, given as a list, each at its own rootPath — all or nothing. Returns the top-level
         objects in payload order; raises MappingError.
@@ -133,16 +135,19 @@ class Context(Handle, _ContextHTTP):
         must not use this context; an exception they raise is reported once the import is done.
         `orphans=(entity, predicate or None)` deletes, after the import, the objects of that scope
         the import did not touch (RestKit's orphan deletion). `parser` overrides the context's parser
-        for this import."""
+        for this import. `warn=True` issues a `MappingWarning` (through `warnings`) for each key path
+        of the mappings that matched nothing in the whole payload and for representations without
+        their identification; `strict=True` makes them an `UnmappableError` that changes nothing."""
         data = _json_bytes(payload)
         result = _ffi.ListP()
         if (isinstance(mapping, str) and metadata is None and on_event is None and on_progress is None
-                and orphans is None and parser is None):
+                and orphans is None and parser is None and not warn and not strict):
             _ffi.import_(self._ptr, _encode(mapping), data, len(data), ctypes.byref(result))
             return ObjectList(self, result)
         names: List[str] = [mapping] if isinstance(mapping, str) else list(mapping)
         array = (ctypes.c_char_p * len(names))(*(_encode(name) for name in names))
-        options, raised, _keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans, parser)
+        options, raised, _keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans, parser,
+                                                      warn, strict)
         _ffi.import_with(self._ptr, array, len(names), data, len(data), ctypes.byref(options), ctypes.byref(result))
         objects = ObjectList(self, result)
         if raised:
@@ -153,17 +158,19 @@ class Context(Handle, _ContextHTTP):
                        chunk_size: int = 10_000, metadata: Optional[Dict[str, Any]] = None,
                        on_event: Optional[EventCallback] = None, on_progress: Optional[ProgressCallback] = None,
                        progress_interval: int = 256, orphans: Optional[Orphans] = None,
-                       parser: Optional[str] = None) -> int:
+                       parser: Optional[str] = None, warn: bool = False, strict: bool = False) -> int:
         """Imports a large JSON array (or, with `lines=True`, JSON Lines) in chunks of `chunk_size`
         representations, so only one chunk's parse tree is in memory at a time; each representation
         is mapped with `mapping` as if at the root. All or nothing (one transaction, or the one open);
         parse errors carry the line and column in the whole input; progress counts across chunks.
-        `data` is bytes, str or a path-like to read. Returns how many representations were mapped."""
+        `data` is bytes, str or a path-like to read. Returns how many representations were mapped.
+        `warn` and `strict` are as for import_json, judged on the whole input."""
         if isinstance(data, os.PathLike):
             with open(data, "rb") as source:
                 data = source.read()
         data = _json_bytes(data)
-        options, raised, _keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans, parser)
+        options, raised, _keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans, parser,
+                                                      warn, strict)
         count = ctypes.c_size_t()
         _ffi.import_chunked(self._ptr, _encode(mapping), data, len(data), _ffi.CHUNKS_LINES if lines else _ffi.CHUNKS_ARRAY,
                             chunk_size, ctypes.byref(options), ctypes.byref(count))
@@ -171,11 +178,13 @@ class Context(Handle, _ContextHTTP):
             raise raised[0]
         return count.value
 
-    def _import_options(self, metadata, on_event, on_progress, progress_interval, orphans, parser=None):
+    def _import_options(self, metadata, on_event, on_progress, progress_interval, orphans, parser=None, warn=False,
+                        strict=False):
         """The C options for an import, the list a callback's exception lands in, and the ctypes
         callbacks to keep alive for the call."""
         options = _ffi.ImportOptions(version=_ffi.IMPORT_OPTIONS_VERSION, progress_interval=progress_interval,
-                                     parser=_parser_value(parser))
+                                     parser=_parser_value(parser),
+                                     checks=(_ffi.CHECK_WARN if warn else 0) | (_ffi.CHECK_STRICT if strict else 0))
         if orphans is not None:
             entity, predicate = orphans
             options.orphan_entity = _encode(entity)
@@ -206,6 +215,13 @@ class Context(Handle, _ContextHTTP):
                     raised.append(error)
             options.on_progress = _ffi.PROGRESS(progress)
             keep.append(options.on_progress)
+        if warn:
+            def warning(kind, name, element, where, count, message, _payload):
+                warnings.warn(MappingWarning(_ffi.WARNING_NAMES.get(kind, str(kind)), name.decode("utf-8"),
+                                             element.decode("utf-8"), where.decode("utf-8"), count,
+                                             message.decode("utf-8")), stacklevel=4)
+            options.on_warning = _ffi.WARNING(warning)
+            keep.append(options.on_warning)
         return options, raised, keep
 
     # -- host transformers -----------------------------------------------------------------------

@@ -103,6 +103,18 @@ class UnmappableError(MappingError, ValueError):
     code = _ffi.EMAPPING
 
 
+class MappingWarning(UserWarning):
+    """A mistake an import made loud (`import_json(..., warn=True)`): `kind` is "unmatched_key_path"
+    (a key path of a mapping matched nothing in the whole payload; `where` is the key path, `count`
+    the mapping's representations) or "missing_identification" (representations without their
+    identification, each a new object with no identity; `where` is the JSON path of the first,
+    `count` how many). `mapping` and `element` (Entity.attribute, or the entity) say where."""
+
+    def __init__(self, kind: str, mapping: str, element: str, where: str, count: int, message: str):
+        super().__init__(message)
+        self.kind, self.mapping, self.element, self.where, self.count = kind, mapping, element, where, count
+
+
 class DeniedError(MappingError):
     code = _ffi.EDENIED
 
