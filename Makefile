@@ -1,6 +1,8 @@
-# libmapping — build, demo and test. `make demo` and `make test` install what they need
-# (libjansson-dev, libsqlite3-dev and libsimdjson-dev through apt when missing; pytest through pip).
-# MAPPING_SIMDJSON=0 builds without the simdjson parser (and installs no simdjson).
+# libmapping — build, install, demo and test. Building installs what it needs when missing (`deps`:
+# pkg-config, libjansson-dev, libsqlite3-dev and libsimdjson-dev through apt); `make test` also
+# installs what the tests need (`test-deps`: valgrind and python3-venv through apt; pytest, setuptools
+# and wheel through pip). MAPPING_NO_DEPS=1 installs nothing. MAPPING_SIMDJSON=0 builds without the
+# simdjson parser (and installs no simdjson). `make install` honours PREFIX and DESTDIR.
 
 SWIFT       ?= swift
 CC          ?= cc
@@ -8,31 +10,52 @@ PYTHON      ?= python3
 ROOT        := $(CURDIR)
 RELEASE_DIR := $(ROOT)/.build/release
 LIB         := $(RELEASE_DIR)/libmapping.so
-SONAME      := libmapping.so.0
+VERSION     := $(shell sed -n 's/^\#define MAPPING_VERSION_STRING "\(.*\)"/\1/p' include/mapping.h)
+SONAME      := libmapping.so.$(firstword $(subst ., ,$(VERSION)))
+REALNAME    := libmapping.so.$(VERSION)
 EXPORTS     := $(ROOT)/.build/mapping.map
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export MAPPING_LIBRARY := $(LIB)
 MAPPING_SIMDJSON ?= 1
 export MAPPING_SIMDJSON
+MAPPING_NO_DEPS ?= 0
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+CLI_BIN     := tools/cli/.build/release/mapping
+# Every file `make install` writes, as `make uninstall` removes them.
+INSTALLED   := $(addprefix $(DESTDIR)$(PREFIX)/,lib/$(REALNAME) lib/$(SONAME) lib/libmapping.so \
+                 include/mapping.h lib/pkgconfig/mapping.pc bin/mapping)
 
-.PHONY: all deps release examples demo test test-swift test-c test-python test-abi test-tsan test-asan fuzz bench bench-check clean
+.PHONY: all deps test-deps release debug cli install uninstall examples demo test test-swift test-c test-python \
+        test-abi test-install test-tsan test-asan fuzz bench bench-check clean
 
 all: release
 
+# Installs the Debian packages listed in $$missing (one `apt-get update` first), unless MAPPING_NO_DEPS=1.
+APT_INSTALL = if [ -z "$$missing" ]; then :; \
+  elif [ "$(MAPPING_NO_DEPS)" = 1 ]; then echo "MAPPING_NO_DEPS=1: not installing$$missing"; \
+  else echo "installing with apt:$$missing"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; fi
+
+# What building the library needs.
 deps:
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists jansson; then \
-	  echo "libjansson-dev not found: installing it with apt"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq pkg-config libjansson-dev; \
-	fi
-	@if ! pkg-config --exists sqlite3; then \
-	  echo "libsqlite3-dev not found: installing it with apt"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libsqlite3-dev; \
-	fi
-	@if [ "$(MAPPING_SIMDJSON)" = 1 ] && [ ! -f /usr/include/simdjson.h ]; then \
-	  echo "libsimdjson-dev not found: installing it with apt"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libsimdjson-dev; \
-	fi
-	@$(PYTHON) -c 'import pytest' 2>/dev/null || $(PYTHON) -m pip install -q pytest
+	@missing=; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	pkg-config --exists jansson 2>/dev/null || missing="$$missing libjansson-dev"; \
+	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
+	if [ "$(MAPPING_SIMDJSON)" = 1 ] && [ ! -f /usr/include/simdjson.h ]; then missing="$$missing libsimdjson-dev"; fi; \
+	$(APT_INSTALL)
+
+# What the tests need besides: valgrind (test-c), python3-venv (test-wheel, for Debian's python3),
+# pytest (test-python), setuptools and wheel (test-wheel).
+test-deps: deps
+	@missing=; \
+	command -v valgrind >/dev/null 2>&1 || missing="$$missing valgrind"; \
+	$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3-venv"; \
+	$(APT_INSTALL)
+	@missing=$$($(PYTHON) -c 'import importlib.util as u; print(" ".join(m for m in ("pytest", "setuptools", "wheel") if not u.find_spec(m)))'); \
+	if [ -z "$$missing" ]; then :; \
+	elif [ "$(MAPPING_NO_DEPS)" = 1 ]; then echo "MAPPING_NO_DEPS=1: not installing $$missing"; \
+	else echo "installing with pip: $$missing"; $(PYTHON) -m pip install -q $$missing; fi
 
 # The release library links the Swift runtime statically (-static-stdlib; SwiftPM's
 # --static-swift-stdlib is ignored for a .so) and exports only the mapping_* entry points.
@@ -43,6 +66,41 @@ release: deps
 	  -Xlinker --version-script=$(EXPORTS) -Xlinker -soname=$(SONAME)
 	@ln -sf libmapping.so $(RELEASE_DIR)/$(SONAME)
 
+# The debug library, unstripped and unoptimised: .build/debug/libmapping.so.
+debug: deps
+	$(SWIFT) build --product mapping
+
+# The command-line tool `mapping` (its own package in tools/cli): tools/cli/.build/release/mapping.
+cli: deps
+	@if [ -f tools/cli/Package.swift ]; then \
+	  echo "$(SWIFT) build -c release --package-path tools/cli --product mapping"; \
+	  $(SWIFT) build -c release --package-path tools/cli --product mapping; \
+	else echo "tools/cli is not there: no command-line tool to build"; fi
+
+# $(PREFIX)/lib/libmapping.so.X.Y.Z (stripped; .build/release keeps its symbols) with the links
+# libmapping.so.X and libmapping.so, $(PREFIX)/include/mapping.h, $(PREFIX)/lib/pkgconfig/mapping.pc
+# and, when tools/cli is there, $(PREFIX)/bin/mapping. DESTDIR stages the whole tree elsewhere.
+install: release cli
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/$(REALNAME)
+	strip --strip-unneeded $(DESTDIR)$(PREFIX)/lib/$(REALNAME)
+	ln -sfn $(REALNAME) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sfn $(REALNAME) $(DESTDIR)$(PREFIX)/lib/libmapping.so
+	install -m 644 include/mapping.h $(DESTDIR)$(PREFIX)/include/mapping.h
+	@requires="jansson sqlite3"; \
+	if readelf -d $(LIB) | grep -q 'NEEDED.*libsimdjson'; then requires="$$requires simdjson"; fi; \
+	echo "writing $(DESTDIR)$(PREFIX)/lib/pkgconfig/mapping.pc (Requires.private: $$requires)"; \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e "s|@REQUIRES_PRIVATE@|$$requires|" \
+	  mapping.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mapping.pc
+	@if [ -f tools/cli/Package.swift ]; then \
+	  echo "install -D -m 755 $(CLI_BIN) $(DESTDIR)$(PREFIX)/bin/mapping"; \
+	  install -D -m 755 $(CLI_BIN) $(DESTDIR)$(PREFIX)/bin/mapping; fi
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
+
+uninstall:
+	rm -f $(INSTALLED)
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
+
 examples: release
 	$(MAKE) -s -C examples/c LIBDIR=$(RELEASE_DIR)
 
@@ -51,7 +109,7 @@ demo: examples
 	@for example in examples/python/[0-9]*.py; do echo "== $$example"; \
 	  PYTHONPATH=bindings/python/src $(PYTHON) $$example examples/data || exit 1; done
 
-test: release test-swift test-abi test-c test-python test-tsan test-asan
+test: release test-deps test-swift test-abi test-c test-python test-install test-tsan test-asan
 
 # The Swift suite runs once per parser: every import test must pass on both backends.
 test-swift: deps
@@ -62,14 +120,19 @@ test-swift: deps
 test-abi: examples
 	bash Tests/abi/check_exports.sh $(LIB) include/mapping.h
 
-test-c: release
+test-c: release test-deps
 	$(MAKE) -s -C Tests/c LIBDIR=$(RELEASE_DIR) run memcheck
 
-test-python: examples
+test-python: examples test-deps
 	cd bindings/python && $(PYTHON) -m pytest -q tests
 	@for example in examples/python/[0-9]*.py; do \
 	  PYTHONPATH=bindings/python/src $(PYTHON) $$example examples/data > /dev/null || exit 1; done
 	@echo "python examples: all ran"
+
+# `make install` into a temporary DESTDIR: the files and links, a C program built with
+# `pkg-config --cflags --libs mapping` against the staged copy, then `make uninstall` removing it all.
+test-install: release
+	MAKE="$(MAKE)" bash Tests/install/test_install.sh
 
 # The threaded test once more under ThreadSanitizer (a separate build folder).
 test-tsan: deps
@@ -114,7 +177,7 @@ bench: release
 # Instruction counts (callgrind: deterministic) of a fixed 10k-person import on each parser, against
 # bench/instructions.json; fails when one grows by more than 3%. UPDATE=1 rewrites the baseline.
 bench-check: release
-	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq valgrind; }
+	@missing=; command -v valgrind >/dev/null 2>&1 || missing=" valgrind"; $(APT_INSTALL)
 	@mkdir -p bench/bin
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude -o bench/bin/instructions bench/instructions.c \
 	  -L$(RELEASE_DIR) -lmapping -Wl,-rpath,$(RELEASE_DIR)
