@@ -27,7 +27,7 @@ INSTALLED   := $(addprefix $(DESTDIR)$(PREFIX)/,lib/$(REALNAME) lib/$(SONAME) li
                  include/mapping.h lib/pkgconfig/mapping.pc bin/mapping)
 
 .PHONY: all deps test-deps release debug cli install uninstall examples demo test test-swift test-c test-python \
-        test-abi test-install test-wheel test-tsan test-asan fuzz bench bench-check clean
+        test-abi test-install test-wheel test-readme test-tsan test-asan fuzz bench bench-check clean
 
 all: release
 
@@ -109,7 +109,7 @@ demo: examples
 	@for example in examples/python/[0-9]*.py; do echo "== $$example"; \
 	  PYTHONPATH=bindings/python/src $(PYTHON) $$example examples/data || exit 1; done
 
-test: release test-deps test-swift test-abi test-c test-python test-install test-wheel test-tsan test-asan
+test: release test-deps test-swift test-abi test-c test-python test-install test-wheel test-readme test-tsan test-asan
 
 # The Swift suite runs once per parser: every import test must pass on both backends.
 test-swift: deps
@@ -138,6 +138,10 @@ test-install: release
 # then `import mapping` from another folder with no MAPPING_LIBRARY; the checkout stays clean.
 test-wheel: release test-deps
 	PYTHON=$(PYTHON) bash Tests/install/test_wheel.sh
+
+# Every ```c and ```python block of README.md, compiled and run from the repository root.
+test-readme: release
+	$(PYTHON) Tests/readme/run_readme.py README.md
 
 # The threaded test once more under ThreadSanitizer (a separate build folder).
 test-tsan: deps
