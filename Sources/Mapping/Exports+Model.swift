@@ -4,7 +4,7 @@ import MappingCore
 private func entity(_ handle: ContextHandle, _ name: UnsafePointer<CChar>?) throws(MappingError) -> Entity {
     let entityName = try CString.argument(name, "entity")
     guard let entity = handle.core.model.entity(named: entityName) else {
-        throw MappingError(.name, "unknown entity \"\(entityName)\"")
+        throw handle.core.model.unknownEntity(entityName)
     }
     return entity
 }
@@ -98,7 +98,7 @@ public func mapping_entity_relationship_is_to_many(_ context: OpaquePointer?, _ 
         let declared = try entity(handle, entityName)
         let relationshipName = try CString.argument(relationship, "relationship")
         guard let index = declared.relationshipIndex(named: relationshipName) else {
-            throw MappingError(.name, "entity \"\(declared.name)\" has no relationship \"\(relationshipName)\"")
+            throw declared.unknownRelationship(relationshipName)
         }
         try store(declared.relationships[index].toMany, into: out)
     }

@@ -58,10 +58,10 @@ public func mapping_entity_attribute_type(_ context: OpaquePointer?, _ entity: U
         let entityName = try CString.argument(entity, "entity")
         let attributeName = try CString.argument(attribute, "attribute")
         guard let declared = handle.core.model.entity(named: entityName) else {
-            throw MappingError(.name, "unknown entity \"\(entityName)\"")
+            throw handle.core.model.unknownEntity(entityName)
         }
         guard let index = declared.attributeIndex(named: attributeName) else {
-            throw MappingError(.name, "entity \"\(entityName)\" has no attribute \"\(attributeName)\"")
+            throw declared.unknownAttribute(attributeName)
         }
         let code: CInt = switch declared.attributes[index].type {
         case .string: 1

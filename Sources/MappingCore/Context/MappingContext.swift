@@ -95,7 +95,7 @@ public final class MappingContext: Sendable {
 
     private func mappingReference(_ name: String) throws(MappingError) -> MappingRef {
         guard let reference = spec.reference(named: name) else {
-            throw MappingError(.name, "unknown mapping \"\(name)\"")
+            throw MappingError(.name, "unknown mapping \"\(name)\"" + NameHint.hint(for: name, among: spec.mappingNames, kind: "mappings"))
         }
         return reference
     }

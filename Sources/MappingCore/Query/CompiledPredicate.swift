@@ -64,7 +64,9 @@ struct ResolvedKeyPath: Sendable {
                 guard model.entities.indices.contains(destination) else { break }
                 current = model.entities[destination]
             } else {
-                throw MappingError(.predicate, "entity \"\(current.name)\" has no attribute or relationship \"\(name)\" (column \(column))",
+                throw MappingError(.predicate, "entity \"\(current.name)\" has no attribute or relationship \"\(name)\" (column \(column))"
+                                   + NameHint.hint(for: name, among: current.attributes.map(\.name) + current.relationships.map(\.name),
+                                                   kind: "attributes and relationships"),
                                    column: column)
             }
         }
@@ -105,21 +107,29 @@ extension CompiledPredicate {
     /// Parses, resolves against `entity` and binds `arguments` (one JSON value per `%@`).
     static func compile(_ text: String, entity: Entity, model: Model,
                         arguments: [JSONValue]) throws(MappingError) -> CompiledPredicate {
-        let (predicate, count) = try PredicateParser.parse(text)
-        guard count == arguments.count else {
-            throw MappingError(.predicate, "the predicate has \(count) %@ argument(s), \(arguments.count) given")
+        do throws(MappingError) {
+            let (predicate, count) = try PredicateParser.parse(text)
+            guard count == arguments.count else {
+                throw MappingError(.predicate, "the predicate has \(count) %@ argument(s), \(arguments.count) given")
+            }
+            var compiler = Compiler(entity: entity, model: model, arguments: arguments)
+            return CompiledPredicate(root: try compiler.node(predicate))
+        } catch {
+            throw error.pointing(into: text)
         }
-        var compiler = Compiler(entity: entity, model: model, arguments: arguments)
-        return CompiledPredicate(root: try compiler.node(predicate))
     }
 
     /// Parses a predicate that is evaluated on JSON representations rather than on objects: key
     /// paths name members of the representation (RestKit's predicate matchers of dynamic mappings).
     static func compileForRepresentations(_ text: String) throws(MappingError) -> CompiledPredicate {
-        let (predicate, count) = try PredicateParser.parse(text)
-        guard count == 0 else { throw MappingError(.predicate, "a representation predicate takes no %@ arguments") }
-        var compiler = Compiler(entity: nil, model: nil, arguments: [])
-        return CompiledPredicate(root: try compiler.node(predicate))
+        do throws(MappingError) {
+            let (predicate, count) = try PredicateParser.parse(text)
+            guard count == 0 else { throw MappingError(.predicate, "a representation predicate takes no %@ arguments") }
+            var compiler = Compiler(entity: nil, model: nil, arguments: [])
+            return CompiledPredicate(root: try compiler.node(predicate))
+        } catch {
+            throw error.pointing(into: text)
+        }
     }
 
     private struct Compiler {

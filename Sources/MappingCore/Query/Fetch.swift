@@ -42,7 +42,11 @@ extension GraphReader {
             objects = objects.filter { evaluator.matches($0, predicate) }
         }
         if let sort = request.sort {
-            objects = try sorted(objects, by: sort, entity: entity)
+            do throws(MappingError) {
+                objects = try sorted(objects, by: sort, entity: entity)
+            } catch {
+                throw error.pointing(into: sort)
+            }
         }
         let start = min(max(request.offset, 0), objects.count)
         // `objects.count - start` first: `start + limit` overflows for a limit near Int.max.
@@ -123,7 +127,10 @@ extension GraphReader {
                 names.removeLast()
                 count = true
             }
-            keys.append((try ResolvedKeyPath.resolve(names, count: count, from: entity, model: model, column: column), descending))
+            // The column of the key's name: after the spaces and the sign before it.
+            let leading = part.prefix { $0 == " " }.count + (name.count < trimmed.count ? 1 : 0)
+            keys.append((try ResolvedKeyPath.resolve(names, count: count, from: entity, model: model, column: column + leading),
+                         descending))
             column += part.count + 1
         }
         let rows = objects.enumerated().map { index, object in

@@ -29,6 +29,9 @@ public struct CompiledSpec: Sendable {
     /// The mapping or dynamic mapping with this name.
     public func reference(named name: String) -> MappingRef? { referenceByName[name] }
 
+    /// Every mapping name, plain and dynamic.
+    public var mappingNames: [String] { Array(referenceByName.keys) }
+
     /// The plain mapping with this name.
     public func mapping(named name: String) -> MappingPlan? {
         guard case .plain(let index)? = referenceByName[name], mappings.indices.contains(index) else { return nil }

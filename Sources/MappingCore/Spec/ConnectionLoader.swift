@@ -12,7 +12,7 @@ enum ConnectionLoader {
             try object.allowKeys(["attributes", "keyPath", "includesSubentities", "nullifyWhenSourceNil", "createMissing",
                                   "sourcePredicate", "destinationPredicate"])
             guard let index = entity.relationshipIndex(named: member.key) else {
-                throw MappingError(.spec, "entity \"\(entity.name)\" has no relationship \"\(member.key)\"", path: object.path)
+                throw entity.unknownRelationship(member.key, code: .spec, path: object.path)
             }
             guard !mapped.contains(index) else {
                 throw MappingError(.spec, "\"\(member.key)\" is both mapped from the payload and connected; choose one",
@@ -75,10 +75,10 @@ enum ConnectionLoader {
         var result: [(source: Int, destination: Int)] = []
         for (sourceName, destinationName) in names {
             guard let source = entity.attributeIndex(named: sourceName) else {
-                throw MappingError(.spec, "entity \"\(entity.name)\" has no attribute \"\(sourceName)\"", path: path)
+                throw entity.unknownAttribute(sourceName, code: .spec, path: path)
             }
             guard let target = destination.attributeIndex(named: destinationName) else {
-                throw MappingError(.spec, "entity \"\(destination.name)\" has no attribute \"\(destinationName)\"", path: path)
+                throw destination.unknownAttribute(destinationName, code: .spec, path: path)
             }
             result.append((source, target))
         }
@@ -92,7 +92,7 @@ enum ConnectionLoader {
         var result: [(entity: Int, relationship: Int)] = []
         for name in keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
             guard let index = current.relationshipIndex(named: name) else {
-                throw MappingError(.spec, "entity \"\(current.name)\" has no relationship \"\(name)\"", path: path)
+                throw current.unknownRelationship(name, code: .spec, path: path)
             }
             result.append((current.index, index))
             current = model.entities[current.relationships[index].destination]

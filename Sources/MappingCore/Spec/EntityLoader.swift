@@ -52,7 +52,8 @@ enum EntityLoader {
         draft.renamedFrom = try object.string("renamedFrom")
         if let parentName = try object.string("parent") {
             guard let parent = entityIndex[parentName] else {
-                throw MappingError(.spec, "unknown parent entity \"\(parentName)\"", path: object.path("parent"))
+                throw MappingError(.spec, "unknown parent entity \"\(parentName)\""
+                                   + NameHint.hint(for: parentName, among: Array(entityIndex.keys), kind: "entities"), path: object.path("parent"))
             }
             draft.parent = parent
         }
@@ -108,8 +109,8 @@ enum EntityLoader {
             throw MappingError(.spec, "expected a type name or an object, found \(member.value.kindName)", path: path)
         }
         guard let type = AttributeType(rawValue: typeName) else {
-            let known = AttributeType.allCases.map(\.rawValue).joined(separator: ", ")
-            throw MappingError(.spec, "unknown attribute type \"\(typeName)\" (expected one of: \(known))", path: path)
+            throw MappingError(.spec, "unknown attribute type \"\(typeName)\""
+                               + NameHint.hint(for: typeName, among: AttributeType.allCases.map(\.rawValue), kind: "types"), path: path)
         }
         return Attribute(name: member.key, type: type, defaultValue: defaultValue, indexed: indexed, renamedFrom: renamedFrom)
     }
@@ -122,7 +123,8 @@ enum EntityLoader {
             throw MappingError(.spec, "missing required key \"entity\"", path: path)
         }
         guard let destination = entityIndex[destinationName] else {
-            throw MappingError(.spec, "unknown entity \"\(destinationName)\"", path: object.path("entity"))
+            throw MappingError(.spec, "unknown entity \"\(destinationName)\""
+                               + NameHint.hint(for: destinationName, among: Array(entityIndex.keys), kind: "entities"), path: object.path("entity"))
         }
         let toMany = try object.bool("toMany") ?? false
         let ordered = try object.bool("ordered") ?? false
@@ -206,7 +208,8 @@ enum EntityLoader {
                 guard let owner = names[destination].declaringEntity[inverseName],
                       let inversePosition = drafts[owner].relationships.firstIndex(where: { $0.name == inverseName })
                 else {
-                    throw MappingError(.spec, "entity \"\(drafts[destination].name)\" has no relationship \"\(inverseName)\"",
+                    throw MappingError(.spec, "entity \"\(drafts[destination].name)\" has no relationship \"\(inverseName)\""
+                                       + NameHint.hint(for: inverseName, among: names[destination].relationships, kind: "relationships"),
                                        path: inversePath)
                 }
                 let inverse = drafts[owner].relationships[inversePosition]
@@ -279,7 +282,8 @@ enum EntityLoader {
             var indexes: [Int] = []
             for name in chosen {
                 guard let position = attributeNames.firstIndex(of: name) else {
-                    throw MappingError(.spec, "identification names \"\(name)\", which is not an attribute of \"\(draft.name)\"",
+                    throw MappingError(.spec, "identification names \"\(name)\", which is not an attribute of \"\(draft.name)\""
+                                       + NameHint.hint(for: name, among: attributeNames, kind: "attributes"),
                                        path: draft.object.path("identification"))
                 }
                 if own[position].type == .json {

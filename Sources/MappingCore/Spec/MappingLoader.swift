@@ -37,7 +37,7 @@ enum MappingLoader {
                 throw MappingError(.spec, "missing required key \"entity\"", path: object.path)
             }
             guard let entity = model.entityIndex(named: entityName) else {
-                throw MappingError(.spec, "unknown entity \"\(entityName)\"", path: object.path("entity"))
+                throw model.unknownEntity(entityName, code: .spec, path: object.path("entity"))
             }
             names.plain[member.key] = plainObjects.count
             names.entityOfPlain.append(entity)
@@ -130,7 +130,7 @@ enum MappingLoader {
             for member in attributeSection.members {
                 let path = attributeSection.path(member.key)
                 guard let attribute = entity.attributeIndex(named: member.key) else {
-                    throw MappingError(.spec, "entity \"\(entity.name)\" has no attribute \"\(member.key)\"", path: path)
+                    throw entity.unknownAttribute(member.key, code: .spec, path: path)
                 }
                 attributes.append(AttributeMappingPlan(attribute: attribute,
                                                        alternatives: try keyPaths(member.value, path: path),
@@ -143,7 +143,7 @@ enum MappingLoader {
             for member in relationshipSection.members {
                 let path = relationshipSection.path(member.key)
                 guard let relationshipIndex = entity.relationshipIndex(named: member.key) else {
-                    throw MappingError(.spec, "entity \"\(entity.name)\" has no relationship \"\(member.key)\"", path: path)
+                    throw entity.unknownRelationship(member.key, code: .spec, path: path)
                 }
                 let relationship = entity.relationships[relationshipIndex]
                 let spec = try SpecObject(member.value, path: path)
@@ -158,7 +158,9 @@ enum MappingLoader {
                         target = .dynamic(index)
                         chosen = names.dynamicPlans[index].candidates
                     } else {
-                        throw MappingError(.spec, "unknown mapping \"\(mappingName)\"", path: spec.path("mapping"))
+                        throw MappingError(.spec, "unknown mapping \"\(mappingName)\""
+                                           + NameHint.hint(for: mappingName, among: Array(names.plain.keys) + Array(names.dynamic.keys), kind: "mappings"),
+                                           path: spec.path("mapping"))
                     }
                     for candidate in chosen where !model.isKind(names.entityOfPlain[candidate], of: relationship.destination) {
                         throw MappingError(.spec, "mapping \"\(mappingName)\" maps \"\(model.entities[names.entityOfPlain[candidate]].name)\", but \"\(member.key)\" holds \"\(model.entities[relationship.destination].name)\"",
@@ -178,8 +180,7 @@ enum MappingLoader {
         var keyAttribute: Int?
         if let keyName = try object.string("keyOfRepresentation") {
             guard let attribute = entity.attributeIndex(named: keyName) else {
-                throw MappingError(.spec, "entity \"\(entity.name)\" has no attribute \"\(keyName)\"",
-                                   path: object.path("keyOfRepresentation"))
+                throw entity.unknownAttribute(keyName, code: .spec, path: object.path("keyOfRepresentation"))
             }
             keyAttribute = attribute
         }
@@ -188,7 +189,7 @@ enum MappingLoader {
             identification = []
             for name in names {
                 guard let attribute = entity.attributeIndex(named: name) else {
-                    throw MappingError(.spec, "entity \"\(entity.name)\" has no attribute \"\(name)\"", path: object.path("identification"))
+                    throw entity.unknownAttribute(name, code: .spec, path: object.path("identification"))
                 }
                 identification.append(attribute)
             }

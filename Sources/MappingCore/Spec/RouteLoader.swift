@@ -29,12 +29,11 @@ enum RouteLoader {
                 target = .named(name)
             case (nil, let entityName?):
                 guard let entity = model.entity(named: entityName) else {
-                    throw MappingError(.spec, "unknown entity \"\(entityName)\"", path: object.path("entity"))
+                    throw model.unknownEntity(entityName, code: .spec, path: object.path("entity"))
                 }
                 if let relationship = try object.string("relationship") {
                     guard entity.relationshipIndex(named: relationship) != nil else {
-                        throw MappingError(.spec, "entity \"\(entityName)\" has no relationship \"\(relationship)\"",
-                                           path: object.path("relationship"))
+                        throw entity.unknownRelationship(relationship, code: .spec, path: object.path("relationship"))
                     }
                     target = .relationship(relationship, entity: entity.index)
                     guard !routes.contains(where: { $0.target == target && $0.methods == methods }) else {

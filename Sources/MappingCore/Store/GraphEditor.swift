@@ -12,13 +12,13 @@ struct GraphEditor {
 
     private func relationship(_ name: String, of entity: Entity) throws(MappingError) -> (Int, Relationship) {
         guard let index = entity.relationshipIndex(named: name) else {
-            throw MappingError(.name, "entity \"\(entity.name)\" has no relationship \"\(name)\"", attribute: entity.name + "." + name)
+            throw entity.unknownRelationship(name)
         }
         return (index, entity.relationships[index])
     }
 
     func create(_ entityName: String, values: [JSONMember], in store: inout ObjectStore) throws(MappingError) -> ObjectID {
-        guard let entity = model.entity(named: entityName) else { throw MappingError(.name, "unknown entity \"\(entityName)\"") }
+        guard let entity = model.entity(named: entityName) else { throw model.unknownEntity(entityName) }
         let object = store.create(entity)
         for member in values {
             try set(object, attribute: member.key, to: member.value, in: &store, registering: false)
@@ -31,7 +31,7 @@ struct GraphEditor {
              registering: Bool = true) throws(MappingError) {
         let (_, entity) = try live(object, store)
         guard let attribute = entity.attributeIndex(named: name) else {
-            throw MappingError(.name, "entity \"\(entity.name)\" has no attribute \"\(name)\"", attribute: entity.name + "." + name)
+            throw entity.unknownAttribute(name)
         }
         let declared = entity.attributes[attribute]
         let coerced: Coerced

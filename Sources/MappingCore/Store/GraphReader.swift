@@ -21,7 +21,7 @@ struct GraphReader {
 
     func entity(named name: String) throws(MappingError) -> Entity {
         guard let entity = model.entity(named: name) else {
-            throw MappingError(.name, "unknown entity \"\(name)\"")
+            throw model.unknownEntity(name)
         }
         return entity
     }
@@ -30,8 +30,7 @@ struct GraphReader {
         let record = try record(object)
         let entity = try entity(of: object)
         guard let index = entity.attributeIndex(named: name), record.values.indices.contains(index) else {
-            throw MappingError(.name, "entity \"\(entity.name)\" has no attribute \"\(name)\"",
-                               attribute: entity.name + "." + name)
+            throw entity.unknownAttribute(name)
         }
         return (record.values[index], entity.attributes[index])
     }
@@ -87,8 +86,7 @@ struct GraphReader {
         let record = try record(object)
         let entity = try entity(of: object)
         guard let index = entity.relationshipIndex(named: name), record.links.indices.contains(index) else {
-            throw MappingError(.name, "entity \"\(entity.name)\" has no relationship \"\(name)\"",
-                               attribute: entity.name + "." + name)
+            throw entity.unknownRelationship(name)
         }
         // A `noAction` delete rule can leave a handle to a deleted object behind: skip it.
         let links: Links = switch record.links[index] {
