@@ -110,10 +110,11 @@ final class ResponseDescriptorTests: XCTestCase {
         XCTAssertThrowsError(try ctx.mapResponse(HTTPResponse(method: .get, url: base + "/users/u1", status: 422, baseURL: base),
                                                  body: #"{"errors": [{"message": "Invalid page number."}, {"message": "Try again."}]}"#)) { error in
             XCTAssertEqual((error as? MappingError)?.code, .response)
-            XCTAssertEqual((error as? MappingError)?.message, "Invalid page number., Try again.")
+            XCTAssertEqual((error as? MappingError)?.message,
+                           "GET http://api.example.com/users/u1 answered 422: Invalid page number., Try again.")
         }
         XCTAssertThrowsError(try ctx.mapResponse(HTTPResponse(method: .get, url: base + "/users/u1", status: 500, baseURL: base), body: "")) { error in
-            XCTAssertEqual((error as? MappingError)?.message, "the server answered 500")
+            XCTAssertEqual((error as? MappingError)?.message, "GET http://api.example.com/users/u1 answered 500")
         }
         XCTAssertEqual(try ctx.count(of: "User"), 1, "errors map nothing")
         XCTAssertEqual(try ctx.mapResponse(HTTPResponse(method: .get, url: base + "/users/u9", status: 200, baseURL: base), body: ""), [])

@@ -23,6 +23,9 @@ public struct HTTPResponse: Sendable {
         self.headers = headers
         self.baseURL = baseURL
     }
+
+    /// The request's method as HTTP writes it (`GET` when none is set).
+    var methodName: String { HTTPMethods.names.first { $0.1 == method }?.0 ?? "GET" }
 }
 
 extension CompiledSpec {
@@ -49,7 +52,7 @@ extension ImportOptions {
     /// `@metadata.HTTP.response.{URL,status,headers}`, `@metadata.routing.parameters.<name>` (and
     /// `network.arguments`), `@metadata.query.parameters.<name>`, merged over the caller's.
     mutating func addResponseMetadata(_ response: HTTPResponse, arguments: [String: JSONValue]) {
-        let method = HTTPMethods.names.first { $0.1 == response.method }?.0 ?? "GET"
+        let method = response.methodName
         let query = URLResolution.parse(response.url).query.map(QueryString.decodeObject) ?? .object([])
         let routing: JSONValue = .object(arguments.keys.sorted().map { JSONMember($0, arguments[$0] ?? .null) })
         var members: [JSONMember] = []
@@ -84,7 +87,9 @@ extension MappingContext {
                 let value = descriptor.keyPath.map { Self.value(at: $0, in: root, reader) } ?? root
                 messages += Self.errorMessages(value, key: key, reader)
             }
-            throw MappingError(.response, messages.isEmpty ? "the server answered \(response.status)" : messages.joined(separator: ", "))
+            // Method and URL first: an error status is read in logs far from the request.
+            let answer = "\(response.methodName) \(response.url) answered \(response.status)"
+            throw MappingError(.response, messages.isEmpty ? answer : answer + ": " + messages.joined(separator: ", "))
         }
         let objectDescriptors = matched.filter { $0.0.mapping != nil }
         guard !objectDescriptors.isEmpty else {

@@ -147,7 +147,8 @@ def test_object_manager_round_trip(server):
 
         with pytest.raises(mapping.ResponseError) as caught:  # an error response
             manager.get_objects("users/99")
-        assert str(caught.value) == "No such user." and caught.value.status == 404
+        assert str(caught.value) == f"GET {server}users/99 answered 404: No such user." and caught.value.status == 404
+        assert (caught.value.method, caught.value.url) == ("GET", f"{server}users/99")
         assert ctx.count("User") == 3
 
         ghost = ctx.create("User", id=77, name="Ghost")
@@ -164,7 +165,7 @@ def test_paginated_list(server):
             try:
                 entries = manager.get_objects("paginate", {"per_page": 2, "page": page})
             except mapping.ResponseError as error:
-                assert str(error) == "Invalid page number."
+                assert str(error).endswith(" answered 422: Invalid page number.") and str(error).startswith("GET http")
                 break
             seen += [user["name"] for user in entries]
             page += 1
@@ -205,7 +206,7 @@ def test_delete_keeps_the_object_when_the_server_fails(server):
         user = ctx.create("User", id=1, name="Ada")
         with pytest.raises(mapping.ResponseError) as caught:
             manager.delete_object(user)
-        assert str(caught.value) == "Try again later." and caught.value.status == 500
+        assert str(caught.value) == f"DELETE {server}users/1 answered 500: Try again later." and caught.value.status == 500
         assert user.is_live() and ctx.count("User") == 1
 
 
@@ -252,3 +253,21 @@ def test_target_whose_answer_names_another_object_changes_nothing(server):
         listed = ctx.map_response("GET", server + "users", 200, {"users": [{"id": 5, "name": "Five"}]},
                                   base_url=server, target=draft)
         assert listed != [draft] and listed[0]["id"] == 5 and draft["id"] is None
+
+
+def test_a_transport_failure_is_a_library_error_naming_the_request():
+    """A refused connection is a mapping.TransportError (a ResponseError and an OSError) with the method
+    and URL, not a bare urllib exception; the graph is untouched."""
+    import socket
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(f"http://127.0.0.1:{port}/api/", ctx)
+        with pytest.raises(mapping.TransportError) as caught:
+            manager.get_objects("users")
+        error = caught.value
+        assert isinstance(error, mapping.ResponseError) and isinstance(error, OSError)
+        assert (error.method, error.url, error.status) == ("GET", f"http://127.0.0.1:{port}/api/users", None)
+        assert str(error).startswith(f"GET http://127.0.0.1:{port}/api/users failed: ")
+        assert ctx.count("User") == 0

@@ -62,7 +62,7 @@ def test_map_response_with_descriptors_and_errors():
         assert [(u["code"], u["agent"]) for u in users] == [("u1", "test")]
         with pytest.raises(mapping.ResponseError) as caught:
             ctx.map_response("GET", base + "/users/u2", 404, {"errors": [{"message": "No such user."}]}, base_url=base)
-        assert str(caught.value) == "No such user."
+        assert str(caught.value) == "GET http://127.0.0.1:9/users/u2 answered 404: No such user."
         with pytest.raises(mapping.UnmappableError):
             ctx.map_response("POST", base + "/users/u1", 200, {"user": {"code": "u1"}}, base_url=base)
         assert ctx.count("User") == 1

@@ -128,10 +128,21 @@ class ConstraintError(MappingError):
 
 
 class ResponseError(MappingError):
-    """An HTTP error status; the message carries the payload's error messages. ObjectManager sets
-    `status`, the HTTP status."""
+    """An HTTP error status: the message starts with the method, URL and status, then the payload's
+    error messages. ObjectManager sets `status`, `method` and `url`."""
     code = _ffi.ERESPONSE
     status: Optional[int] = None
+    method: Optional[str] = None
+    url: Optional[str] = None
+
+
+class TransportError(ResponseError, OSError):
+    """ObjectManager could not complete a request (connection refused, a timeout, a name that does not
+    resolve): no HTTP status. `method` and `url` say which request; the cause is chained."""
+
+    def __init__(self, method: str, url: str, reason: str):
+        MappingError.__init__(self, f"{method} {url} failed: {reason}")
+        self.method, self.url = method, url
 
 
 class UnavailableError(MappingError):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ContextManager, Dict, Mapping, Optional, 
 
 from . import _ffi
 from ._handle import Handle
-from .errors import NotFoundError, ResponseError, UnmappableError
+from .errors import NotFoundError, ResponseError, TransportError, UnmappableError
 from .objects import Object, ObjectList, _encode, _json_bytes
 
 if TYPE_CHECKING:
@@ -296,12 +296,15 @@ class ObjectManager:
                 status, data, kind = response.status, response.read(), response.headers.get_content_type()
         except urllib.error.HTTPError as error:
             status, data, kind = error.code, error.read(), error.headers.get_content_type()
+        except (urllib.error.URLError, OSError) as error:  # no answer at all: refused, timed out, no such host
+            reason = error.reason if isinstance(error, urllib.error.URLError) else error
+            raise TransportError(method, url, str(reason)) from error
         payload = self._decode(data, kind)
         try:
             objects = self.context.map_response(method, url, status, payload, headers=headers,
                                                 base_url=self.base_url, orphans=orphans, target=target)
         except ResponseError as error:
-            error.status = status
+            error.status, error.method, error.url = status, method, url
             raise
         except UnmappableError:  # an empty success without descriptors maps nothing
             if 200 <= status < 300 and not data:
