@@ -50,6 +50,8 @@ let package = Package(
     name: "libmapping",
     products: [
         .library(name: "mapping", type: .dynamic, targets: ["Mapping"]),
+        // The engine as Swift modules, for Swift programs such as the `mapping` tool (tools/cli).
+        .library(name: "MappingEngine", targets: ["MappingCore", "MappingJSON", "MappingSQLite"]),
     ] + simdjsonProducts,
     targets: [
         .systemLibrary(

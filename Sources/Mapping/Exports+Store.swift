@@ -15,8 +15,7 @@ public func mapping_context_open(_ spec: UnsafePointer<CChar>?, _ length: Int, _
         guard flags & ~known == 0 else { throw MappingError(.misuse, "unknown flags \(flags & ~known)") }
         let bytes = try CString.buffer(spec, length: UInt(bitPattern: length), "spec")
         let context = try MappingContext(spec: try CompiledSpec.load(json: bytes))
-        // The spec as the store records it: parsed and written back, so spacing does not matter.
-        let specText = try JSONArgument.parse(bytes).text()
+        let specText = String(decoding: bytes, as: UTF8.self)
         let options = SQLiteStore.Options(create: flags & CUnsignedInt(MAPPING_OPEN_CREATE.rawValue) != 0,
                                           readOnly: flags & CUnsignedInt(MAPPING_OPEN_READONLY.rawValue) != 0,
                                           durable: flags & CUnsignedInt(MAPPING_OPEN_DURABLE.rawValue) != 0,

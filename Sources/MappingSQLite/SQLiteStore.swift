@@ -46,20 +46,40 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     /// Opens (or creates) the store at `path` for `context`, which must be empty, and loads it.
-    /// `specText` is recorded in a new store and compared with the one an existing store recorded.
+    /// `specText` (in canonical form) is recorded in a new store and compared with the one an
+    /// existing store recorded.
     @discardableResult
     public static func open(_ path: String, for context: MappingContext, specText: String,
                             options: Options = Options()) throws(MappingError) -> SQLiteStore {
         // Opened for writing even when read-only is asked (a WAL database cannot be read without the
         // right to write its index); `write` refuses every commit instead. A write-protected file
         // opens read-only and its first commit fails with MAPPING_ESTORE.
+        // The spec as the store records it: parsed and written back, so spacing does not matter.
+        let canonical = try JanssonDocument.parse(specText).value().text()
         let connection = try SQLiteConnection.open(path: path, create: options.create && !options.readOnly)
         let store = SQLiteStore(connection: connection, layout: StoreLayout(model: context.model), readOnly: options.readOnly)
-        try store.prepare(specText: specText, options: options)
+        try store.prepare(specText: canonical, options: options)
         let objects = try store.load()
         let found = try context.attach(store, loading: objects)
         store.keys = Dictionary(uniqueKeysWithValues: found.map { ($0.value, rowID(of: $0.key)) })
         return store
+    }
+
+    /// The spec a store was written with, as it recorded it: what a program that has only the file
+    /// (the `mapping` tool's `query`) opens it with. MAPPING_ESTORE for a file that is not a store.
+    public static func recordedSpec(at path: String) throws(MappingError) -> String {
+        let connection = try SQLiteConnection.open(path: path, create: false)
+        let query: Statement
+        do throws(MappingError) {
+            query = try connection.statement("SELECT \"value\" FROM \"_mapping\" WHERE \"key\" = 'spec'")
+        } catch {
+            throw MappingError(.store, "\"\(path)\" is not a libmapping store (\(error.message))")
+        }
+        guard try query.step(), case .text(let spec) = query.column(0) else {
+            throw MappingError(.store, "\"\(path)\" records no spec: it is not a libmapping store")
+        }
+        query.reset()
+        return spec
     }
 
     /// Locks the file, checks or creates the schema and records the spec.

@@ -1,0 +1,164 @@
+"""The `mapping` tool, run as a user runs it, with exact expected output: check, import (into a store
+and into memory, from a mapping or as a response), query, serialize, explain (finding a misspelled key
+path) and spec from-openapi (a draft that check accepts and that maps a sample response)."""
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "Tests" / "fixtures"
+TOOL = os.environ.get("MAPPING_CLI", str(ROOT / "tools" / "cli" / ".build" / "release" / "mapping-tool"))
+SPEC = str(FIXTURES / "people.spec.json")
+PEOPLE = str(FIXTURES / "people.json")
+
+
+def run(*args, ok=True):
+    result = subprocess.run([TOOL, *map(str, args)], capture_output=True, text=True, timeout=60)
+    if ok:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+def test_the_tool_is_built():
+    assert pathlib.Path(TOOL).is_file(), f"{TOOL} is missing: run `make cli`"
+    assert "USAGE: mapping <subcommand>" in run("--help").stdout
+
+
+def test_check_lists_what_the_spec_declares():
+    assert run("check", SPEC).stdout == """entities:
+  Person, identified by id
+    attributes: id integer, name string, age integer, score double, weight decimal, active boolean, born date, tags json, city string
+    company -> Company (inverse employees)
+    phones -> many Phone (ordered, inverse owner)
+  Company, identified by id
+    attributes: id integer, name string
+    employees -> many Person (inverse company)
+  Phone, identified by number
+    attributes: number string, kind string
+    owner -> Person (inverse phones)
+mappings:
+  person -> Person at data.people: 9 attributes, 2 relationships
+  company -> Company: 2 attributes
+  phone -> Phone: 2 attributes
+"""
+
+
+def test_check_reports_a_typo_with_the_fix_and_the_place(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text((FIXTURES / "people.spec.json").read_text().replace('"age": "integer"', '"age": "integr"'))
+    result = run("check", bad, ok=False)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr == ('Error: unknown attribute type "integr": did you mean "integer"? '
+                             "(types: boolean, date, decimal, double, integer, json, string)\n"
+                             f"  {bad}, at $.entities.Person.attributes.age\n")
+
+
+def test_import_into_a_store_then_query_and_serialize_it(tmp_path):
+    store = tmp_path / "people.db"
+    assert run("import", SPEC, PEOPLE, "--mapping", "person", "--store", store).stdout == \
+        "mapped 3 representations; 7 inserted (Company 2, Person 2, Phone 3), 0 updated, 0 deleted\n"
+    assert run("import", SPEC, FIXTURES / "people_update.json", "--mapping", "person", "--store", store).stdout == \
+        "mapped 2 representations; 1 inserted (Person 1), 4 updated (Company 2, Person 1, Phone 1), 0 deleted\n"
+    table = run("query", store, "Person", "age > 30", "--sort", "-name", "--limit", "10").stdout
+    assert table.splitlines() == [
+        "id  name          age  score  weight  active  born                      tags                    city",
+        "--  ------------  ---  -----  ------  ------  ------------------------  ----------------------  ------",
+        "2   Grace Hopper  86   7.0    null    true    1970-01-01T00:00:01.000Z  null                    null",
+        "1   Ada Lovelace  36   9.5    61.25   true    1815-12-10T00:00:00.000Z  [\"math\",{\"engines\":2}]  London",
+        "(2 objects)",
+    ]
+    found = json.loads(run("query", store, "Phone", "--sort", "number", "--json").stdout)
+    assert found == [{"number": "+1-555", "kind": "work"}, {"number": "+44-1", "kind": "home"},
+                     {"number": "+44-2", "kind": "work"}]
+    assert run("serialize", store, "company", "--sort", "id", "--compact").stdout == \
+        '[{"id":10,"name":"Analytical Engines Ltd"},{"id":11,"name":"Difference"}]\n'
+
+
+def test_a_reimport_of_the_same_data_changes_nothing(tmp_path):
+    store = tmp_path / "people.db"
+    run("import", SPEC, PEOPLE, "--mapping", "person", "--store", store)
+    assert run("import", SPEC, PEOPLE, "--mapping", "person", "--store", store).stdout == \
+        "mapped 3 representations; 0 inserted, 0 updated, 0 deleted\n"
+
+
+def test_import_without_a_store_prints_the_graph_and_shows_progress_when_asked():
+    result = subprocess.run([TOOL, "import", SPEC, PEOPLE, "--mapping", "person", "--progress"], capture_output=True, timeout=60)
+    assert result.returncode == 0
+    printed = json.loads(result.stdout)
+    assert [person["id"] for person in printed["data"]["people"]] == [1, 2, 1]
+    assert result.stderr == b"\r[##############################] 9 / 9 representations\n"  # redrawn in place, then a newline
+    quiet = subprocess.run([TOOL, "import", SPEC, PEOPLE, "--mapping", "person"], capture_output=True, timeout=60)
+    assert quiet.stderr == b"", "no bar for a small input that is not on a terminal"
+
+
+def test_query_errors_point_at_the_mistake(tmp_path):
+    store = tmp_path / "people.db"
+    run("import", SPEC, PEOPLE, "--mapping", "person", "--store", store)
+    result = run("query", store, "Person", "agee > 30", ok=False)
+    assert result.returncode == 1
+    assert result.stderr == ('Error: entity "Person" has no attribute or relationship "agee" (column 1): did you mean "age"? '
+                             "(attributes and relationships: active, age, born, city, company, id, name, phones, score, tags, weight)\n"
+                             "  agee > 30\n  ^\n")
+    assert run("query", tmp_path / "missing.db", "Person", ok=False).stderr == f"Error: no store at {tmp_path / 'missing.db'}\n"
+
+
+def test_explain_finds_a_misspelled_key_path(tmp_path):
+    typo = tmp_path / "typo.json"
+    typo.write_text((FIXTURES / "people.spec.json").read_text().replace('"address.city"', '"adress.city"'))
+    report = run("explain", typo, PEOPLE, "--mapping", "person").stdout
+    assert report.startswith('mapping "person": 3 representations\n'
+                             "  key path     into            matched\n"
+                             "  -----------  --------------  -------  -------------\n"
+                             "  id           Person.id       3/3\n")
+    assert "  adress.city  Person.city     0/3      never matched\n" in report
+    assert "  weight       Person.weight   1/3\n" in report
+    assert report.endswith("1 key path never matched\n")
+    strict = run("import", typo, PEOPLE, "--mapping", "person", "--strict", ok=False)
+    assert strict.returncode == 1 and strict.stderr.startswith('Error: strict import: key path "adress.city"')
+    warned = run("import", typo, PEOPLE, "--mapping", "person")
+    assert warned.stderr == ('warning: key path "adress.city" of mapping "person" (Person.city) matched nothing in '
+                             "3 representations: check its spelling against the payload\n")
+
+
+def test_explain_reports_representations_without_identification(tmp_path):
+    payload = tmp_path / "payload.json"
+    payload.write_text('{"data": {"people": [{"id": 1, "phones": [{"kind": "home"}, {"kind": "work"}]}]}}')
+    report = run("explain", SPEC, payload, "--mapping", "person").stdout
+    assert 'mapping "phone": 2 representations without Phone.number (first at $.data.people[0].phones[0])\n' in report
+
+
+def test_spec_from_openapi_drafts_a_spec_that_checks_and_maps_a_response(tmp_path):
+    result = run("spec", "from-openapi", FIXTURES / "openapi" / "petstore.yaml")
+    assert result.stderr == ("note: Error has no id-like property: its objects have no identity (each import makes new ones)\n"
+                             "note: Toy has no id-like property: its objects have no identity (each import makes new ones)\n")
+    spec = json.loads(result.stdout)
+    assert spec["entities"]["Pet"]["identification"] == ["id"]
+    assert spec["entities"]["Owner"]["identification"] == ["ownerId"]
+    assert spec["entities"]["Pet"]["attributes"] == {"born": "date", "id": "integer", "name": "string", "tags": "json",
+                                                     "vaccinated": "boolean", "weight": "double"}
+    assert spec["entities"]["Pet"]["relationships"] == {"owner": {"entity": "Owner"},
+                                                        "toys": {"entity": "Toy", "toMany": True, "ordered": True}}
+    assert {"mapping": "pet", "method": "GET", "pathPattern": "/pets", "keyPath": "data"} in spec["responseDescriptors"]
+    assert {"entity": "Pet", "method": "GET", "path": "/pets/:id"} in spec["routes"]
+    draft = tmp_path / "pets.spec.json"
+    draft.write_text(result.stdout)
+    assert run("check", draft).stdout.startswith("entities:\n  Error, no identification\n")
+    store = tmp_path / "pets.db"
+    assert run("import", draft, FIXTURES / "openapi" / "pets.json", "--response", "GET /pets", "--store", store).stdout == \
+        "mapped 2 representations; 5 inserted (Owner 1, Pet 2, Toy 2), 0 updated, 0 deleted\n"
+    assert run("query", store, "Pet", "owner.name == 'Ann'", "--sort", "name").stdout.splitlines()[2:] == [
+        "2020-02-29T12:00:00.000Z  1   Rex   [\"good\"]  true        12.5",
+        "null                      2   Tom   null      null        null",
+        "(2 objects)",
+    ]
+
+
+def test_from_openapi_refuses_what_is_not_openapi_3(tmp_path):
+    swagger = tmp_path / "swagger.yaml"
+    swagger.write_text("swagger: '2.0'\ninfo: {title: old, version: '1'}\npaths: {}\n")
+    result = run("spec", "from-openapi", swagger, ok=False)
+    assert result.returncode == 1
+    assert result.stderr == f'Error: {swagger} is not an OpenAPI 3 document (its "openapi" field is missing)\n'
