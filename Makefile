@@ -10,6 +10,9 @@ PYTHON      ?= python3
 ROOT        := $(CURDIR)
 RELEASE_DIR := $(ROOT)/.build/release
 LIB         := $(RELEASE_DIR)/libmapping.so
+# The simdjson parser, loaded by libmapping.so at run time when asked for (libmapping.so itself does
+# not need libsimdjson, so it loads on a machine without it).
+PLUGIN      := libmapping-simdjson.so
 VERSION     := $(shell sed -n 's/^\#define MAPPING_VERSION_STRING "\(.*\)"/\1/p' include/mapping.h)
 SONAME      := libmapping.so.$(firstword $(subst ., ,$(VERSION)))
 REALNAME    := libmapping.so.$(VERSION)
@@ -21,13 +24,15 @@ export MAPPING_SIMDJSON
 MAPPING_NO_DEPS ?= 0
 PREFIX      ?= /usr/local
 DESTDIR     ?=
-CLI_BIN     := tools/cli/.build/release/mapping
+# The tool's product is mapping-tool (the engine package already has a product named mapping); it is
+# installed as `mapping`.
+CLI_BIN     := tools/cli/.build/release/mapping-tool
 # Every file `make install` writes, as `make uninstall` removes them.
-INSTALLED   := $(addprefix $(DESTDIR)$(PREFIX)/,lib/$(REALNAME) lib/$(SONAME) lib/libmapping.so \
+INSTALLED   := $(addprefix $(DESTDIR)$(PREFIX)/,lib/$(REALNAME) lib/$(SONAME) lib/libmapping.so lib/$(PLUGIN) \
                  include/mapping.h lib/pkgconfig/mapping.pc bin/mapping)
 
 .PHONY: all deps test-deps release debug cli install uninstall examples demo test test-swift test-c test-python \
-        test-abi test-install test-wheel test-readme test-tsan test-asan fuzz bench bench-check clean
+        test-abi test-install test-wheel test-readme test-cli test-tsan test-asan fuzz bench bench-check clean
 
 all: release
 
@@ -58,24 +63,30 @@ test-deps: deps
 	else echo "installing with pip: $$missing"; $(PYTHON) -m pip install -q $$missing; fi
 
 # The release library links the Swift runtime statically (-static-stdlib; SwiftPM's
-# --static-swift-stdlib is ignored for a .so) and exports only the mapping_* entry points.
+# --static-swift-stdlib is ignored for a .so) and exports only the mapping_* entry points. The
+# simdjson plugin is C++ only, so it is compiled here directly, with the flags of the CSimdJSON
+# target in Package.swift: a SwiftPM link would name the Swift runtime (or, static, carry 6 MB of it).
 release: deps
 	@mkdir -p .build
 	@printf '{\n  global: mapping_*;\n  local: *;\n};\n' > $(EXPORTS)
 	$(SWIFT) build -c release --product mapping -Xswiftc -static-stdlib \
 	  -Xlinker --version-script=$(EXPORTS) -Xlinker -soname=$(SONAME)
 	@ln -sf libmapping.so $(RELEASE_DIR)/$(SONAME)
+	@if [ "$(MAPPING_SIMDJSON)" = 1 ]; then $(MAKE) -s $(RELEASE_DIR)/$(PLUGIN); fi
 
-# The debug library, unstripped and unoptimised: .build/debug/libmapping.so.
+CXX ?= c++
+$(RELEASE_DIR)/$(PLUGIN): Sources/CSimdJSON/csimdjson.cpp Sources/CSimdJSON/include/csimdjson.h
+	$(CXX) -shared -fPIC -O2 -std=c++17 -fvisibility=hidden -DSIMDJSON_THREADS_ENABLED=1 -ISources/CSimdJSON/include \
+	  -o $@ $< -lsimdjson
+
+# The debug library, unstripped and unoptimised: .build/debug/libmapping.so (and its simdjson plugin).
 debug: deps
 	$(SWIFT) build --product mapping
+	@if [ "$(MAPPING_SIMDJSON)" = 1 ]; then $(SWIFT) build --product mapping-simdjson; fi
 
-# The command-line tool `mapping` (its own package in tools/cli): tools/cli/.build/release/mapping.
+# The command-line tool `mapping` (its own package in tools/cli): $(CLI_BIN).
 cli: deps
-	@if [ -f tools/cli/Package.swift ]; then \
-	  echo "$(SWIFT) build -c release --package-path tools/cli --product mapping"; \
-	  $(SWIFT) build -c release --package-path tools/cli --product mapping; \
-	else echo "tools/cli is not there: no command-line tool to build"; fi
+	$(SWIFT) build -c release --package-path tools/cli --product mapping-tool
 
 # $(PREFIX)/lib/libmapping.so.X.Y.Z (stripped; .build/release keeps its symbols) with the links
 # libmapping.so.X and libmapping.so, $(PREFIX)/include/mapping.h, $(PREFIX)/lib/pkgconfig/mapping.pc
@@ -86,15 +97,18 @@ install: release cli
 	strip --strip-unneeded $(DESTDIR)$(PREFIX)/lib/$(REALNAME)
 	ln -sfn $(REALNAME) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sfn $(REALNAME) $(DESTDIR)$(PREFIX)/lib/libmapping.so
+	@if [ -f $(RELEASE_DIR)/$(PLUGIN) ]; then \
+	  echo "install -m 644 $(RELEASE_DIR)/$(PLUGIN) $(DESTDIR)$(PREFIX)/lib/$(PLUGIN)"; \
+	  install -m 644 $(RELEASE_DIR)/$(PLUGIN) $(DESTDIR)$(PREFIX)/lib/$(PLUGIN); \
+	  strip --strip-unneeded $(DESTDIR)$(PREFIX)/lib/$(PLUGIN); fi
 	install -m 644 include/mapping.h $(DESTDIR)$(PREFIX)/include/mapping.h
 	@requires="jansson sqlite3"; \
 	if readelf -d $(LIB) | grep -q 'NEEDED.*libsimdjson'; then requires="$$requires simdjson"; fi; \
 	echo "writing $(DESTDIR)$(PREFIX)/lib/pkgconfig/mapping.pc (Requires.private: $$requires)"; \
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e "s|@REQUIRES_PRIVATE@|$$requires|" \
 	  mapping.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mapping.pc
-	@if [ -f tools/cli/Package.swift ]; then \
-	  echo "install -D -m 755 $(CLI_BIN) $(DESTDIR)$(PREFIX)/bin/mapping"; \
-	  install -D -m 755 $(CLI_BIN) $(DESTDIR)$(PREFIX)/bin/mapping; fi
+	install -D -m 755 $(CLI_BIN) $(DESTDIR)$(PREFIX)/bin/mapping
+	strip $(DESTDIR)$(PREFIX)/bin/mapping
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 uninstall:
@@ -109,7 +123,7 @@ demo: examples
 	@for example in examples/python/[0-9]*.py; do echo "== $$example"; \
 	  PYTHONPATH=bindings/python/src $(PYTHON) $$example examples/data || exit 1; done
 
-test: release test-deps test-swift test-abi test-c test-python test-install test-wheel test-readme test-tsan test-asan
+test: release test-deps test-swift test-abi test-c test-python test-install test-wheel test-readme test-cli test-tsan test-asan
 
 # The Swift suite runs once per parser: every import test must pass on both backends.
 test-swift: deps
@@ -143,6 +157,10 @@ test-wheel: release test-deps
 test-readme: release
 	$(PYTHON) Tests/readme/run_readme.py README.md
 
+# The command-line tool, every subcommand run as a user runs it (Tests/cli).
+test-cli: cli test-deps
+	MAPPING_CLI=$(ROOT)/$(CLI_BIN) $(PYTHON) -m pytest -q Tests/cli
+
 # The threaded test once more under ThreadSanitizer (a separate build folder).
 test-tsan: deps
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --disable-swift-testing --scratch-path .build-tsan --sanitize=thread --filter ConcurrencyTests
@@ -152,6 +170,8 @@ test-tsan: deps
 test-asan: deps
 	$(SWIFT) build --product mapping --sanitize=address --scratch-path .build-asan \
 	  -Xcc -fsanitize=undefined -Xcxx -fsanitize=undefined
+	@if [ "$(MAPPING_SIMDJSON)" = 1 ]; then $(SWIFT) build --product mapping-simdjson --sanitize=address \
+	  --scratch-path .build-asan -Xcc -fsanitize=undefined -Xcxx -fsanitize=undefined; fi
 	$(MAKE) -s -C Tests/c LIBDIR=$(ROOT)/.build-asan/debug ASAN_CC=$(dir $(shell command -v $(SWIFT)))clang asan
 
 # libFuzzer drivers (Tests/fuzz) against the AddressSanitizer build: FUZZ_SECONDS per driver (60 by
@@ -164,6 +184,8 @@ fuzz: deps
 	$(SWIFT) build --product mapping --sanitize=address --scratch-path .build-fuzzlib \
 	  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xcc -fsanitize=undefined -Xcc -fsanitize=fuzzer-no-link \
 	  -Xcxx -fsanitize=undefined -Xcxx -fsanitize=fuzzer-no-link
+	@if [ "$(MAPPING_SIMDJSON)" = 1 ]; then $(SWIFT) build --product mapping-simdjson --sanitize=address \
+	  --scratch-path .build-fuzzlib -Xcc -fsanitize=undefined -Xcxx -fsanitize=undefined; fi
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash Tests/fuzz/run.sh $(ROOT)/.build-fuzzlib/debug \
 	  $(dir $(shell command -v $(SWIFT)))clang $(FUZZ_DRIVERS)
 
@@ -214,4 +236,4 @@ bench/data/people_1m.json:
 	$(PYTHON) bench/people.py 1000000 > $@
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-fuzzlib .build-fuzz examples/c/bin Tests/c/bin Tests/c/bin-asan bench/bin
+	rm -rf .build .build-tsan .build-asan .build-fuzzlib .build-fuzz tools/cli/.build examples/c/bin Tests/c/bin Tests/c/bin-asan bench/bin

@@ -24,20 +24,31 @@ let simdjsonWanted: Bool = {
     }
 }()
 
-var simdjsonDependency: [Target.Dependency] { simdjsonWanted ? ["CSimdJSON"] : [] }
+// libmapping.so itself never links libsimdjson: MappingJSON loads the parser at run time through
+// CSimdJSONLoader (dlopen of libmapping-simdjson.so), so the library loads on a machine without it.
+var simdjsonDependency: [Target.Dependency] { simdjsonWanted ? ["CSimdJSONLoader"] : [] }
 var simdjsonDefine: [SwiftSetting] { simdjsonWanted ? [.define("MAPPING_SIMDJSON")] : [] }
-// The C face of simdjson, for bench/swift's hand-written baseline (it walks the same tape).
-var simdjsonProducts: [Product] { simdjsonWanted ? [.library(name: "CSimdJSON", targets: ["CSimdJSON"])] : [] }
+var simdjsonProducts: [Product] {
+    guard simdjsonWanted else { return [] }
+    return [
+        // The plugin the loader opens, built beside libmapping.so.
+        .library(name: "mapping-simdjson", type: .dynamic, targets: ["CSimdJSON"]),
+        // The C face of simdjson, for bench/swift's hand-written baseline (it walks the same tape).
+        .library(name: "CSimdJSON", targets: ["CSimdJSON"]),
+    ]
+}
 var simdjsonTargets: [Target] {
     guard simdjsonWanted else { return [] }
     return [
         // C++ over simdjson's DOM parser with a C header of our own. SIMDJSON_THREADS_ENABLED must
         // match the library's build (it changes dom::parser's layout); hidden visibility keeps every
-        // simdjson symbol out of libmapping.so's exports.
+        // simdjson symbol inside the plugin (only the csimdjson_* functions are exported).
         .target(name: "CSimdJSON",
                 cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1"),
                               .unsafeFlags(["-fvisibility=hidden", "-std=c++17"])],
                 linkerSettings: [.linkedLibrary("simdjson")]),
+        // Opens the plugin (dlopen) the first time the simdjson parser is asked for.
+        .target(name: "CSimdJSONLoader", linkerSettings: [.linkedLibrary("dl")]),
     ]
 }
 

@@ -14,21 +14,25 @@ public struct ParsedPayload {
 
     let document: Document
 
-    /// The parsers this build has: jansson always; simdjson when it was found at build time.
+    /// The parsers this process has: jansson always; simdjson when it was found at build time and
+    /// its plugin (libmapping-simdjson.so, which needs libsimdjson) loads.
     public static var available: [JSONBackend] {
         #if MAPPING_SIMDJSON
-        [.jansson, .simdjson]
+        SimdPlugin.api == nil ? [.jansson] : [.jansson, .simdjson]
         #else
         [.jansson]
         #endif
     }
 
-    /// Throws `.unavailable` for a parser this build lacks.
+    /// Throws `.unavailable` for a parser this process lacks, saying why.
     public static func check(_ parser: JSONBackend) throws(MappingError) {
-        guard available.contains(parser) else {
-            throw MappingError(.unavailable, "this build of libmapping has no \(parser.name) parser "
-                                   + "(it was built without libsimdjson-dev; see the README)")
-        }
+        guard !available.contains(parser) else { return }
+        #if MAPPING_SIMDJSON
+        throw MappingError(.unavailable, "the \(parser.name) parser is not available: \(SimdPlugin.problem)")
+        #else
+        throw MappingError(.unavailable, "this build of libmapping has no \(parser.name) parser "
+                               + "(it was built without libsimdjson-dev; see the README)")
+        #endif
     }
 
     /// `bytes` must outlive the payload's import: decimals are read from its digits (`NumberLiterals`).

@@ -1,17 +1,27 @@
 #if MAPPING_SIMDJSON
-internal import CSimdJSON
+internal import CSimdJSONLoader
 internal import MappingCore
+
+/// The simdjson plugin's functions, once loaded (`csimdjson_loader.h`); nil when it cannot be.
+enum SimdPlugin {
+    static var api: csimdjson_api? { csimdjson_load()?.pointee }
+
+    /// Why the plugin is not there ("" when it is).
+    static var problem: String { csimdjson_load_error().map { String(cString: $0) } ?? "" }
+}
 
 /// simdjson's parser with its buffers. Lent to one import at a time by the parser pool.
 final class SimdParser: @unchecked Sendable {
     let raw: OpaquePointer
+    let api: csimdjson_api
 
     init?() {
-        guard let raw = csimdjson_parser_new() else { return nil }
+        guard let api = SimdPlugin.api, let raw = api.parser_new() else { return nil }
         self.raw = raw
+        self.api = api
     }
 
-    deinit { csimdjson_parser_free(raw) }
+    deinit { api.parser_free(raw) }
 }
 
 /// A payload parsed by simdjson. Its tape lives in the parser, which the document keeps until it is
@@ -36,7 +46,7 @@ final class SimdDocument {
 
     /// Returns a parser to the pool, unless a large document grew its buffers.
     private static func giveBack(_ parser: SimdParser, to pool: ParserPool) {
-        if csimdjson_parser_capacity(parser.raw) <= largestKeptCapacity { pool.give(parser) }
+        if parser.api.parser_capacity(parser.raw) <= largestKeptCapacity { pool.give(parser) }
     }
 
     /// The parsed document, or `nil` when jansson must decide: simdjson rejected the text (jansson
@@ -45,8 +55,8 @@ final class SimdDocument {
     static func parse(_ bytes: UnsafeRawBufferPointer, pool: ParserPool) -> SimdDocument? {
         guard let parser = (pool.take() as? SimdParser) ?? SimdParser() else { return nil }
         var parsed = csimdjson_document()
-        let status = csimdjson_parse(parser.raw, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-                                     bytes.count, &parsed)
+        let status = parser.api.parse(parser.raw, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                      bytes.count, &parsed)
         guard status == CSIMDJSON_OK, let tape = parsed.tape, let strings = parsed.strings else {
             giveBack(parser, to: pool)
             return nil

@@ -27,9 +27,9 @@ stage_make() {
 staged() { (cd "$stage" && find . \( -type f -o -type l \) | sort); }
 
 expected_files() {
-  printf '%s\n' ".$prefix/include/mapping.h" ".$prefix/lib/libmapping.so" ".$prefix/lib/libmapping.so.$major" \
+  printf '%s\n' ".$prefix/bin/mapping" ".$prefix/include/mapping.h" ".$prefix/lib/libmapping.so" ".$prefix/lib/libmapping.so.$major" \
     ".$prefix/lib/libmapping.so.$version" ".$prefix/lib/pkgconfig/mapping.pc"
-  if [ -f "$root/tools/cli/Package.swift" ]; then echo ".$prefix/bin/mapping"; fi
+  if [ "${MAPPING_SIMDJSON:-1}" = 1 ]; then echo ".$prefix/lib/libmapping-simdjson.so"; fi
 }
 
 check "make install DESTDIR=... PREFIX=$prefix" stage_make install
@@ -47,8 +47,12 @@ check "stripping kept every export" \
   diff <(nm -D --defined-only "$root/.build/release/libmapping.so" | awk '{ print $3 }' | sort) \
        <(nm -D --defined-only "$real" | awk '{ print $3 }' | sort)
 check "the header is include/mapping.h" cmp -s "$root/include/mapping.h" "$stage$prefix/include/mapping.h"
-if [ -f "$root/tools/cli/Package.swift" ]; then
-  check "bin/mapping is an executable" test -x "$stage$prefix/bin/mapping"
+check "bin/mapping answers --help" bash -c "'$stage$prefix/bin/mapping' --help | grep -q 'USAGE: mapping <subcommand>'"
+# libmapping.so never needs libsimdjson: the simdjson parser is a plugin it loads when asked for.
+check "libmapping.so does not need libsimdjson" bash -c "! readelf -d '$real' | grep -q 'NEEDED.*simdjson'"
+if [ "${MAPPING_SIMDJSON:-1}" = 1 ]; then
+  check "the plugin needs only libsimdjson, libstdc++ and libc" \
+    bash -c "! readelf -d '$lib/libmapping-simdjson.so' | grep NEEDED | grep -v -e libsimdjson -e libstdc++ -e libc.so -e libm.so -e libgcc_s"
 fi
 
 # pkg-config reads the staged mapping.pc with the stage as its sysroot.

@@ -25,6 +25,8 @@ HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parents[1]  # bindings/python -> bindings -> the repository
 IN_CHECKOUT = (REPOSITORY / "Makefile").is_file() and (REPOSITORY / "include" / "mapping.h").is_file()
 LIBRARY_NAME = "libmapping.so"
+# The simdjson parser's plugin, which libmapping.so loads from beside itself; shipped when built.
+PLUGIN_NAME = "libmapping-simdjson.so"
 
 
 def library():
@@ -54,16 +56,21 @@ class build_py_with_library(build_py):
         super().run()
         if editable:
             return  # an editable install runs from src/ and finds the checkout's library
-        target = Path(self.build_lib) / "mapping" / LIBRARY_NAME
         source = library()
-        print(f"copying {source} -> {target}")
-        shutil.copyfile(source, target)
-        if shutil.which("strip"):
-            subprocess.run(["strip", "--strip-unneeded", str(target)], check=True)
-        target.chmod(0o755)
+        for name, found in ((LIBRARY_NAME, source), (PLUGIN_NAME, source.parent / PLUGIN_NAME)):
+            if name == PLUGIN_NAME and not found.is_file():
+                print(f"{found} is not there: the package ships without the simdjson parser")
+                continue
+            target = Path(self.build_lib) / "mapping" / name
+            print(f"copying {found} -> {target}")
+            shutil.copyfile(found, target)
+            if shutil.which("strip"):
+                subprocess.run(["strip", "--strip-unneeded", str(target)], check=True)
+            target.chmod(0o755)
 
     def get_outputs(self, include_bytecode=True):
-        return super().get_outputs(include_bytecode) + [str(Path(self.build_lib) / "mapping" / LIBRARY_NAME)]
+        shipped = [LIBRARY_NAME] + ([PLUGIN_NAME] if (Path(self.build_lib) / "mapping" / PLUGIN_NAME).is_file() else [])
+        return super().get_outputs(include_bytecode) + [str(Path(self.build_lib) / "mapping" / name) for name in shipped]
 
 
 class BinaryDistribution(Distribution):

@@ -11,6 +11,10 @@ extern "C" {
 
 typedef struct csimdjson_parser csimdjson_parser;
 
+/* Exported from libmapping-simdjson.so (built with hidden visibility, so simdjson's own symbols stay
+ * inside it): the loader in libmapping.so finds these with dlsym. */
+#define CSIMDJSON_EXPORT __attribute__((visibility("default")))
+
 /* A parsed document: the tape (64-bit words, simdjson's documented tape format) and the string
  * buffer its string words point into. Valid until the parser's next parse or its release. */
 typedef struct csimdjson_document {
@@ -25,17 +29,17 @@ typedef struct csimdjson_document {
                                   reads differently ("\u0000", refused by jansson in keys): jansson decides */
 
 /* A parser that keeps its buffers between parses; NULL when memory is short. */
-csimdjson_parser *csimdjson_parser_new(void);
-void csimdjson_parser_free(csimdjson_parser *parser);
+CSIMDJSON_EXPORT csimdjson_parser *csimdjson_parser_new(void);
+CSIMDJSON_EXPORT void csimdjson_parser_free(csimdjson_parser *parser);
 
 /* Parses `len` bytes (copied into a padded buffer, so `bytes` needs no padding). */
-int csimdjson_parse(csimdjson_parser *parser, const char *bytes, size_t len, csimdjson_document *out);
+CSIMDJSON_EXPORT int csimdjson_parse(csimdjson_parser *parser, const char *bytes, size_t len, csimdjson_document *out);
 
 /* The largest document, in bytes, the parser's buffers currently fit (they grow, never shrink). */
-size_t csimdjson_parser_capacity(const csimdjson_parser *parser);
+CSIMDJSON_EXPORT size_t csimdjson_parser_capacity(const csimdjson_parser *parser);
 
 /* simdjson's words for the last failed parse of `parser` ("" if none). */
-const char *csimdjson_last_error(const csimdjson_parser *parser);
+CSIMDJSON_EXPORT const char *csimdjson_last_error(const csimdjson_parser *parser);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,9 @@
 """The parser backends from Python: choosing one per context and per import, the same graph from
 both, and malformed JSON reported alike."""
 import json
+import os
+import subprocess
+import sys
 import random
 
 import pytest
@@ -123,3 +126,32 @@ def test_random_documents_give_the_same_graph_with_both_parsers():
                     outcome = ("error", type(error).__name__, str(error))
             outcomes.append(outcome)
         assert outcomes[0] == outcomes[1], f"round {round_}: {text[:300]}"
+
+
+def test_the_simdjson_plugin_is_there_when_the_build_has_it():
+    """libmapping.so loads the simdjson parser at run time (libmapping-simdjson.so beside it): a
+    build with simdjson that cannot load it must fail here, not skip the simdjson tests."""
+    if os.environ.get("MAPPING_SIMDJSON") == "0":
+        pytest.skip("built with MAPPING_SIMDJSON=0")
+    assert SIMDJSON, "the simdjson plugin did not load"
+
+
+def test_without_its_plugin_the_simdjson_parser_says_why(fixtures):
+    """A machine without libsimdjson (simulated: the plugin path points nowhere) still loads the
+    library; the simdjson parser reports itself unavailable and says why; jansson works."""
+    spec = fixtures / "people.spec.json"
+    script = f"""
+import mapping
+assert mapping.available_parsers() == ["jansson"], mapping.available_parsers()
+try:
+    mapping.Context({str(spec)!r}, parser="simdjson")
+except mapping.UnavailableError as error:
+    print(error.message)
+with mapping.Context({str(spec)!r}) as ctx:
+    print(len(ctx.import_json("person", b'{{"data": {{"people": [{{"id": 1}}]}}}}')))
+"""
+    env = dict(os.environ, MAPPING_SIMDJSON_PLUGIN="/nonexistent/libmapping-simdjson.so",
+               PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["the simdjson parser is not available: cannot load its plugin (/nonexistent/libmapping-simdjson.so: "
+                                "cannot open shared object file: No such file or directory)", "1"]
