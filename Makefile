@@ -131,8 +131,12 @@ test-swift: deps
 	@if [ "$(MAPPING_SIMDJSON)" = 1 ]; then echo "== the Swift suite again, on the simdjson parser"; \
 	  MAPPING_TEST_PARSER=simdjson $(SWIFT) test --disable-swift-testing --skip-build; fi
 
+# The exports against the header, and the header's comments against clang's documentation checks.
 test-abi: examples
 	bash Tests/abi/check_exports.sh $(LIB) include/mapping.h
+	echo '#include <mapping.h>' | $(dir $(shell command -v $(SWIFT)))clang -fsyntax-only -x c -Iinclude \
+	  -Wdocumentation -Wdocumentation-unknown-command -Werror -
+	@echo "mapping.h: clang -Wdocumentation clean"
 
 test-c: release test-deps
 	$(MAKE) -s -C Tests/c LIBDIR=$(RELEASE_DIR) run memcheck

@@ -742,7 +742,7 @@ MAPPING_EXTERN int mapping_fetch_change_position(const mapping_fetch_change *cha
  * @param predicate  predicate text, NSPredicate's language (docs/queries.md): comparisons
  *                   (== != < <= > >=), AND OR NOT, IN, BETWEEN {a, b}, BEGINSWITH ENDSWITH CONTAINS
  *                   LIKE MATCHES with [c]/[d], key paths through relationships, ANY ALL NONE and
- *                   @count, nil, literals, and %@ for arguments; NULL matches every object
+ *                   \@count, nil, literals, and %@ for arguments; NULL matches every object
  * @param arguments  a JSON array with one value per %@, bound as values (never pasted into the text);
  *                   NULL when the predicate has none
  * @param sort       comma-separated key paths, `-` first for descending ("-age,name"); NULL keeps
@@ -791,7 +791,7 @@ MAPPING_EXTERN int mapping_path_match(const char *pattern, const char *path, uns
 MAPPING_EXTERN int mapping_path_interpolate(const char *pattern, const char *values, unsigned flags, char **out);
 
 /** METHOD: mapping_path. Interpolates `pattern` with the attributes of a graph object (key paths through relationships,
- *  `@count` of to-many ones). @param out New: mapping_free(). */
+ *  `\@count` of to-many ones). @param out New: mapping_free(). */
 MAPPING_EXTERN int mapping_path_interpolate_object(mapping_context *ctx, const char *pattern, mapping_object object,
                                                    unsigned flags, char **out);
 
@@ -853,8 +853,8 @@ MAPPING_EXTERN int mapping_response_init(mapping_response *response, unsigned ve
  * METHOD: mapping_response. Maps a response with the spec's `responseDescriptors`: every descriptor whose methods, path
  * pattern (relative to the base URL, RestKit's rules) and status codes match contributes its key path
  * with its mapping; for one key path the most specific pattern wins (literal segments beat parameters).
- * One all-or-nothing import, with @metadata.HTTP.{request,response}, @metadata.routing.parameters and
- * @metadata.query.parameters readable. An error status fails with MAPPING_ERESPONSE, its message made of
+ * One all-or-nothing import, with \@metadata.HTTP.{request,response}, \@metadata.routing.parameters and
+ * \@metadata.query.parameters readable. An error status fails with MAPPING_ERESPONSE, its message made of
  * the payload's error messages when an error descriptor (`errorMessage`) matches.
  * @param out  the mapped objects (NULL allowed). New: mapping_list_free().
  * @return MAPPING_OK; MAPPING_ERESPONSE; MAPPING_EMAPPING when no descriptor matches; as mapping_context_import().

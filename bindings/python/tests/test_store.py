@@ -269,3 +269,17 @@ def test_a_corrupted_page_is_an_error_and_is_left_as_it_is(tmp_path):
     with pytest.raises(mapping.StoreError, match="people.db"):
         mapping.Context(SPEC, store=path)
     assert path.read_bytes() == bytes(data)
+
+
+def test_a_decimal_is_a_number_its_scale_is_not_kept(tmp_path):
+    """The decision documented in behaviour.md: "61.50" is the number 61.5, in memory and in a store."""
+    import decimal
+    payload = b'{"data": {"people": [{"id": 1, "weight": "61.50"}, {"id": 2, "weight": 61.5}]}}'
+    with mapping.Context(SPEC, store=tmp_path / "people.db") as ctx:
+        ctx.import_json("person", payload)
+        ada = ctx.get("Person", 1)
+        assert ada["weight"] == decimal.Decimal("61.5") and str(ada["weight"]) == "61.5"
+        assert ctx.count("Person", "weight == %@", decimal.Decimal("61.50")) == 2
+        assert '"weight":61.5,' in ctx.serialize("person", ada)
+    with mapping.Context(SPEC, store=tmp_path / "people.db") as ctx:
+        assert str(ctx.get("Person", 1)["weight"]) == "61.5"
