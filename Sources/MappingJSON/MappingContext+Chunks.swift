@@ -63,7 +63,13 @@ extension MappingContext {
             }
         }
         if let audit { options.audit?.add(audit) }
-        if options.strict { try audit?.failIfWarned() }
+        if options.strict {
+            do throws(MappingError) {
+                try audit?.failIfWarned()
+            } catch {
+                try fail(with: error)  // every chunk undone, also inside the caller's transaction
+            }
+        }
         return total
     }
 

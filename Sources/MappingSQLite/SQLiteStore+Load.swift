@@ -61,6 +61,9 @@ extension SQLiteStore {
                         let join = layout.joinTables[entityIndex][index]
                         links.append(join.map { (toMany[$0]?[id] ?? []).map { Self.globalKey(root: targetRoot, id: $0) } } ?? [])
                     } else if let at = places.links[entityIndex][index], case .integer(let target) = query.column(at) {
+                        guard target > 0, target < 1 << 48 else {
+                            throw MappingError(.store, "row \(id) of \(quote(table.name)) links to _id \(target), which no row can have")
+                        }
                         let owner = Self.globalKey(root: targetRoot, id: target)
                         links.append([owner])
                         if let inverse = relationship.inverse, layout.positionColumns[entityIndex][index] != nil {
@@ -76,6 +79,7 @@ extension SQLiteStore {
             }
             query.reset()
         }
+        try checkLinks(rows.map { ($0.key, $0.entity, $0.links) })
         return rows.map { row in
             var links = row.links
             for (index, relationship) in layout.model.entities[row.entity].relationships.enumerated()
@@ -84,6 +88,28 @@ extension SQLiteStore {
                 links[index] = held.sorted { ($0.position, $0.target) < ($1.position, $1.target) }.map(\.target)
             }
             return StoredObject(key: row.key, entity: row.entity, values: row.values, links: links)
+        }
+    }
+
+    /// Every link must reach a row of the relationship's destination (or a sub-entity of it): a
+    /// file edited by hand could point a to-one at a sibling entity sharing the table, which would
+    /// break the graph's inverses. Links to rows that are gone are dropped when attaching.
+    private func checkLinks(_ rows: [(key: Int64, entity: Int, links: [[Int64]])]) throws(MappingError) {
+        var entityOf: [Int64: Int] = [:]
+        entityOf.reserveCapacity(rows.count)
+        for row in rows { entityOf[row.key] = row.entity }
+        let model = layout.model
+        for row in rows {
+            let entity = model.entities[row.entity]
+            for (index, targets) in row.links.enumerated() where entity.relationships.indices.contains(index) {
+                let relationship = entity.relationships[index]
+                for target in targets {
+                    guard let found = entityOf[target], !model.isKind(found, of: relationship.destination) else { continue }
+                    throw MappingError(.store, "\(entity.name).\(relationship.name) of row \(Self.rowID(of: row.key)) links to a "
+                                       + "\(model.entities[found].name), not a \(model.entities[relationship.destination].name): the file was changed by hand",
+                                       attribute: "\(entity.name).\(relationship.name)")
+                }
+            }
         }
     }
 
@@ -111,6 +137,9 @@ extension SQLiteStore {
             var targets: [Int64: [Int64]] = [:]
             while try query.step() {
                 if case .integer(let owner) = query.column(0), case .integer(let target) = query.column(1) {
+                    guard owner > 0, owner < 1 << 48, target > 0, target < 1 << 48 else {
+                        throw MappingError(.store, "\(quote(join)) holds an _id no row can have (\(owner) → \(target))")
+                    }
                     targets[owner, default: []].append(target)
                 }
             }

@@ -123,7 +123,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         guard format <= Self.format else {
             throw MappingError(.store, "\"\(connection.path)\" was written by a newer libmapping (layout \(format); this one reads up to \(Self.format))")
         }
-        guard let written = recorded["spec"], written != specText else { return }
+        // Compared in canonical form: stores written before the spec was recorded canonically hold
+        // it as the caller wrote it.
+        guard let written = recorded["spec"],
+              ((try? JanssonDocument.parse(written).value().text()) ?? written) != specText else { return }
         guard !options.readOnly else {
             throw MappingError(.spec, "the store \"\(connection.path)\" was written with another spec; open it for writing once to bring it up to this one")
         }

@@ -21,26 +21,56 @@ struct Naming {
 
     /// `old`'s elements under the names `new` gives them. An element of `new` declaring
     /// `renamedFrom: "x"` renames `old`'s element `x`, when `old` has `x` and not the new name
-    /// already (a store renamed before is left as it is).
+    /// already (a store renamed before is left as it is). Such a claim comes before a match by
+    /// name, so a spec may rename `name` to `title` and declare a new `name` in the same step.
+    /// Inherited attributes and relationships take their names from the entity that declares them.
     static func renaming(_ old: Model, to new: Model) -> Naming {
         var naming = Naming(old)
         for entity in old.entities {
-            let match = new.entity(named: entity.name)
-                ?? new.entities.first { $0.renamedFrom == entity.name && old.entity(named: $0.name) == nil }
-            guard let match else { continue }
+            let claim = new.entities.first { $0.renamedFrom == entity.name && old.entity(named: $0.name) == nil }
+            guard let match = claim ?? new.entity(named: entity.name) else { continue }
             naming.entities[entity.index] = match.name
-            for (index, attribute) in entity.attributes.enumerated() where match.attributeIndex(named: attribute.name) == nil {
-                if let renamed = match.attributes.first(where: { $0.renamedFrom == attribute.name && entity.attributeIndex(named: $0.name) == nil }) {
-                    naming.attributes[entity.index][index] = renamed.name
-                }
-            }
-            for (index, relationship) in entity.relationships.enumerated() where match.relationshipIndex(named: relationship.name) == nil {
-                if let renamed = match.relationships.first(where: { $0.renamedFrom == relationship.name && entity.relationshipIndex(named: $0.name) == nil }) {
-                    naming.relationships[entity.index][index] = renamed.name
-                }
-            }
+            naming.attributes[entity.index] = renamed(entity.attributes.map(\.name), by: match.attributes.map { ($0.name, $0.renamedFrom) },
+                                                      among: Set(entity.attributes.map(\.name)))
+            naming.relationships[entity.index] = renamed(entity.relationships.map(\.name),
+                                                         by: match.relationships.map { ($0.name, $0.renamedFrom) },
+                                                         among: Set(entity.relationships.map(\.name)))
+        }
+        // A sub-entity's inherited elements (they come first) are named as its ancestors name them,
+        // also when the sub-entity itself is gone from the spec.
+        for entity in parentsFirst(old) {
+            guard let parent = entity.parent else { continue }
+            let inheritedAttributes = min(old.entities[parent].attributes.count, naming.attributes[entity.index].count)
+            for index in 0..<inheritedAttributes { naming.attributes[entity.index][index] = naming.attributes[parent][index] }
+            let inheritedRelationships = min(old.entities[parent].relationships.count, naming.relationships[entity.index].count)
+            for index in 0..<inheritedRelationships { naming.relationships[entity.index][index] = naming.relationships[parent][index] }
         }
         return naming
+    }
+
+    /// `names` (an old entity's attributes or relationships) as renamed by the new entity's
+    /// declarations: a `renamedFrom` claim on a name the old entity has, for a new name it has not.
+    private static func renamed(_ names: [String], by declared: [(name: String, renamedFrom: String?)],
+                                among oldNames: Set<String>) -> [String] {
+        var claims: [String: String] = [:]
+        for (name, from) in declared {
+            if let from, oldNames.contains(from), !oldNames.contains(name), claims[from] == nil { claims[from] = name }
+        }
+        return names.map { claims[$0] ?? $0 }
+    }
+
+    /// The model's entities, every parent before its children.
+    private static func parentsFirst(_ model: Model) -> [Entity] {
+        func depth(_ entity: Entity) -> Int {
+            var steps = 0
+            var current = entity.parent
+            while let parent = current, steps < model.entities.count {
+                steps += 1
+                current = model.entities.indices.contains(parent) ? model.entities[parent].parent : nil
+            }
+            return steps
+        }
+        return model.entities.sorted { depth($0) < depth($1) }
     }
 }
 
@@ -61,8 +91,14 @@ extension StoreLayout {
             if target.name != table.name {
                 statements.append("ALTER TABLE \(quote(table.name)) RENAME TO \(quote(target.name))")
             }
-            for (old, new) in zip(table.columns, target.columns) where old != new {
-                statements.append("ALTER TABLE \(quote(target.name)) RENAME COLUMN \(quote(old)) TO \(quote(new))")
+            // Through temporary names, so that renaming p to q and q to r (or swapping) never meets
+            // a column that still has the name.
+            let moves = zip(table.columns, target.columns).filter { $0.0 != $0.1 }
+            for (index, move) in moves.enumerated() {
+                statements.append("ALTER TABLE \(quote(target.name)) RENAME COLUMN \(quote(move.0)) TO \(quote("_renaming_\(index)"))")
+            }
+            for (index, move) in moves.enumerated() {
+                statements.append("ALTER TABLE \(quote(target.name)) RENAME COLUMN \(quote("_renaming_\(index)")) TO \(quote(move.1))")
             }
         }
         for entity in model.entities {

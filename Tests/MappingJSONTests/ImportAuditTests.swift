@@ -97,5 +97,17 @@ final class ImportAuditTests: XCTestCase {
             XCTAssertEqual((error as? MappingError)?.attribute, "Item.city")
         }
         XCTAssertEqual(try other.count(of: "Item"), 0, "a failed strict chunked import changes nothing")
+
+        // Inside the caller's transaction, it fails that transaction as any failing call does.
+        let inside = try TestFixtures.context(spec)
+        try inside.begin()
+        _ = try inside.importJSON(mapping: "item", #"[{"id": 99, "name": "before"}]"#)
+        XCTAssertThrowsError(try withoutCity.withUnsafeBytes { bytes in
+            try inside.importChunked(mapping: "item", bytes, format: .array, chunkSize: 2, options: strict)
+        }) { error in
+            XCTAssertTrue((error as? MappingError)?.message.hasSuffix("(the open transaction was rolled back)") == true, "\(error)")
+        }
+        XCTAssertEqual(try inside.count(of: "Item"), 0, "the whole transaction was rolled back")
+        XCTAssertThrowsError(try inside.commit(), "no transaction is open any more")
     }
 }

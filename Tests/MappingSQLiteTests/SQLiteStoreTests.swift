@@ -167,6 +167,70 @@ final class SQLiteStoreTests: XCTestCase {
                        .string("Bo"))
     }
 
+    /// A rename claim comes before a match by name; inherited names follow their declaring entity
+    /// (also for a sub-entity the spec dropped); columns renamed into each other's names move
+    /// through temporary ones.
+    func testRenamesThatReuseNamesOrCrossInATableKeepEveryValue() throws {
+        let before = """
+            {"entities": {"Animal": {"attributes": {"id": "integer", "name": "string"}, "identification": ["id"]},
+                          "Dog": {"parent": "Animal", "attributes": {"p": "string"}},
+                          "Cat": {"parent": "Animal", "attributes": {"q": "string"}},
+                          "Bird": {"parent": "Animal"}},
+             "mappings": {"dog": {"entity": "Dog", "attributes": {"id": "id", "name": "name", "p": "p"}},
+                          "cat": {"entity": "Cat", "attributes": {"id": "id", "name": "name", "q": "q"}}}}
+            """
+        do {
+            let (context, _) = try open(before)
+            _ = try context.importJSON(mapping: "dog", #"[{"id": 1, "name": "Rex", "p": "dog p"}]"#)
+            _ = try context.importJSON(mapping: "cat", #"[{"id": 2, "name": "Tom", "q": "cat q"}]"#)
+        }
+        // name becomes title while a new name is declared; Dog.p becomes q (Cat keeps its own q);
+        // Bird, which has no objects, is dropped.
+        let after = """
+            {"entities": {"Animal": {"attributes": {"id": "integer", "title": {"type": "string", "renamedFrom": "name"}, "name": "string"},
+                                     "identification": ["id"]},
+                          "Dog": {"parent": "Animal", "attributes": {"q": {"type": "string", "renamedFrom": "p"}}},
+                          "Cat": {"parent": "Animal", "attributes": {"q": "string"}}},
+             "mappings": {"dog": {"entity": "Dog", "attributes": {"id": "id", "title": "name", "q": "p"}},
+                          "cat": {"entity": "Cat", "attributes": {"id": "id", "title": "name", "q": "q"}}}}
+            """
+        let (context, store) = try open(after)
+        let rex = try XCTUnwrap(context.object(of: "Animal", identity: .integer(1)))
+        let tom = try XCTUnwrap(context.object(of: "Animal", identity: .integer(2)))
+        XCTAssertEqual(try context.value(of: rex, attribute: "title").0, .string("Rex"))
+        XCTAssertNil(try context.value(of: rex, attribute: "name").0, "the new name starts empty")
+        XCTAssertEqual(try context.value(of: rex, attribute: "q").0, .string("dog p"))
+        XCTAssertEqual(try context.value(of: tom, attribute: "q").0, .string("cat q"))
+        XCTAssertEqual(try names(store, "SELECT name FROM pragma_table_info('Animal') ORDER BY cid"),
+                       ["_id", "_entity", "id", "title", "q", "Cat_q", "name"])
+    }
+
+    /// A file changed by hand so that a to-one points at a sibling entity of its table is refused
+    /// when opened, instead of breaking the graph's inverses.
+    func testALinkToTheWrongEntityIsRefused() throws {
+        let spec = """
+            {"entities": {"Animal": {"attributes": {"id": "integer"}, "identification": ["id"]},
+                          "Dog": {"parent": "Animal"}, "Cat": {"parent": "Animal"},
+                          "Person": {"attributes": {"id": "integer"}, "identification": ["id"],
+                                     "relationships": {"dog": {"entity": "Dog"}}}},
+             "mappings": {"person": {"entity": "Person", "attributes": {"id": "id"},
+                                     "relationships": {"dog": {"mapping": "dog"}}},
+                          "dog": {"entity": "Dog", "attributes": {"id": "id"}},
+                          "cat": {"entity": "Cat", "attributes": {"id": "id"}}}}
+            """
+        do {
+            let (context, store) = try open(spec)
+            _ = try context.importJSON(mapping: "person", #"[{"id": 1, "dog": {"id": 10}}]"#)
+            _ = try context.importJSON(mapping: "cat", #"[{"id": 20}]"#)
+            try store.connection.execute(#"UPDATE "Person" SET "dog" = (SELECT "_id" FROM "Animal" WHERE "id" = 20)"#)
+        }
+        XCTAssertThrowsError(try open(spec)) { error in
+            XCTAssertEqual((error as? MappingError)?.code, .store)
+            XCTAssertEqual((error as? MappingError)?.attribute, "Person.dog")
+            XCTAssertTrue((error as? MappingError)?.message.contains("links to a Cat, not a Dog") == true, "\(error)")
+        }
+    }
+
     private func names(_ store: SQLiteStore, _ sql: String) throws -> [String] {
         let query = try store.connection.statement(sql)
         var found: [String] = []

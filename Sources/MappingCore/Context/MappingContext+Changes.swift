@@ -43,6 +43,17 @@ extension MappingContext {
         try withGraph { (store: inout ObjectStore) throws(MappingError) in try store.rollbackTransaction() }
     }
 
+    /// Fails the open transaction with `error` as a failing call inside it does: it is rolled back,
+    /// and when it is the caller's the message says so. For work that spans calls and decides at
+    /// the end (a strict chunked import).
+    public func fail(with error: MappingError) throws(MappingError) -> Never {
+        let model = spec.model
+        try withGraph { (store: inout ObjectStore) throws(MappingError) in
+            try store.transaction(model: model) { (_: inout ObjectStore) throws(MappingError) in throw error }
+        }
+        throw error
+    }
+
     // MARK: Objects
 
     /// A new object of `entity` with these attribute values (JSON, coerced to each attribute's type).
