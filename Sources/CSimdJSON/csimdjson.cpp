@@ -69,3 +69,5 @@ extern "C" const char *csimdjson_last_error(const csimdjson_parser *parser) {
     if (parser == nullptr || parser->last_error == simdjson::SUCCESS) return "";
     return simdjson::error_message(parser->last_error);
 }
+
+extern "C" int csimdjson_abi_version(void) { return CSIMDJSON_ABI_VERSION; }

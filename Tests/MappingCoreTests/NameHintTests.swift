@@ -21,6 +21,7 @@ final class NameHintTests: XCTestCase {
         XCTAssertEqual(NameHint.closest(to: "Persn", among: ["Company", "Person"]), "Person", "a letter left out")
         XCTAssertEqual(NameHint.closest(to: "CITY", among: ["age", "city"]), "city", "case aside")
         XCTAssertNil(NameHint.closest(to: "zzz", among: ["age", "name"]), "nothing close")
+        XCTAssertNil(NameHint.closest(to: "", among: ["a", "b"]), "an empty name suggests nothing")
         XCTAssertEqual(NameHint.hint(for: "zzz", among: ["name", "age"]), " (known: age, name)")
         XCTAssertEqual(NameHint.hint(for: "x", among: []), " (none are declared)")
         let many = (1...20).map { "attribute\($0)" }
@@ -58,6 +59,8 @@ final class NameHintTests: XCTestCase {
               age > 30 AND agge < 90
                            ^
             """)
+        let windows = message { _ = try ctx.fetch(FetchRequest(entity: "Person", predicate: "age > 1 AND\n agge > 2")) }
+        XCTAssertTrue(windows.hasSuffix("\n  age > 1 AND  agge > 2\n" + String(repeating: " ", count: 15) + "^"), windows)
         let syntax = message { _ = try ctx.fetch(FetchRequest(entity: "Person", predicate: "age >> 30")) }
         XCTAssertEqual(syntax, "expected a key path or a value, found \">\" at column 6\n  age >> 30\n       ^")
         let sort = message { _ = try ctx.fetch(FetchRequest(entity: "Person", sort: "name, -agee")) }

@@ -59,9 +59,9 @@ def test_check_reports_a_typo_with_the_fix_and_the_place(tmp_path):
 def test_import_into_a_store_then_query_and_serialize_it(tmp_path):
     store = tmp_path / "people.db"
     assert run("import", SPEC, PEOPLE, "--mapping", "person", "--store", store).stdout == \
-        "mapped 3 representations; 7 inserted (Company 2, Person 2, Phone 3), 0 updated, 0 deleted\n"
+        "mapped 3 top-level representations; 7 inserted (Company 2, Person 2, Phone 3), 0 updated, 0 deleted\n"
     assert run("import", SPEC, FIXTURES / "people_update.json", "--mapping", "person", "--store", store).stdout == \
-        "mapped 2 representations; 1 inserted (Person 1), 4 updated (Company 2, Person 1, Phone 1), 0 deleted\n"
+        "mapped 2 top-level representations; 1 inserted (Person 1), 4 updated (Company 2, Person 1, Phone 1), 0 deleted\n"
     table = run("query", store, "Person", "age > 30", "--sort", "-name", "--limit", "10").stdout
     assert table.splitlines() == [
         "id  name          age  score  weight  active  born                      tags                    city",
@@ -81,7 +81,7 @@ def test_a_reimport_of_the_same_data_changes_nothing(tmp_path):
     store = tmp_path / "people.db"
     run("import", SPEC, PEOPLE, "--mapping", "person", "--store", store)
     assert run("import", SPEC, PEOPLE, "--mapping", "person", "--store", store).stdout == \
-        "mapped 3 representations; 0 inserted, 0 updated, 0 deleted\n"
+        "mapped 3 top-level representations; 0 inserted, 0 updated, 0 deleted\n"
 
 
 def test_import_without_a_store_prints_the_graph_and_shows_progress_when_asked():
@@ -148,7 +148,7 @@ def test_spec_from_openapi_drafts_a_spec_that_checks_and_maps_a_response(tmp_pat
     assert run("check", draft).stdout.startswith("entities:\n  Error, no identification\n")
     store = tmp_path / "pets.db"
     assert run("import", draft, FIXTURES / "openapi" / "pets.json", "--response", "GET /pets", "--store", store).stdout == \
-        "mapped 2 representations; 5 inserted (Owner 1, Pet 2, Toy 2), 0 updated, 0 deleted\n"
+        "mapped 2 top-level representations; 5 inserted (Owner 1, Pet 2, Toy 2), 0 updated, 0 deleted\n"
     assert run("query", store, "Pet", "owner.name == 'Ann'", "--sort", "name").stdout.splitlines()[2:] == [
         "2020-02-29T12:00:00.000Z  1   Rex   [\"good\"]  true        12.5",
         "null                      2   Tom   null      null        null",
@@ -162,3 +162,15 @@ def test_from_openapi_refuses_what_is_not_openapi_3(tmp_path):
     result = run("spec", "from-openapi", swagger, ok=False)
     assert result.returncode == 1
     assert result.stderr == f'Error: {swagger} is not an OpenAPI 3 document (its "openapi" field is missing)\n'
+
+
+def test_explain_still_reports_when_the_payload_no_longer_maps(tmp_path):
+    """A representation with none of its mapping's keys fails the import; explain shows what it
+    counted before that, then the error."""
+    payload = tmp_path / "drifted.json"
+    payload.write_text('{"data": {"people": [{"id": 1, "name": "Ada"}, {"identifier": 2, "fullName": "Grace"}]}}')
+    result = run("explain", SPEC, payload, "--mapping", "person", ok=False)
+    assert result.returncode == 1
+    assert result.stdout.startswith('mapping "person": 2 representations\n')
+    assert "  name          Person.name     1/2\n" in result.stdout
+    assert result.stderr.startswith('Error: no mappable values found for mapping "person"')

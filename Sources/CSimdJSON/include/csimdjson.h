@@ -28,6 +28,11 @@ typedef struct csimdjson_document {
 #define CSIMDJSON_DIFFERENT 2  /* valid, but holds what jansson rejects (an integer beyond int64) or
                                   reads differently ("\u0000", refused by jansson in keys): jansson decides */
 
+/* The version of this interface (the functions below and csimdjson_document's layout). The loader
+ * refuses a plugin of another version: one left from another libmapping on the search path. */
+#define CSIMDJSON_ABI_VERSION 1
+CSIMDJSON_EXPORT int csimdjson_abi_version(void);
+
 /* A parser that keeps its buffers between parses; NULL when memory is short. */
 CSIMDJSON_EXPORT csimdjson_parser *csimdjson_parser_new(void);
 CSIMDJSON_EXPORT void csimdjson_parser_free(csimdjson_parser *parser);

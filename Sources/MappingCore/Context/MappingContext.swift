@@ -141,7 +141,14 @@ public final class MappingContext: Sendable {
                 if options.audit != nil || options.strict { importer.auditCounts = [:] }
                 swap(&importer.store, &store)
                 defer { swap(&importer.store, &store) }
-                let objects = try importer.run(mappings: references, root: root)
+                let objects: [ObjectID]
+                do throws(MappingError) {
+                    objects = try importer.run(mappings: references, root: root)
+                } catch {
+                    // What was counted before the failure still says how the payload fit (`explain`).
+                    if let counts = importer.auditCounts { options.audit?.add(counts, spec: spec) }
+                    throw error
+                }
                 if let counts = importer.auditCounts { try Self.report(counts, spec: spec, options: options) }
                 return objects
             }

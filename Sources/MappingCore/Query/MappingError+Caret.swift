@@ -12,7 +12,7 @@ extension MappingError {
         let start = max(0, at - 60)
         let end = min(characters.count, at + 60)
         let prefix = start > 0 ? "…" : ""
-        let shown = prefix + String(characters[start..<end]).map { $0 == "\n" || $0 == "\t" ? " " : String($0) }.joined()
+        let shown = prefix + String(characters[start..<end]).map { $0.isNewline || $0 == "\t" ? " " : String($0) }.joined()
             + (end < characters.count ? "…" : "")
         var pointed = self
         pointed.message += "\n  " + shown + "\n  " + String(repeating: " ", count: prefix.count + at - start) + "^"

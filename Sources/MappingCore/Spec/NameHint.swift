@@ -25,7 +25,7 @@ public enum NameHint {
         let lowered = name.lowercased()
         if let sameLetters = known.first(where: { $0.lowercased() == lowered }) { return sameLetters }
         let target = Array(lowered.unicodeScalars)
-        guard target.count <= comparedLength else { return nil }
+        guard !target.isEmpty, target.count <= comparedLength else { return nil }
         let allowed = max(1, target.count / 3)
         var best: (name: String, distance: Int)?
         for candidate in known {

@@ -63,3 +63,11 @@ def test_a_chunked_import_is_judged_on_the_whole_input():
         assert ctx.import_chunked("item", json.dumps(items), chunk_size=2, strict=True) == 6
         with pytest.raises(mapping.UnmappableError, match="Item.city"):
             ctx.import_chunked("item", json.dumps(items[:5]), chunk_size=2, strict=True)
+
+
+def test_warnings_are_issued_after_the_call_so_that_errors_mode_raises_them():
+    """Under `-W error` (warnings as exceptions) the warning reaches the caller as an exception."""
+    with mapping.Context(spec_with_typo()) as ctx, warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(mapping.MappingWarning, match="adress.city"):
+            ctx.import_json("person", PAYLOAD, warn=True)

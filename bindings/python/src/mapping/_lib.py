@@ -13,8 +13,9 @@ def _candidates():
         yield explicit
         return
     here = Path(__file__).resolve().parent
-    yield str(here.parents[3] / ".build" / "release" / "libmapping.so")  # a repository checkout
-    yield str(here / "libmapping.so")                                      # installed beside the package
+    if len(here.parents) > 3:  # a package installed near the root (pip --target /tmp/x) has fewer
+        yield str(here.parents[3] / ".build" / "release" / "libmapping.so")  # a repository checkout
+    yield str(here / "libmapping.so")                                          # installed beside the package
     found = ctypes.util.find_library("mapping")
     if found:
         yield found

@@ -34,6 +34,19 @@ def available_parsers() -> List[str]:
     return [name for name, value in _ffi.PARSERS.items() if _ffi.parser_available(value)]
 
 
+@contextlib.contextmanager
+def _issuing(keep: List[Any]) -> Iterator[None]:
+    """Issues the MappingWarnings an import collected (the list among `keep`) once its C call is
+    back, whether it succeeded or failed."""
+    try:
+        yield
+    finally:
+        for item in keep:
+            if isinstance(item, list):
+                for found in item:
+                    warnings.warn(found, stacklevel=4)
+
+
 def _parser_value(name: Optional[str]) -> int:
     if name is None:
         return 0
@@ -146,9 +159,10 @@ class Context(Handle, _ContextHTTP):
             return ObjectList(self, result)
         names: List[str] = [mapping] if isinstance(mapping, str) else list(mapping)
         array = (ctypes.c_char_p * len(names))(*(_encode(name) for name in names))
-        options, raised, _keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans, parser,
-                                                      warn, strict)
-        _ffi.import_with(self._ptr, array, len(names), data, len(data), ctypes.byref(options), ctypes.byref(result))
+        options, raised, keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans, parser,
+                                                     warn, strict)
+        with _issuing(keep):
+            _ffi.import_with(self._ptr, array, len(names), data, len(data), ctypes.byref(options), ctypes.byref(result))
         objects = ObjectList(self, result)
         if raised:
             raise raised[0]
@@ -169,11 +183,12 @@ class Context(Handle, _ContextHTTP):
             with open(data, "rb") as source:
                 data = source.read()
         data = _json_bytes(data)
-        options, raised, _keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans, parser,
-                                                      warn, strict)
+        options, raised, keep = self._import_options(metadata, on_event, on_progress, progress_interval, orphans, parser,
+                                                     warn, strict)
         count = ctypes.c_size_t()
-        _ffi.import_chunked(self._ptr, _encode(mapping), data, len(data), _ffi.CHUNKS_LINES if lines else _ffi.CHUNKS_ARRAY,
-                            chunk_size, ctypes.byref(options), ctypes.byref(count))
+        with _issuing(keep):
+            _ffi.import_chunked(self._ptr, _encode(mapping), data, len(data), _ffi.CHUNKS_LINES if lines else _ffi.CHUNKS_ARRAY,
+                                chunk_size, ctypes.byref(options), ctypes.byref(count))
         if raised:
             raise raised[0]
         return count.value
@@ -216,12 +231,16 @@ class Context(Handle, _ContextHTTP):
             options.on_progress = _ffi.PROGRESS(progress)
             keep.append(options.on_progress)
         if warn:
+            found: List[MappingWarning] = []
+
             def warning(kind, name, element, where, count, message, _payload):
-                warnings.warn(MappingWarning(_ffi.WARNING_NAMES.get(kind, str(kind)), name.decode("utf-8"),
-                                             element.decode("utf-8"), where.decode("utf-8"), count,
-                                             message.decode("utf-8")), stacklevel=4)
+                # Collected, and issued once the C call is back: an exception raised inside a ctypes
+                # callback (`-W error`) would be swallowed there.
+                found.append(MappingWarning(_ffi.WARNING_NAMES.get(kind, str(kind)), name.decode("utf-8"),
+                                            element.decode("utf-8"), where.decode("utf-8"), count,
+                                            message.decode("utf-8")))
             options.on_warning = _ffi.WARNING(warning)
-            keep.append(options.on_warning)
+            keep += [options.on_warning, found]
         return options, raised, keep
 
     # -- host transformers -----------------------------------------------------------------------

@@ -19,7 +19,13 @@ struct Explain: ParsableCommand {
         var options = ImportOptions()
         let audit = ImportAudit()
         options.audit = audit
-        _ = try bytes.withUnsafeBytes { buffer in try target.map(buffer, into: context, options: options, file: payload) }
+        do {
+            _ = try bytes.withUnsafeBytes { buffer in try target.map(buffer, into: context, options: options, file: payload) }
+        } catch {
+            // A payload that drifted far enough to fail is when the report matters most.
+            print(explanation(audit))
+            throw error
+        }
         print(explanation(audit))
     }
 }

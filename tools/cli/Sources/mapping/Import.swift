@@ -19,7 +19,7 @@ struct Import: ParsableCommand {
     @Argument(help: "The spec (JSON).") var spec: String
     @Argument(help: "The payload (JSON; - for standard input).") var payload: String
     @OptionGroup var target: MappingTarget
-    @Option(name: .long, help: "The store to import into (created if missing); without it the graph is printed.")
+    @Option(name: .long, help: "The store to import into (created if missing); without it the graph is printed (for --lines, the summary).")
     var store: String?
     @Option(name: .long, help: "The parser: jansson or simdjson.") var parser: String?
     @Flag(name: .long, help: "The payload is JSON Lines (one representation per line), imported in chunks.")
@@ -76,7 +76,7 @@ struct Import: ParsableCommand {
                 try context.serialize(mapping: name, objects: objects, asList: true, options: [.pretty])
             })
         } else {
-            print("mapped \(mapped) representation\(mapped == 1 ? "" : "s"); " + tally.summary)
+            print("mapped \(mapped) top-level representation\(mapped == 1 ? "" : "s"); " + tally.summary)
         }
     }
 
