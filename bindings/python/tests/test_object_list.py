@@ -1,6 +1,7 @@
 """ObjectList: the immutable sequence every call that returns objects gives (the library's list is a
 snapshot), compatible with the lists it replaced for reading, comparing and concatenating."""
 import collections.abc
+import json
 
 import pytest
 
@@ -96,3 +97,28 @@ def test_the_library_list_is_handed_over_by_calls_that_take_lists(ctx, people):
 
 def test_repr_lists_the_objects(people):
     assert repr(people) == "ObjectList([<Person id=1>, <Person id=2>, <Person id=3>])"
+
+
+def test_the_list_answers_from_its_handles_without_making_every_object(spec, fixtures):
+    """Objects are made when read: a large import's list holds only handles, and every Sequence
+    operation still answers as a tuple of its Objects would."""
+    import tracemalloc
+    payload = json.dumps({"data": {"people": [{"id": n, "name": f"P{n}"} for n in range(20_000)]}}).encode()
+    with mapping.Context(spec) as ctx:
+        tracemalloc.start()
+        people = ctx.import_json("person", payload)
+        held, _ = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert len(people) == 20_000
+        assert held < 20_000 * 16, f"the list held {held} bytes for 20,000 handles"  # an Object each would be ~56
+        everything = tuple(people)
+        assert people[-1] == everything[-1] and people[-1]["id"] == 19_999
+        assert people[5:8] == list(everything[5:8])
+        assert list(reversed(people))[:2] == [everything[-1], everything[-2]]
+        assert everything[7] in people and people.index(everything[7]) == 7 and people.count(everything[7]) == 1
+        assert "x" not in people and people.count("x") == 0
+        with pytest.raises(ValueError):
+            people.index("x")
+        assert people == everything and people == list(everything) and people != everything[:-1]
+        with pytest.raises(IndexError):
+            people[20_000]

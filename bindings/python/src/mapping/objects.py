@@ -170,13 +170,15 @@ class Object:
         return _ffi.object_check(self._context._ptr, self._handle) == _ffi.OK
 
 
-def _handles(pointer: Any) -> List[int]:
-    """The handles of a mapping_list, copied out in one call."""
+def _handles(pointer: Any) -> "array.array[int]":
+    """The handles of a mapping_list, copied out in one call into a compact array (no Python int
+    per handle until one is read)."""
     count = _ffi.list_count(pointer)
-    buffer = (_ffi.Object * count)()
-    copied = ctypes.c_size_t()
-    _ffi.list_copy(pointer, buffer, count, ctypes.byref(copied))
-    return list(buffer)
+    handles = array.array("Q", bytes(8 * count))
+    if count:
+        copied = ctypes.c_size_t()
+        _ffi.list_copy(pointer, (_ffi.Object * count).from_buffer(handles), count, ctypes.byref(copied))
+    return handles
 
 
 class ObjectList(Handle, Sequence[Object]):
@@ -190,20 +192,28 @@ class ObjectList(Handle, Sequence[Object]):
     It also keeps the library's own list of the handles, so `ctx.values(objects, attr)`,
     `ctx.serialize`, `ctx.parameters` and `obj.set_related` hand that over with no work per object.
     close() (or a `with` block, or the finalizer) frees the library's list early; the ObjectList stays
-    readable, and those calls then build a temporary list from its Objects instead."""
+    readable, and those calls then build a temporary list from its Objects instead.
+
+    The handles are kept in a compact array and an Object is made only when one is read, so an
+    import whose result is not looked at pays nothing per object for it."""
 
     _kind = "list"
     __hash__ = None  # type: ignore[assignment]  # equal to lists, which are unhashable
 
     def __init__(self, context: Context, pointer: Any = None) -> None:
         try:
-            objects = tuple(Object(context, handle) for handle in _handles(pointer)) if pointer else ()
+            handles = _handles(pointer) if pointer else array.array("Q")
         except BaseException:
             _ffi.list_free(pointer)
             raise
         super().__init__(pointer, _ffi.list_free)
         self._context = context
-        self._objects = objects
+        self._handles = handles
+
+    @property
+    def _objects(self) -> Tuple[Object, ...]:
+        context = self._context
+        return tuple(Object(context, handle) for handle in self._handles)
 
     def _library_list(self, context: Context) -> Any:
         """The library's list of these objects, if it is still held and `context` made them."""
@@ -212,7 +222,7 @@ class ObjectList(Handle, Sequence[Object]):
         return None
 
     def __len__(self) -> int:
-        return len(self._objects)
+        return len(self._handles)
 
     @overload
     def __getitem__(self, index: int) -> Object: ...
@@ -221,24 +231,38 @@ class ObjectList(Handle, Sequence[Object]):
     def __getitem__(self, index: slice) -> List[Object]: ...
 
     def __getitem__(self, index: Union[int, slice]) -> Union[Object, List[Object]]:
+        context = self._context
         if isinstance(index, slice):
-            return list(self._objects[index])
-        return self._objects[index]
+            return [Object(context, handle) for handle in self._handles[index]]
+        return Object(context, self._handles[index])
 
     def __iter__(self) -> Iterator[Object]:
-        return iter(self._objects)
+        context = self._context
+        return (Object(context, handle) for handle in self._handles)
 
     def __reversed__(self) -> Iterator[Object]:
-        return reversed(self._objects)
+        context = self._context
+        return (Object(context, handle) for handle in reversed(self._handles))
 
     def __contains__(self, item: object) -> bool:
-        return item in self._objects
+        return isinstance(item, Object) and item._context is self._context and item._handle in self._handles
+
+    def index(self, value: Any, start: int = 0, stop: Optional[int] = None) -> int:
+        if isinstance(value, Object) and value._context is self._context:
+            found = self._handles.index(value._handle, start, len(self._handles) if stop is None else stop)
+            return found
+        raise ValueError(f"{value!r} is not in the list")
+
+    def count(self, value: Any) -> int:
+        if isinstance(value, Object) and value._context is self._context:
+            return self._handles.count(value._handle)
+        return 0
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ObjectList):
-            return self._objects == other._objects
+            return self._context is other._context and self._handles == other._handles
         if isinstance(other, (list, tuple)):
-            return self._objects == tuple(other)
+            return len(other) == len(self._handles) and all(mine == theirs for mine, theirs in zip(self, other))
         return NotImplemented
 
     def __add__(self, other: Union[Sequence[Object], ObjectList]) -> List[Object]:
