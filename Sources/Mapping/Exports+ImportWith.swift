@@ -44,27 +44,22 @@ private struct CWarnings {
     }
 }
 
-/// Runs an import with the options a C caller gave, then reports the audit's warnings to the
-/// caller's callback: after a strict import failed on them too.
+/// Runs an import with the options a C caller gave (its struct read once), then reports the
+/// audit's warnings to the caller's callback: after a strict import failed on them too.
 private func withWarnings<T>(_ options: UnsafePointer<mapping_import_options>?,
                              _ body: (ImportOptions) throws(MappingError) -> T) throws(MappingError) -> T {
-    var resolved = try importOptions(options)
     let given = try options.map { (pointer) throws(MappingError) in try readImportOptions(pointer) }
+    let resolved = try importOptions(given)
     let warnings = given.flatMap { given in
         given.on_warning.map { CWarnings(onWarning: $0, payload: given.warning_payload) }
     }
-    let checks = given?.checks ?? 0
-    guard checks & ~CUnsignedInt(MAPPING_CHECK_WARN.rawValue | MAPPING_CHECK_STRICT.rawValue) == 0 else {
-        throw MappingError(.misuse, "unknown checks \(checks)")
-    }
-    resolved.strict = checks & CUnsignedInt(MAPPING_CHECK_STRICT.rawValue) != 0
-    if checks != 0 { resolved.audit = ImportAudit() }
+    let reportsAlways = (given?.checks ?? 0) & CUnsignedInt(MAPPING_CHECK_WARN.rawValue) != 0
     do throws(MappingError) {
         let result = try body(resolved)
-        if checks & CUnsignedInt(MAPPING_CHECK_WARN.rawValue) != 0, let audit = resolved.audit { warnings?.report(audit) }
+        if reportsAlways, let audit = resolved.audit { warnings?.report(audit) }
         return result
     } catch {
-        if let audit = resolved.audit, checks != 0 { warnings?.report(audit) }
+        if let audit = resolved.audit { warnings?.report(audit) }
         throw error
     }
 }
@@ -87,10 +82,14 @@ private func readImportOptions(_ options: UnsafePointer<mapping_import_options>)
 }
 
 /// The options a C caller gave, as the engine's `ImportOptions`.
-private func importOptions(_ options: UnsafePointer<mapping_import_options>?) throws(MappingError) -> ImportOptions {
-    guard let options else { return ImportOptions() }
-    let given = try readImportOptions(options)
+private func importOptions(_ given: mapping_import_options?) throws(MappingError) -> ImportOptions {
+    guard let given else { return ImportOptions() }
     var result = ImportOptions()
+    guard given.checks & ~CUnsignedInt(MAPPING_CHECK_WARN.rawValue | MAPPING_CHECK_STRICT.rawValue) == 0 else {
+        throw MappingError(.misuse, "unknown checks \(given.checks)")
+    }
+    result.strict = given.checks & CUnsignedInt(MAPPING_CHECK_STRICT.rawValue) != 0
+    if given.checks != 0 { result.audit = ImportAudit() }
     result.parser = try parserChoice(given.parser)
     if let parser = result.parser { try ParsedPayload.check(parser) }
     if given.metadata != nil {

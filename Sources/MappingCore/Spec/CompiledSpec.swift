@@ -117,8 +117,7 @@ struct SpecObject {
                 throw MappingError(.spec, "\"\(member.key)\" is not supported by this version of libmapping",
                                    path: path(member.key))
             }
-            let hint = known.sorted().joined(separator: ", ")
-            throw MappingError(.spec, "unknown key \"\(member.key)\" (expected one of: \(hint))",
+            throw MappingError(.spec, "unknown key \"\(member.key)\"" + NameHint.hint(for: member.key, among: Array(known), kind: "keys"),
                                path: path(member.key))
         }
     }

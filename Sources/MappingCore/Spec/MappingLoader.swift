@@ -83,7 +83,7 @@ enum MappingLoader {
             let kinds: Set = ["object", "array", "string", "number", "boolean", "null"]
             for member in section.members {
                 guard kinds.contains(member.key) else {
-                    throw MappingError(.spec, "unknown JSON type \"\(member.key)\" (expected one of: \(kinds.sorted().joined(separator: ", ")))",
+                    throw MappingError(.spec, "unknown JSON type \"\(member.key)\"" + NameHint.hint(for: member.key, among: Array(kinds), kind: "types"),
                                        path: section.path(member.key))
                 }
                 byType[member.key] = try target(member.value, section.path(member.key))

@@ -15,8 +15,9 @@ struct Serialize: ParsableCommand {
 
     func run() throws {
         let context = try openStore(store)
+        try engine { () throws(MappingError) in try context.checkMapping(mapping) }  // unknown: the engine's hint
         guard let plan = context.spec.mappings.first(where: { $0.name == mapping }) else {
-            throw Failure("unknown mapping \"\(mapping)\"" + NameHint.hint(for: mapping, among: context.spec.mappings.map(\.name), kind: "mappings"))
+            throw Failure("\"\(mapping)\" is a dynamic mapping: serialize with one of the mappings it chooses from")
         }
         let entity = context.model.entities[plan.entity].name
         let objects = try engine { () throws(MappingError) in
