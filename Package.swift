@@ -3,6 +3,7 @@
 //
 // Targets, from the inside out:
 //   MappingLock   the one lock (a pthread mutex ThreadSanitizer understands)
+//   MappingArena  the graph's string bytes in chunks that never move (the core's only raw memory)
 //   MappingCore   safe Swift only: spec model, values, store, importer, serializer
 //   CJansson      system library wrapping jansson (shim.h turns its macros into functions)
 //   MappingJSON   the only target that touches json_t: parsing and the reader the importer walks
@@ -62,7 +63,7 @@ let package = Package(
     products: [
         .library(name: "mapping", type: .dynamic, targets: ["Mapping"]),
         // The engine as Swift modules, for Swift programs such as the `mapping` tool (tools/cli).
-        .library(name: "MappingEngine", targets: ["MappingCore", "MappingJSON", "MappingSQLite"]),
+        .library(name: "MappingEngine", targets: ["MappingArena", "MappingCore", "MappingJSON", "MappingSQLite"]),
     ] + simdjsonProducts,
     targets: [
         .systemLibrary(
@@ -73,7 +74,8 @@ let package = Package(
         .systemLibrary(name: "CMappingHeader"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "MappingLock"),
-        .target(name: "MappingCore", dependencies: ["MappingLock"], exclude: ["Import/HotPath.md"],
+        .target(name: "MappingArena", swiftSettings: optimize),
+        .target(name: "MappingCore", dependencies: ["MappingLock", "MappingArena"], exclude: ["Import/HotPath.md"],
                 swiftSettings: optimize),
         .target(name: "MappingJSON", dependencies: ["MappingCore", "CJansson"] + simdjsonDependency,
                 swiftSettings: optimize + simdjsonDefine),

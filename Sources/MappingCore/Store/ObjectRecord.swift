@@ -1,11 +1,20 @@
-/// One object of the graph: its entity, attribute values (nil = null or never set) and the targets
-/// of each relationship, indexed as the entity's `attributes` and `relationships` are.
+/// A copy of one object of the graph: its entity, attribute values (nil = null or never set) and the
+/// targets of each relationship, indexed as the entity's `attributes` and `relationships` are. The
+/// graph itself keeps objects in columns (`EntityTable`); a record is what a transaction keeps of an
+/// object before changing it, and what change sets and database commits are made from.
 struct ObjectRecord {
     var entity: Int
     /// Creation order across the store, so results found through an index keep creation order.
     var sequence: Int = 0
     var values: [AttributeValue?]
     var links: [Links]
+
+    init(entity: Int, sequence: Int, values: [AttributeValue?], links: [Links]) {
+        self.entity = entity
+        self.sequence = sequence
+        self.values = values
+        self.links = links
+    }
 
     init(entity: Entity) {
         self.entity = entity.index

@@ -4,6 +4,7 @@
 extension ObjectStore {
     func invariantViolations(model: Model) -> [String] {
         var found: [String] = []
+        checkPlaces(&found)
         checkCountsAndMembers(model, &found)
         checkIdentityMaps(model, &found)
         checkInverses(model, &found)
@@ -11,12 +12,43 @@ extension ObjectStore {
         return found
     }
 
+    /// The live objects as records, by slot.
+    private var liveRecords: [(slot: Int, id: ObjectID, record: ObjectRecord)] {
+        (0..<slotsUsed).compactMap { slot in
+            guard let id = liveID(slot: slot), let record = record(id) else { return nil }
+            return (slot, id, record)
+        }
+    }
+
+    /// Each live object's row is owned by its slot in its entity's table, and no two objects share
+    /// a row.
+    private func checkPlaces(_ found: inout [String]) {
+        var rowsTaken = Array(repeating: 0, count: tables.count)
+        for slot in 0..<slotsUsed {
+            guard let id = liveID(slot: slot) else { continue }
+            guard let place = place(of: id) else {
+                found.append("slot \(slot) has a place but its handle \(id) is not live")
+                continue
+            }
+            let table = tables[Int(place.entity)]
+            rowsTaken[Int(place.entity)] += 1
+            if !table.slots.indices.contains(place.row) || Int(table.slots[place.row]) != slot {
+                found.append("object \(id) lives in row \(place.row) of entity \(place.entity), which another slot owns")
+            }
+        }
+        for (entity, table) in tables.enumerated() {
+            let owned = table.slots.filter { $0 != UInt32.max }.count
+            if owned != rowsTaken[entity] {
+                found.append("the table of entity \(entity) has \(owned) rows in use for \(rowsTaken[entity]) live objects")
+            }
+        }
+    }
+
     /// Live counts equal the live records of each entity, and every live object is in its
     /// entity's member list exactly once.
     private func checkCountsAndMembers(_ model: Model, _ found: inout [String]) {
         var counted = Array(repeating: 0, count: liveCounts.count)
-        for slot in records.indices {
-            guard let record = records[slot], let id = liveID(slot: slot) else { continue }
+        for (_, id, record) in liveRecords {
             guard counted.indices.contains(record.entity) else {
                 found.append("object \(id) names entity \(record.entity), which the model lacks")
                 continue
@@ -66,8 +98,8 @@ extension ObjectStore {
                 }
             }
         }
-        for slot in records.indices {
-            guard let record = records[slot], let id = liveID(slot: slot), model.entities.indices.contains(record.entity),
+        for (_, id, record) in liveRecords {
+            guard model.entities.indices.contains(record.entity),
                   let identity = IdentityMap.key(of: record, model.entities[record.entity]) else { continue }
             guard let holder = lookup(map: identity.map, key: identity.key) else {
                 found.append("\(model.entities[record.entity].name) \(id) has a complete identity missing from its identity map")
@@ -82,9 +114,8 @@ extension ObjectStore {
 
     /// Relationships with an inverse agree both ways between live objects.
     private func checkInverses(_ model: Model, _ found: inout [String]) {
-        for slot in records.indices {
-            guard let record = records[slot], let owner = liveID(slot: slot),
-                  model.entities.indices.contains(record.entity) else { continue }
+        for (_, owner, record) in liveRecords {
+            guard model.entities.indices.contains(record.entity) else { continue }
             let entity = model.entities[record.entity]
             for (index, relationship) in entity.relationships.enumerated() where record.links.indices.contains(index) {
                 guard let inverse = relationship.inverse else { continue }
@@ -113,9 +144,8 @@ extension ObjectStore {
                 }
             }
             var expected = 0
-            for slot in records.indices {
-                guard let record = records[slot], let id = liveID(slot: slot),
-                      indexKeys.indices.contains(record.entity), indexKeys[record.entity][key.attribute] == key,
+            for (_, id, record) in liveRecords {
+                guard indexKeys.indices.contains(record.entity), indexKeys[record.entity][key.attribute] == key,
                       record.values.indices.contains(key.attribute), let value = record.values[key.attribute] else { continue }
                 expected += 1
                 if !index.equal(to: value).contains(id) {

@@ -14,22 +14,20 @@ extension ObjectStore {
 
     /// Sets a to-one relationship of `owner` to `target` (or clears it with `nil`).
     private mutating func setToOne(_ owner: ObjectID, relationship index: Int, to target: ObjectID?, model: Model) {
-        guard let record = record(owner), let relationship = model.relationship(of: record.entity, at: index),
-              !relationship.toMany, record.links.indices.contains(index),
-              case .one(let old) = record.links[index], old != target else { return }
+        guard let entity = entityIndex(of: owner), let relationship = model.relationship(of: entity, at: index),
+              !relationship.toMany, case .one(let old) = links(of: owner, index), old != target else { return }
         if let old { detachInverse(of: owner, relationship, from: old, model: model) }
-        update(owner) { $0.links[index] = .one(target) }
+        setLink(target, of: owner, relationship: index)
         if let target { attachInverse(of: owner, relationship, index: index, to: target, model: model) }
     }
 
     /// Sets a to-many relationship of `owner` to `targets` in order, dropping repeats.
     private mutating func setToMany(_ owner: ObjectID, relationship index: Int, to targets: [ObjectID], model: Model) {
-        guard let record = record(owner), let relationship = model.relationship(of: record.entity, at: index),
-              relationship.toMany, record.links.indices.contains(index),
-              case .many(let old) = record.links[index] else { return }
+        guard let entity = entityIndex(of: owner), let relationship = model.relationship(of: entity, at: index),
+              relationship.toMany, case .many(let old) = links(of: owner, index) else { return }
         let new = LinkList(targets)
         guard new != old else { return }
-        update(owner) { $0.links[index] = .many(new) }
+        modifyLinks(of: owner, relationship: index) { $0 = new }
         for removed in old.ids where !new.contains(removed) {
             detachInverse(of: owner, relationship, from: removed, model: model)
         }
@@ -47,15 +45,10 @@ extension ObjectStore {
         case .absent, .listed, .held(by: owner):
             return
         case .unlisted:
-            update(target) { record in
-                guard case .many(var list) = record.links[inverse] else { return }
-                record.links[inverse] = .one(nil)  // release the list so that appending does not copy it
-                list.append(owner)
-                record.links[inverse] = .many(list)
-            }
+            modifyLinks(of: target, relationship: inverse) { $0.append(owner) }
         case .held(let previousOwner):
             if let previousOwner { removeForward(from: previousOwner, relationship: index, target: target) }
-            update(target) { $0.links[inverse] = .one(owner) }
+            setLink(owner, of: target, relationship: inverse)
         }
     }
 
@@ -68,8 +61,8 @@ extension ObjectStore {
     }
 
     private func inverseState(of target: ObjectID, inverse: Int, owner: ObjectID) -> InverseState {
-        guard let record = record(target), record.links.indices.contains(inverse) else { return .absent }
-        switch record.links[inverse] {
+        guard let links = links(of: target, inverse) else { return .absent }
+        switch links {
         case .many(let list): return list.contains(owner) ? .listed : .unlisted
         case .one(let current): return .held(by: current)
         }
@@ -81,14 +74,9 @@ extension ObjectStore {
         guard let inverse = relationship.inverse else { return }
         switch inverseState(of: target, inverse: inverse, owner: owner) {
         case .listed:
-            update(target) { record in
-                guard case .many(var list) = record.links[inverse] else { return }
-                record.links[inverse] = .one(nil)
-                list.remove(owner)
-                record.links[inverse] = .many(list)
-            }
+            modifyLinks(of: target, relationship: inverse) { $0.remove(owner) }
         case .held(by: owner):
-            update(target) { $0.links[inverse] = .one(nil) }
+            setLink(nil, of: target, relationship: inverse)
         default:
             return
         }
@@ -97,18 +85,13 @@ extension ObjectStore {
     /// Drops `target` from `owner`'s side of a relationship without touching the inverse, which the
     /// caller is about to overwrite.
     private mutating func removeForward(from owner: ObjectID, relationship index: Int, target: ObjectID) {
-        guard let record = record(owner), record.links.indices.contains(index) else { return }
-        update(owner) { record in
-            switch record.links[index] {
-            case .one(let current) where current == target:
-                record.links[index] = .one(nil)
-            case .many(var list):
-                record.links[index] = .one(nil)
-                list.remove(target)
-                record.links[index] = .many(list)
-            default:
-                break
-            }
+        switch links(of: owner, index) {
+        case .one(let current) where current == target:
+            setLink(nil, of: owner, relationship: index)
+        case .many:
+            modifyLinks(of: owner, relationship: index) { $0.remove(target) }
+        default:
+            break
         }
     }
 }

@@ -92,7 +92,7 @@ extension ObjectStore {
 
     private mutating func open() {
         var opened = Journal()
-        opened.firstFreshSlot = space.firstSlot + records.count  // in handles' slot numbers, as `isNew` reads them
+        opened.firstFreshSlot = space.firstSlot + slotsUsed  // in handles' slot numbers, as `isNew` reads them
         opened.memberCounts = members.map(\.count)
         opened.liveCounts = liveCounts
         journal = opened

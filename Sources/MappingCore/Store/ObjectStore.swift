@@ -1,11 +1,22 @@
-/// The in-memory graph: object records in slots, one member list per entity (creation order) and
+import MappingArena
+
+/// The in-memory graph, in columns: one `EntityTable` per entity holds its objects' values and
+/// relationships by row; each slot (what a handle names) says which table and row its object lives
+/// in. Strings live in one `StringArena`. Besides: one member list per entity (creation order) and
 /// one identity map per identification. Every change goes through the methods here so that an
 /// open transaction can record what to restore (see `ObjectStore+Transaction.swift`).
 struct ObjectStore {
     /// The store's tag and the slot number of its first slot in handles (see `HandleSpace`).
     let space: HandleSpace
     var tag: UInt16 { space.tag }
-    private(set) var records: [ObjectRecord?] = []
+    /// Per slot, the table (entity) and row of its object; `Place.empty` for a free slot.
+    private var places: [Place] = []
+    /// Changed only through the methods here (settable within the module for the invariant tests,
+    /// which break it on purpose).
+    var tables: [EntityTable]
+    /// The graph's strings. A class shared by copies of the store: it only ever grows, so a copy
+    /// never sees a string it holds change.
+    let arena = StringArena()
     /// Per slot, the generation its live object's handles carry; 0 once the slot is retired.
     private var generations: [UInt16] = []
     private var freeSlots: [UInt32] = []
@@ -36,6 +47,7 @@ struct ObjectStore {
 
     init(model: Model, space: HandleSpace) {
         self.space = space
+        tables = model.entities.map { EntityTable($0) }
         members = Array(repeating: [], count: model.entities.count)
         liveCounts = Array(repeating: 0, count: model.entities.count)
         identityMaps = Array(repeating: IdentityMap(), count: model.identityMapCount)
@@ -77,54 +89,125 @@ struct ObjectStore {
         for key in indexes.keys { indexes[key]?.prepareRanges() }
     }
 
-    /// Updates the indexes for one object whose record goes from `old` to `new` (nil = absent).
-    private mutating func reindex(_ id: ObjectID, from old: ObjectRecord?, to new: ObjectRecord?) {
-        guard let entity = new?.entity ?? old?.entity, indexKeys.indices.contains(entity), !indexKeys[entity].isEmpty else {
-            return
-        }
+    /// Files (or unfiles, `adding: false`) an object's indexed values in their indexes.
+    private mutating func index(_ id: ObjectID, at place: Place, adding: Bool) {
+        let entity = Int(place.entity)
+        guard indexKeys.indices.contains(entity), !indexKeys[entity].isEmpty, tables.indices.contains(entity) else { return }
         for (attribute, key) in indexKeys[entity] {
-            let before = old.flatMap { $0.values.indices.contains(attribute) ? $0.values[attribute] : nil }
-            let after = new.flatMap { $0.values.indices.contains(attribute) ? $0.values[attribute] : nil }
-            guard before != after else { continue }
-            if let before { indexes[key]?.remove(before, id) }
-            if let after { indexes[key]?.insert(after, id) }
+            guard let value = tables[entity].value(attribute, row: place.row, arena: arena) else { continue }
+            if adding { indexes[key]?.insert(value, id) } else { indexes[key]?.remove(value, id) }
         }
     }
 
     // MARK: Reading
 
+    /// Where an object lives: its entity's table and its row there.
+    struct Place {
+        var entity: Int32
+        var rowNumber: UInt32
+        var row: Int { Int(rowNumber) }
+
+        static let empty = Place(entity: -1, rowNumber: 0)
+        var isEmpty: Bool { entity < 0 }
+    }
+
     /// The slot of a handle of this store that has not gone stale; `nil` for a stale, foreign or
     /// malformed handle. Every read and change by handle goes through this one check.
     @inline(__always) func liveSlot(of id: ObjectID) -> Int? {
         let slot = id.slot - space.firstSlot
-        guard id.tag == space.tag, records.indices.contains(slot), generations[slot] == id.generation else { return nil }
+        guard id.tag == space.tag, places.indices.contains(slot), generations[slot] == id.generation,
+              !places[slot].isEmpty else { return nil }
         return slot
     }
 
-    /// The record of a live object of this store; `nil` for a stale, foreign or malformed handle.
+    /// The place of a live object; `nil` for a stale, foreign or malformed handle.
+    @inline(__always) func place(of id: ObjectID) -> Place? {
+        guard let slot = liveSlot(of: id) else { return nil }
+        let place = places[slot]
+        guard tables.indices.contains(Int(place.entity)) else { return nil }
+        return place
+    }
+
+    /// A copy of a live object's values and relationships (for a transaction's before-image, a
+    /// change set, a commit to a database); `nil` for a handle not live. Reads on hot paths use
+    /// the accessors below, which copy nothing.
     func record(_ id: ObjectID) -> ObjectRecord? {
-        guard let slot = liveSlot(of: id) else { return nil }
-        return records[slot]
+        guard let place = place(of: id) else { return nil }
+        return record(at: place)
     }
 
-    /// The entity of a live object, read in place (no copy of its record).
+    private func record(at place: Place) -> ObjectRecord {
+        let table = tables[Int(place.entity)]
+        var values: [AttributeValue?] = []
+        values.reserveCapacity(table.columns.count)
+        for attribute in table.columns.indices { values.append(table.value(attribute, row: place.row, arena: arena)) }
+        var links: [Links] = []
+        links.reserveCapacity(table.links.count)
+        for relationship in table.links.indices { links.append(table.links(relationship, row: place.row) ?? .one(nil)) }
+        return ObjectRecord(entity: Int(place.entity), sequence: table.sequence(place.row), values: values, links: links)
+    }
+
+    /// The entity of a live object.
     func entityIndex(of id: ObjectID) -> Int? {
-        guard let slot = liveSlot(of: id) else { return nil }
-        return records[slot]?.entity
+        place(of: id).map { Int($0.entity) }
     }
 
-    func contains(_ id: ObjectID) -> Bool { entityIndex(of: id) != nil }
+    func contains(_ id: ObjectID) -> Bool { place(of: id) != nil }
 
-    /// One attribute of a live object, read in place; `nil` when unset or for a handle not live.
+    /// One attribute of a live object; `nil` when unset or for a handle not live.
     func attributeValue(of id: ObjectID, _ attribute: Int) -> AttributeValue? {
-        guard let slot = liveSlot(of: id), let values = records[slot]?.values,
-              values.indices.contains(attribute) else { return nil }
-        return values[attribute]
+        guard let place = place(of: id) else { return nil }
+        return tables[Int(place.entity)].value(attribute, row: place.row, arena: arena)
+    }
+
+    /// Whether a live object's attribute holds `value` (nil: is null), compared in place.
+    func holds(_ value: AttributeValue?, of id: ObjectID, _ attribute: Int) -> Bool {
+        guard let place = place(of: id) else { return false }
+        return tables[Int(place.entity)].holds(value, attribute, row: place.row, arena: arena)
+    }
+
+    /// A string attribute's stored bytes, for reading in place (`StringArena.cString`).
+    func stringRef(of id: ObjectID, _ attribute: Int) -> StringArena.Ref? {
+        guard let place = place(of: id) else { return nil }
+        return tables[Int(place.entity)].stringRef(attribute, row: place.row)
+    }
+
+    /// One relationship of a live object.
+    func links(of id: ObjectID, _ relationship: Int) -> Links? {
+        guard let place = place(of: id) else { return nil }
+        return tables[Int(place.entity)].links(relationship, row: place.row)
+    }
+
+    /// The live targets of one relationship of a live object, in order.
+    func targets(of id: ObjectID, _ relationship: Int) -> [ObjectID] {
+        links(of: id, relationship)?.targets.filter(contains) ?? []
+    }
+
+    /// Creation order across the store (results found through an index keep it).
+    func sequence(of id: ObjectID) -> Int {
+        guard let place = place(of: id) else { return 0 }
+        return tables[Int(place.entity)].sequence(place.row)
+    }
+
+    /// The identity map and key of a live object, read from its columns; `nil` when its entity has
+    /// no identification or one of its identification values is null.
+    func identity(of id: ObjectID, _ entity: Entity) -> (map: Int, key: IdentityKey)? {
+        guard let map = entity.identityMap, let place = place(of: id) else { return nil }
+        let table = tables[Int(place.entity)]
+        if entity.identification.count == 1, let attribute = entity.identification.first {
+            return table.value(attribute, row: place.row, arena: arena).map { (map, .single($0)) }
+        }
+        var values: [AttributeValue] = []
+        for attribute in entity.identification {
+            guard let value = table.value(attribute, row: place.row, arena: arena) else { return nil }
+            values.append(value)
+        }
+        return (map, IdentityKey(values))
     }
 
     /// The handle of the live object in `slot`, if there is one.
     func liveID(slot: Int) -> ObjectID? {
-        guard records.indices.contains(slot), records[slot] != nil else { return nil }
+        guard places.indices.contains(slot), !places[slot].isEmpty else { return nil }
         return handle(slot: slot)
     }
 
@@ -133,10 +216,13 @@ struct ObjectStore {
         return identityMaps[map][key]
     }
 
-    var objectCount: Int { records.count - freeSlots.count - retiredSlots }
+    var objectCount: Int { places.count - freeSlots.count - retiredSlots }
 
     /// How many slot numbers the store has used, for `HandleSpace.release`.
-    var slotsUsed: Int { records.count }
+    var slotsUsed: Int { places.count }
+
+    /// Bytes held by the tables' columns (strings' bytes are in `arena.bytesReserved`).
+    var columnBytes: Int { tables.reduce(0) { $0 + $1.bytesHeld } + places.capacity * MemoryLayout<Place>.stride }
 
     /// The handle of `slot` as it is now. Slot numbers in handles start at the store's first slot;
     /// a store never reaches 2^31 slots (the records alone would not fit in memory), so the sum
@@ -159,19 +245,20 @@ struct ObjectStore {
 
     /// A new object of `entity`, registered in its entity's member list.
     mutating func create(_ entity: Entity) -> ObjectID {
-        let slot: UInt32
-        var record = ObjectRecord(entity: entity)
-        record.sequence = nextSequence
-        nextSequence += 1
+        let slot: Int
         if let reused = freeSlots.popLast() {
-            slot = reused
-            records[Int(slot)] = record
+            slot = Int(reused)
         } else {
-            slot = UInt32(truncatingIfNeeded: records.count)
-            records.append(record)
+            slot = places.count
+            places.append(.empty)
             generations.append(1)
         }
-        let id = handle(slot: Int(slot))
+        if tables.indices.contains(entity.index) {
+            let row = tables[entity.index].addRow(slot: slot, sequence: nextSequence)
+            places[slot] = Place(entity: Int32(truncatingIfNeeded: entity.index), rowNumber: UInt32(truncatingIfNeeded: row))
+        }
+        nextSequence += 1
+        let id = handle(slot: slot)
         if members.indices.contains(entity.index) {
             members[entity.index].append(id)
             liveCounts[entity.index] += 1
@@ -181,41 +268,47 @@ struct ObjectStore {
     }
 
     /// A new object of `entity` with all its values at once (an object read back from a database):
-    /// one record written, indexes updated once.
+    /// one row written, indexes updated once.
     mutating func create(_ entity: Entity, values: [AttributeValue?]) -> ObjectID {
         let id = create(entity)
-        guard let slot = liveSlot(of: id), var record = records[slot] else { return id }
-        records[slot] = nil
-        if values.count == record.values.count {
-            record.values = values
-        } else {
-            for index in record.values.indices where values.indices.contains(index) { record.values[index] = values[index] }
+        guard let place = place(of: id) else { return id }
+        for (attribute, value) in values.enumerated() where value != nil {
+            tables[entity.index].setValue(value, attribute, row: place.row, arena: arena)
         }
-        reindex(id, from: nil, to: record)
-        records[slot] = record
+        index(id, at: place, adding: true)
         return id
     }
 
-    /// Removes one object: its record, its identity-map entry and its slot (reused only after the
+    /// Removes one object: its row, its identity-map entry and its slot (reused only after the
     /// transaction commits, so a rollback can put the object back under the same handle). Inverses
     /// are the caller's business (`ObjectStore+Delete.swift`).
     mutating func remove(_ id: ObjectID, identity: (map: Int, key: IdentityKey)?) {
-        guard let slot = liveSlot(of: id), let current = records[slot] else { return }
+        guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
         if let identity, lookup(map: identity.map, key: identity.key) == id {
             identityMaps[identity.map].set(nil, for: identity.key)
             journal?.identityChanges.append(.init(map: identity.map, key: identity.key, previous: id))
         }
-        if journal?.isNew(id) == false, journal?.beforeImages[slot] == nil {
-            journal?.beforeImages[slot] = current
-        }
-        reindex(id, from: current, to: nil)
-        records[slot] = nil
+        saveBeforeImage(id, slot: slot, place: place)
+        index(id, at: place, adding: false)
+        tables[Int(place.entity)].removeRow(place.row)
+        places[slot] = .empty
         generations[slot] = Self.next(generations[slot])
-        if liveCounts.indices.contains(current.entity) { liveCounts[current.entity] -= 1 }
+        if liveCounts.indices.contains(Int(place.entity)) { liveCounts[Int(place.entity)] -= 1 }
         if journal != nil {
             journal?.noteDeleted(slot: slot, generation: id.generation)
         } else {
             free(slot: slot)
+        }
+    }
+
+    /// Keeps a copy of an object as it was before the open transaction first changes it; objects
+    /// the transaction made need none (a rollback discards them).
+    @inline(__always)
+    private mutating func saveBeforeImage(_ id: ObjectID, slot: Int, place: Place) {
+        // Optional chaining changes the journal in place; copying it out would copy its tables.
+        if journal?.isNew(id) == false, journal?.beforeImages[slot] == nil {
+            let image = record(at: place)
+            journal?.beforeImages[slot] = image
         }
     }
 
@@ -248,62 +341,40 @@ struct ObjectStore {
         }
     }
 
-    /// Applies `change` to a live object's record, first saving the record for rollback if a
-    /// transaction is open. Does nothing for a handle that is not live.
-    mutating func update(_ id: ObjectID, _ change: (inout ObjectRecord) -> Void) {
-        guard let slot = liveSlot(of: id), records[slot] != nil else { return }
-        // Optional chaining changes the journal in place; copying it out would copy its tables.
-        if journal?.isNew(id) == false, journal?.beforeImages[slot] == nil {
-            journal?.beforeImages[slot] = records[slot]
-        }
-        if var current = records[slot] {
-            records[slot] = nil  // keep the record's arrays uniquely referenced while changing them
-            change(&current)
-            records[slot] = current
-        }
-    }
-
     mutating func setValue(_ value: AttributeValue?, of id: ObjectID, attribute: Int) {
-        // The record is taken out of its slot while it changes, so its values array stays uniquely
-        // referenced and is changed in place; no closure holds the value (each capture of an
-        // optional enum was a generic copy, the largest single cost of an import's attributes).
-        guard let slot = liveSlot(of: id), var record = records[slot],
-              record.values.indices.contains(attribute) else { return }
-        if Self.same(record.values[attribute], value) { return }
-        if journal?.isNew(id) == false, journal?.beforeImages[slot] == nil {
-            journal?.beforeImages[slot] = record
-        }
-        records[slot] = nil
-        if let key = indexKey(entity: record.entity, attribute: attribute) {
-            if let old = record.values[attribute] { indexes[key]?.remove(old, id) }
+        guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
+        let entity = Int(place.entity)
+        if tables[entity].holds(value, attribute, row: place.row, arena: arena) { return }
+        saveBeforeImage(id, slot: slot, place: place)
+        if let key = indexKey(entity: entity, attribute: attribute) {
+            if let old = tables[entity].value(attribute, row: place.row, arena: arena) { indexes[key]?.remove(old, id) }
             if let value { indexes[key]?.insert(value, id) }
         }
-        record.values[attribute] = value
-        records[slot] = record
+        tables[entity].setValue(value, attribute, row: place.row, arena: arena)
     }
 
-    /// `a == b` for optional values without the generic copies `Optional.==` makes of them.
-    @inline(__always)
-    private static func same(_ a: AttributeValue?, _ b: AttributeValue?) -> Bool {
-        switch a {
-        case .none:
-            if case .none = b { return true }
-            return false
-        case .some(let left):
-            switch b {
-            case .none: return false
-            case .some(let right): return left == right
-            }
-        }
+    /// Sets a to-one relationship of a live object (nothing else: inverses are the caller's).
+    mutating func setLink(_ target: ObjectID?, of id: ObjectID, relationship: Int) {
+        guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
+        saveBeforeImage(id, slot: slot, place: place)
+        tables[Int(place.entity)].setOne(target, relationship, row: place.row)
+    }
+
+    /// Changes a to-many relationship of a live object in place (inverses are the caller's).
+    mutating func modifyLinks(of id: ObjectID, relationship: Int, _ change: (inout LinkList) -> Void) {
+        guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
+        saveBeforeImage(id, slot: slot, place: place)
+        tables[Int(place.entity)].modifyList(relationship, row: place.row, change)
     }
 
     // MARK: Transaction support
 
     /// Undoes the creation of an object in the transaction being rolled back.
     mutating func discardCreated(_ id: ObjectID) {
-        guard let slot = liveSlot(of: id) else { return }
-        reindex(id, from: records[slot], to: nil)
-        records[slot] = nil
+        guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
+        index(id, at: place, adding: false)
+        tables[Int(place.entity)].removeRow(place.row)
+        places[slot] = .empty
         generations[slot] = Self.next(generations[slot])
         free(slot: slot)
     }
@@ -320,11 +391,27 @@ struct ObjectStore {
         for slot in slots where generations.indices.contains(slot) { free(slot: slot) }
     }
 
-    mutating func restore(slot: Int, to record: ObjectRecord?) {
-        guard records.indices.contains(slot) else { return }
+    /// Puts an object back as its before-image says: in its row if it still has one, else (it was
+    /// deleted in the transaction) in a new row of its table.
+    mutating func restore(slot: Int, to record: ObjectRecord) {
+        guard places.indices.contains(slot), tables.indices.contains(record.entity) else { return }
         let id = handle(slot: slot)
-        reindex(id, from: records[slot], to: record)
-        records[slot] = record
+        var place = places[slot]
+        if !place.isEmpty, Int(place.entity) != record.entity {
+            index(id, at: place, adding: false)
+            tables[Int(place.entity)].removeRow(place.row)
+            place = .empty
+        }
+        if place.isEmpty {
+            let row = tables[record.entity].addRow(slot: slot, sequence: record.sequence)
+            place = Place(entity: Int32(truncatingIfNeeded: record.entity), rowNumber: UInt32(truncatingIfNeeded: row))
+            places[slot] = place
+        } else {
+            index(id, at: place, adding: false)
+            tables[record.entity].setSequence(record.sequence, row: place.row)
+        }
+        tables[record.entity].write(values: record.values, links: record.links, row: place.row, arena: arena)
+        index(id, at: place, adding: true)
     }
 
     /// How many keys an identity map holds (live objects only, once a rollback has purged).

@@ -1,0 +1,230 @@
+/// The string values of one graph, as UTF-8 bytes each followed by a NUL, in chunks that never move
+/// and are freed only with the arena. A stored string is a 12-byte `Ref`; equal strings are stored
+/// once (short ones, where repeats are common: cities, statuses, tags). Because bytes never move, a
+/// C caller can hold a pointer to a value until the graph is freed, and reading a string costs no
+/// allocation until a Swift `String` is asked for.
+///
+/// This target holds the library's raw memory for the graph, so that the core stays safe Swift.
+/// Every `Ref` is checked against the chunks before it is followed: a `Ref` of another arena reads
+/// as an empty string, never as memory out of bounds.
+public final class StringArena: @unchecked Sendable {
+    /// Where one string lives: its chunk, its offset there and its length in bytes (without the NUL).
+    public struct Ref: Hashable, Sendable {
+        let chunk: UInt32
+        let offset: UInt32
+        public let count: UInt32
+
+        /// The empty string, which every arena has without storing it.
+        public static let empty = Ref(chunk: UInt32.max, offset: 0, count: 0)
+    }
+
+    private struct Chunk {
+        let base: UnsafeMutableRawPointer
+        let capacity: Int
+    }
+
+    private var chunks: [Chunk] = []
+    /// The chunk new strings go to, and how much of it is used.
+    private var current = -1
+    private var used = 0
+    /// Open addressing over `shared`: 0 is an empty slot, n names `shared[n - 1]`. Kept at most half
+    /// full, so a probe ends soon.
+    private var table: [UInt32] = []
+    private var shared: [Ref] = []
+    /// Bytes taken in chunks, for memory reports.
+    public private(set) var bytesReserved = 0
+
+    static let chunkSize = 1 << 18
+    /// Strings up to this long are looked up before they are stored; longer ones (bodies, bios)
+    /// rarely repeat and would cost a hash of every byte.
+    static let sharedLimit = 64
+    static let probeLimit = 32
+    /// Seeds the hash per arena, so that a payload cannot be built to collide in every process.
+    private let seed = UInt64.random(in: 1...UInt64.max)
+    private static let terminator: [UInt8] = [0]
+
+    /// What `cString` answers for the empty string.
+    private let emptyCString: UnsafeMutablePointer<CChar>
+
+    public init() {
+        emptyCString = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
+        emptyCString.initialize(to: 0)
+    }
+
+    deinit {
+        for chunk in chunks { chunk.base.deallocate() }
+        emptyCString.deallocate()
+    }
+
+    // MARK: Storing
+
+    /// Stores `string` (or finds it stored); `nil` only for a string of 4 GiB or more.
+    public func store(_ string: String) -> Ref? {
+        var text = string
+        return text.withUTF8 { store(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Stores the bytes (or finds them stored); `nil` only for 4 GiB or more.
+    public func store(_ bytes: UnsafeRawBufferPointer) -> Ref? {
+        guard bytes.count > 0 else { return .empty }
+        guard bytes.count < Int(UInt32.max) else { return nil }
+        guard bytes.count <= Self.sharedLimit else { return append(bytes) }
+        let hash = Self.hash(bytes, seed: seed)
+        if table.isEmpty { table = Array(repeating: 0, count: 1024) }
+        let mask = table.count - 1
+        var probe = Int(truncatingIfNeeded: hash) & mask
+        var probes = 0
+        while table[probe] != 0 {
+            let candidate = shared[Int(table[probe]) - 1]
+            if Int(candidate.count) == bytes.count, equal(candidate, bytes) { return candidate }
+            probe = (probe + 1) & mask
+            probes += 1
+            // A run this long means colliding input: store the string unshared rather than search on.
+            if probes == Self.probeLimit { return append(bytes) }
+        }
+        guard let ref = append(bytes) else { return nil }
+        shared.append(ref)
+        table[probe] = UInt32(truncatingIfNeeded: shared.count)
+        if shared.count * 2 > table.count { grow() }
+        return ref
+    }
+
+    private func append(_ bytes: UnsafeRawBufferPointer) -> Ref? {
+        let needed = bytes.count + 1
+        if current < 0 || chunks[current].capacity - used < needed {
+            if needed > Self.chunkSize / 4 {
+                // A long string gets a chunk of its own; the current chunk stays open.
+                let chunk = allocate(needed)
+                write(bytes, to: chunk.base)
+                chunks.append(chunk)
+                return Ref(chunk: UInt32(truncatingIfNeeded: chunks.count - 1), offset: 0, count: UInt32(truncatingIfNeeded: bytes.count))
+            }
+            chunks.append(allocate(Self.chunkSize))
+            current = chunks.count - 1
+            used = 0
+        }
+        write(bytes, to: chunks[current].base + used)
+        let ref = Ref(chunk: UInt32(truncatingIfNeeded: current), offset: UInt32(truncatingIfNeeded: used),
+                      count: UInt32(truncatingIfNeeded: bytes.count))
+        used += needed
+        return ref
+    }
+
+    private func allocate(_ capacity: Int) -> Chunk {
+        bytesReserved += capacity
+        return Chunk(base: UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8), capacity: capacity)
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer, to destination: UnsafeMutableRawPointer) {
+        if let source = bytes.baseAddress { destination.copyMemory(from: source, byteCount: bytes.count) }
+        destination.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+    }
+
+    private func grow() {
+        var larger = [UInt32](repeating: 0, count: table.count * 2)
+        let mask = larger.count - 1
+        for (index, ref) in shared.enumerated() {
+            var probe = withBytes(ref) { Int(truncatingIfNeeded: Self.hash($0, seed: seed)) } & mask
+            while larger[probe] != 0 { probe = (probe + 1) & mask }
+            larger[probe] = UInt32(truncatingIfNeeded: index + 1)
+        }
+        table = larger
+    }
+
+    // MARK: Reading
+
+    /// The bytes of `ref`, without the NUL; empty for a `Ref` this arena did not make.
+    public func withBytes<R>(_ ref: Ref, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        guard let start = address(of: ref) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: start, count: Int(ref.count)))
+    }
+
+    public func string(_ ref: Ref) -> String {
+        withBytes(ref) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Whether `ref` holds exactly the UTF-8 bytes of `string`.
+    public func equals(_ ref: Ref, _ string: String) -> Bool {
+        var text = string
+        return text.withUTF8 { other in
+            Int(ref.count) == other.count && equal(ref, UnsafeRawBufferPointer(other))
+        }
+    }
+
+    /// The string as C reads it, NUL-terminated; stays valid as long as the arena. A `Ref` this
+    /// arena did not make reads as "".
+    public func cString(_ ref: Ref) -> UnsafePointer<CChar> {
+        guard let start = address(of: ref) else { return UnsafePointer(emptyCString) }
+        return UnsafePointer(start.assumingMemoryBound(to: CChar.self))
+    }
+
+
+    /// Orders two stored strings by their bytes (as `memcmp`, then length).
+    public func compare(_ a: Ref, _ b: Ref) -> Int {
+        withBytes(a) { x in
+            withBytes(b) { y in
+                let shorter = min(x.count, y.count)
+                for index in 0..<shorter where x[index] != y[index] { return x[index] < y[index] ? -1 : 1 }
+                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+            }
+        }
+    }
+
+    /// The start of `ref`'s bytes, after checking that they lie within one of this arena's chunks.
+    private func address(of ref: Ref) -> UnsafeMutableRawPointer? {
+        guard ref.count > 0, Int(ref.chunk) < chunks.count else { return nil }
+        let chunk = chunks[Int(ref.chunk)]
+        guard Int(ref.offset) + Int(ref.count) < chunk.capacity else { return nil }
+        return chunk.base + Int(ref.offset)
+    }
+
+    private func equal(_ ref: Ref, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let start = address(of: ref) else { return bytes.isEmpty }
+        guard let other = bytes.baseAddress, Int(ref.count) == bytes.count else { return false }
+        return memoryEqual(UnsafeRawPointer(start), other, bytes.count)
+    }
+
+    private func memoryEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        var offset = 0
+        while offset + 8 <= count {
+            guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else {
+                return false
+            }
+            offset += 8
+        }
+        while offset < count {
+            guard a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self) else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// A fast seeded hash, eight bytes at a time. Not cryptographic: what bounds the time of a lookup
+    /// is `probeLimit`, whatever the input.
+    static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+        var hash: UInt64 = seed ^ UInt64(truncatingIfNeeded: bytes.count)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = mix(hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        if offset < bytes.count {
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < bytes.count {
+                tail |= UInt64(bytes[offset]) << shift
+                shift += 8
+                offset += 1
+            }
+            hash = mix(hash ^ tail)
+        }
+        return hash ^ (hash >> 32)
+    }
+
+    @inline(__always)
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var x = value &* 0xBF58_476D_1CE4_E5B9
+        x ^= x >> 31
+        return x &* 0x94D0_49BB_1331_11EB
+    }
+}

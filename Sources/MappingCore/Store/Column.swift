@@ -1,0 +1,142 @@
+import MappingArena
+
+/// One attribute of one entity, for every object of the entity: values by row, typed. Numbers,
+/// booleans and instants take eight bytes a row, strings a 12-byte reference into the graph's
+/// `StringArena`; only decimals and JSON values are kept as boxed `AttributeValue`s. A null row has
+/// its `present` bit clear. A value of another type than the column's (none arrives that way: the
+/// importer and editor coerce first) is kept boxed beside the row rather than refused.
+struct Column {
+    let type: AttributeType
+    private var present = Bitmap()
+    /// integer, double (bit pattern), boolean (0/1), date (microseconds).
+    private var words: [UInt64] = []
+    private var strings: [StringArena.Ref] = []
+    /// decimal and json.
+    private var boxed: [AttributeValue?] = []
+    /// Values of another type than the column's, by row.
+    private var foreign: [Int: AttributeValue] = [:]
+
+    init(type: AttributeType) { self.type = type }
+
+    private enum Layout { case words, strings, boxed }
+
+    private var layout: Layout {
+        switch type {
+        case .integer, .double, .boolean, .date: .words
+        case .string: .strings
+        case .decimal, .json: .boxed
+        }
+    }
+
+    /// Appends a null row.
+    mutating func appendRow() {
+        present.append(false)
+        switch layout {
+        case .words: words.append(0)
+        case .strings: strings.append(.empty)
+        case .boxed: boxed.append(nil)
+        }
+    }
+
+    func isNull(_ row: Int) -> Bool { !present[row] }
+
+    func value(at row: Int, arena: StringArena) -> AttributeValue? {
+        guard present[row] else { return nil }
+        if !foreign.isEmpty, let value = foreign[row] { return value }
+        switch type {
+        case .integer: return words.indices.contains(row) ? .integer(Int64(bitPattern: words[row])) : nil
+        case .double: return words.indices.contains(row) ? .double(Double(bitPattern: words[row])) : nil
+        case .boolean: return words.indices.contains(row) ? .boolean(words[row] != 0) : nil
+        case .date: return words.indices.contains(row) ? .date(Timestamp(microseconds: Int64(bitPattern: words[row]))) : nil
+        case .string: return strings.indices.contains(row) ? .string(arena.string(strings[row])) : nil
+        case .decimal, .json: return boxed.indices.contains(row) ? boxed[row] : nil
+        }
+    }
+
+    /// The stored string of a string row, for a caller that reads bytes in place (`nil` when null
+    /// or not a string).
+    func stringRef(at row: Int) -> StringArena.Ref? {
+        guard present[row], type == .string, strings.indices.contains(row), foreign[row] == nil else { return nil }
+        return strings[row]
+    }
+
+    /// Whether the row holds `value` already, compared in place (no `String` made from the arena).
+    func holds(_ value: AttributeValue?, at row: Int, arena: StringArena) -> Bool {
+        guard let value else { return !present[row] }
+        guard present[row] else { return false }
+        if !foreign.isEmpty, let stored = foreign[row] { return stored == value }
+        switch (type, value) {
+        case (.integer, .integer(let number)): return words.indices.contains(row) && words[row] == UInt64(bitPattern: number)
+        case (.double, .double(let number)): return words.indices.contains(row) && Double(bitPattern: words[row]) == number
+        case (.boolean, .boolean(let flag)): return words.indices.contains(row) && (words[row] != 0) == flag
+        case (.date, .date(let instant)): return words.indices.contains(row) && words[row] == UInt64(bitPattern: instant.microseconds)
+        case (.string, .string(let text)): return strings.indices.contains(row) && arena.equals(strings[row], text)
+        case (.decimal, _), (.json, _): return boxed.indices.contains(row) && boxed[row] == value
+        default: return false
+        }
+    }
+
+    mutating func set(_ value: AttributeValue?, at row: Int, arena: StringArena) {
+        guard row >= 0, present.count > row else { return }
+        if !foreign.isEmpty { foreign[row] = nil }
+        guard let value else {
+            clear(row)
+            return
+        }
+        // Rows of every array are appended together, so `row` is within the one the type uses.
+        switch (type, value) {
+        case (.integer, .integer(let number)) where words.indices.contains(row): words[row] = UInt64(bitPattern: number)
+        case (.double, .double(let number)) where words.indices.contains(row): words[row] = number.bitPattern
+        case (.boolean, .boolean(let flag)) where words.indices.contains(row): words[row] = flag ? 1 : 0
+        case (.date, .date(let instant)) where words.indices.contains(row): words[row] = UInt64(bitPattern: instant.microseconds)
+        case (.string, .string(let text)) where strings.indices.contains(row):
+            if let ref = arena.store(text) { strings[row] = ref } else { foreign[row] = value }  // 4 GiB or more: kept as it came
+        case (.decimal, _) where boxed.indices.contains(row), (.json, _) where boxed.indices.contains(row): boxed[row] = value
+        default: foreign[row] = value
+        }
+        present[row] = true
+    }
+
+    /// Makes a row null, letting go of what it held.
+    mutating func clear(_ row: Int) {
+        guard row >= 0, present.count > row else { return }
+        present[row] = false
+        if !foreign.isEmpty { foreign[row] = nil }
+        if layout == .boxed, boxed.indices.contains(row) { boxed[row] = nil }
+    }
+
+    /// Bytes the column holds in its own arrays (strings' bytes are the arena's).
+    var bytesHeld: Int {
+        present.bytesHeld + words.capacity * 8 + strings.capacity * MemoryLayout<StringArena.Ref>.stride
+            + boxed.capacity * MemoryLayout<AttributeValue?>.stride
+    }
+}
+
+/// One bit per row.
+struct Bitmap {
+    private var words: [UInt64] = []
+    private(set) var count = 0
+
+    mutating func append(_ bit: Bool) {
+        if count & 63 == 0 { words.append(0) }
+        count += 1
+        self[count - 1] = bit
+    }
+
+    subscript(index: Int) -> Bool {
+        get {
+            guard index >= 0, index < count else { return false }
+            return words[index >> 6] & (1 << UInt64(index & 63)) != 0
+        }
+        set {
+            guard index >= 0, index < count else { return }
+            if newValue {
+                words[index >> 6] |= 1 << UInt64(index & 63)
+            } else {
+                words[index >> 6] &= ~(1 << UInt64(index & 63))
+            }
+        }
+    }
+
+    var bytesHeld: Int { words.capacity * 8 }
+}

@@ -1,0 +1,134 @@
+import MappingArena
+
+/// The objects of one entity (exactly that entity, not its sub-entities) as columns: one `Column`
+/// per attribute, one `LinkColumn` per relationship, and per row the slot of the object that owns
+/// it and its creation sequence. Rows of deleted objects are reused; an object's handle names its
+/// slot, never its row, so rows can be reused freely.
+struct EntityTable {
+    private(set) var columns: [Column]
+    private(set) var links: [LinkColumn]
+    private(set) var slots: [UInt32] = []
+    private(set) var sequences: [Int] = []
+    private var freeRows: [Int] = []
+
+    init(_ entity: Entity) {
+        columns = entity.attributes.map { Column(type: $0.type) }
+        links = entity.relationships.map { LinkColumn(toMany: $0.toMany) }
+    }
+
+    var rowCount: Int { slots.count }
+
+    /// A row for a new object, every value null and every relationship empty.
+    mutating func addRow(slot: Int, sequence: Int) -> Int {
+        if let row = freeRows.popLast() {
+            slots[row] = UInt32(truncatingIfNeeded: slot)
+            sequences[row] = sequence
+            return row
+        }
+        slots.append(UInt32(truncatingIfNeeded: slot))
+        sequences.append(sequence)
+        for index in columns.indices { columns[index].appendRow() }
+        for index in links.indices { links[index].appendRow() }
+        return slots.count - 1
+    }
+
+    /// Empties a row and makes it reusable.
+    mutating func removeRow(_ row: Int) {
+        guard slots.indices.contains(row) else { return }
+        for index in columns.indices { columns[index].clear(row) }
+        for index in links.indices { links[index].clear(row) }
+        slots[row] = UInt32.max
+        freeRows.append(row)
+    }
+
+    func sequence(_ row: Int) -> Int { sequences.indices.contains(row) ? sequences[row] : 0 }
+
+    mutating func setSequence(_ sequence: Int, row: Int) {
+        if sequences.indices.contains(row) { sequences[row] = sequence }
+    }
+
+    func value(_ attribute: Int, row: Int, arena: StringArena) -> AttributeValue? {
+        columns.indices.contains(attribute) ? columns[attribute].value(at: row, arena: arena) : nil
+    }
+
+    func holds(_ value: AttributeValue?, _ attribute: Int, row: Int, arena: StringArena) -> Bool {
+        columns.indices.contains(attribute) && columns[attribute].holds(value, at: row, arena: arena)
+    }
+
+    func stringRef(_ attribute: Int, row: Int) -> StringArena.Ref? {
+        columns.indices.contains(attribute) ? columns[attribute].stringRef(at: row) : nil
+    }
+
+    mutating func setValue(_ value: AttributeValue?, _ attribute: Int, row: Int, arena: StringArena) {
+        if columns.indices.contains(attribute) { columns[attribute].set(value, at: row, arena: arena) }
+    }
+
+    func links(_ relationship: Int, row: Int) -> Links? {
+        links.indices.contains(relationship) ? links[relationship].value(at: row) : nil
+    }
+
+    mutating func setOne(_ target: ObjectID?, _ relationship: Int, row: Int) {
+        if links.indices.contains(relationship) { links[relationship].setOne(target, at: row) }
+    }
+
+    /// Changes a to-many list in place (it stays uniquely referenced, so appending does not copy it).
+    mutating func modifyList(_ relationship: Int, row: Int, _ change: (inout LinkList) -> Void) {
+        if links.indices.contains(relationship) { links[relationship].modifyList(at: row, change) }
+    }
+
+    /// Every value and relationship of a row at once (a rollback's restore, an object loaded).
+    mutating func write(values: [AttributeValue?], links written: [Links], row: Int, arena: StringArena) {
+        for (attribute, value) in values.enumerated() { setValue(value, attribute, row: row, arena: arena) }
+        for (relationship, value) in written.enumerated() where links.indices.contains(relationship) {
+            links[relationship].set(value, at: row)
+        }
+    }
+
+    var bytesHeld: Int {
+        columns.reduce(0) { $0 + $1.bytesHeld } + links.reduce(0) { $0 + $1.bytesHeld }
+            + slots.capacity * 4 + sequences.capacity * 8
+    }
+}
+
+/// One relationship of one entity for every row: a to-one as a handle per row (raw 0, never a valid
+/// handle, for none), a to-many as a `LinkList` per row.
+struct LinkColumn {
+    let toMany: Bool
+    private var ones: [UInt64] = []
+    private var lists: [LinkList] = []
+
+    init(toMany: Bool) { self.toMany = toMany }
+
+    mutating func appendRow() {
+        if toMany { lists.append(LinkList()) } else { ones.append(0) }
+    }
+
+    func value(at row: Int) -> Links? {
+        if toMany { return lists.indices.contains(row) ? .many(lists[row]) : nil }
+        guard ones.indices.contains(row) else { return nil }
+        return .one(ones[row] == 0 ? nil : ObjectID(raw: ones[row]))
+    }
+
+    mutating func setOne(_ target: ObjectID?, at row: Int) {
+        if !toMany, ones.indices.contains(row) { ones[row] = target?.raw ?? 0 }
+    }
+
+    mutating func modifyList(at row: Int, _ change: (inout LinkList) -> Void) {
+        if toMany, lists.indices.contains(row) { change(&lists[row]) }
+    }
+
+    mutating func set(_ value: Links, at row: Int) {
+        switch value {
+        case .one(let target): setOne(target, at: row)
+        case .many(let list): if toMany, lists.indices.contains(row) { lists[row] = list }
+        }
+    }
+
+    mutating func clear(_ row: Int) {
+        if toMany { if lists.indices.contains(row) { lists[row] = LinkList() } } else { setOne(nil, at: row) }
+    }
+
+    var bytesHeld: Int {
+        ones.capacity * 8 + lists.capacity * MemoryLayout<LinkList>.stride + lists.reduce(0) { $0 + $1.bytesHeld }
+    }
+}
