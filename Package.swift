@@ -74,13 +74,15 @@ let package = Package(
         .systemLibrary(name: "CMappingHeader"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "MappingLock"),
-        .target(name: "MappingArena", swiftSettings: optimize),
+        // Raw memory behind one lock (the context's): Swift's run-time exclusivity checks on the
+        // arena's fields cost more than the lookups they guard.
+        .target(name: "MappingArena", swiftSettings: optimize + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .target(name: "MappingCore", dependencies: ["MappingLock", "MappingArena"], exclude: ["Import/HotPath.md"],
                 swiftSettings: optimize),
         .target(name: "MappingJSON", dependencies: ["MappingCore", "CJansson"] + simdjsonDependency,
                 swiftSettings: optimize + simdjsonDefine),
         .target(name: "MappingSQLite", dependencies: ["MappingCore", "MappingJSON", "CSQLite"], swiftSettings: optimize),
-        .target(name: "Mapping", dependencies: ["MappingCore", "MappingJSON", "MappingSQLite", "MappingLock", "CMappingHeader"],
+        .target(name: "Mapping", dependencies: ["MappingArena", "MappingCore", "MappingJSON", "MappingSQLite", "MappingLock", "CMappingHeader"],
                 swiftSettings: optimize),
         .target(name: "_MappingTestSupport", dependencies: ["MappingCore", "MappingJSON"],
                 path: "Tests/_MappingTestSupport"),

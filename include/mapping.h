@@ -39,7 +39,8 @@
  *   A context may be used from several threads at once: the library serializes the calls made on one
  *   context, and each call sees the graph before or after another call, never halfway through one.
  *   JSON parsing happens before the lock is taken, so imports parse in parallel. Separate contexts are
- *   independent. Error details and borrowed strings are kept per thread and per context. A list
+ *   independent. Error details and most borrowed strings are kept per thread and per context; a string
+ *   attribute read with mapping_object_get_string is the graph's own and lasts longer. A list
  *   (mapping_list) is an immutable snapshot and may be read from any thread.
  *   A transaction (mapping_context_begin() to mapping_context_commit() or mapping_context_rollback(), and every chunked import)
  *   belongs to the thread that opened it, like a SQLite write transaction: while it is open, the other
@@ -481,8 +482,10 @@ MAPPING_EXTERN int mapping_object_is_null(mapping_context *ctx, mapping_object o
  * attribute; MAPPING_ESTALE for a stale handle.
  */
 
-/** METHOD: mapping_object. A string attribute. Borrowed: valid until the calling thread's next call on `ctx`. Strings may
- *  contain NUL bytes: `out_len`, if not NULL, receives the length in bytes. */
+/** METHOD: mapping_object. A string attribute. Borrowed from the graph itself: valid until this attribute of this object
+ *  changes (by an import, mapping_object_set, a deletion of the object or a rollback) or the context is freed, whatever
+ *  other calls are made meanwhile, so two strings read one after the other can be printed together. Strings may contain
+ *  NUL bytes: `out_len`, if not NULL, receives the length in bytes; the string is also NUL-terminated. */
 MAPPING_EXTERN int mapping_object_get_string(mapping_context *ctx, mapping_object object, const char *attribute,
                                              const char **out, size_t *out_len);
 

@@ -1,3 +1,4 @@
+import MappingArena
 import MappingCore
 
 /// Runs `body` with an attribute's value and declaration; the shared frame of every getter.
@@ -92,8 +93,18 @@ public func mapping_object_get_string(_ context: OpaquePointer?, _ object: UInt6
                                _ outLength: UnsafeMutablePointer<Int>?) -> CInt {
     out?.pointee = nil
     outLength?.pointee = 0
-    return withAttribute(context, object, attribute) { (value, declared, slot) throws(MappingError) in
+    return withContext(context) { (handle, slot) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
+        let name = try CString.argument(attribute, "attribute")
+        let (stored, declared, arena) = try handle.core.storedString(of: ObjectID(raw: object), attribute: name)
+        guard declared.type == .string else { throw wrongType(declared, "mapping_object_get_string") }
+        if let stored {
+            // The graph's own bytes: they never move, so they stay valid while the value is unchanged.
+            out.pointee = arena.cString(stored)
+            outLength?.pointee = Int(stored.count)
+            return
+        }
+        let (value, _) = try handle.core.value(of: ObjectID(raw: object), attribute: name)
         guard case .string(let text) = try present(value, declared) else {
             throw wrongType(declared, "mapping_object_get_string")
         }

@@ -28,9 +28,11 @@ public final class StringArena: @unchecked Sendable {
     private var current = -1
     private var used = 0
     /// Open addressing over `shared`: 0 is an empty slot, n names `shared[n - 1]`. Kept at most half
-    /// full, so a probe ends soon.
-    private var table: [UInt32] = []
-    private var shared: [Ref] = []
+    /// full, so a probe ends soon. Both are raw buffers: as Swift arrays in a class, every probe paid
+    /// for a retain, a uniqueness check and an exclusivity check.
+    private var table = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
+    private var shared = UnsafeMutableBufferPointer<Ref>(start: nil, count: 0)
+    private var sharedCount = 0
     /// Bytes taken in chunks, for memory reports.
     public private(set) var bytesReserved = 0
 
@@ -39,8 +41,13 @@ public final class StringArena: @unchecked Sendable {
     /// rarely repeat and would cost a hash of every byte.
     static let sharedLimit = 64
     static let probeLimit = 32
-    /// Seeds the hash per arena, so that a payload cannot be built to collide in every process.
-    private let seed = UInt64.random(in: 1...UInt64.max)
+    /// Seeds the hash per process from Swift's own random hash seed, so that a payload cannot be
+    /// built to collide everywhere (and so that SWIFT_DETERMINISTIC_HASHING makes runs repeat).
+    private let seed: UInt64 = {
+        var hasher = Hasher()
+        hasher.combine(0x6D61_7070 as UInt32)
+        return UInt64(UInt(bitPattern: hasher.finalize()))
+    }()
     private static let terminator: [UInt8] = [0]
 
     /// What `cString` answers for the empty string.
@@ -54,6 +61,8 @@ public final class StringArena: @unchecked Sendable {
     deinit {
         for chunk in chunks { chunk.base.deallocate() }
         emptyCString.deallocate()
+        table.deallocate()
+        shared.deallocate()
     }
 
     // MARK: Storing
@@ -70,7 +79,7 @@ public final class StringArena: @unchecked Sendable {
         guard bytes.count < Int(UInt32.max) else { return nil }
         guard bytes.count <= Self.sharedLimit else { return append(bytes) }
         let hash = Self.hash(bytes, seed: seed)
-        if table.isEmpty { table = Array(repeating: 0, count: 1024) }
+        if table.isEmpty { resize(to: 1024) }
         let mask = table.count - 1
         var probe = Int(truncatingIfNeeded: hash) & mask
         var probes = 0
@@ -83,9 +92,12 @@ public final class StringArena: @unchecked Sendable {
             if probes == Self.probeLimit { return append(bytes) }
         }
         guard let ref = append(bytes) else { return nil }
-        shared.append(ref)
-        table[probe] = UInt32(truncatingIfNeeded: shared.count)
-        if shared.count * 2 > table.count { grow() }
+        // `shared` has room for as many entries as half the table, and the table is grown before
+        // it is more than half full.
+        shared[sharedCount] = ref
+        sharedCount += 1
+        table[probe] = UInt32(truncatingIfNeeded: sharedCount)
+        if sharedCount * 2 >= table.count { resize(to: table.count * 2) }
         return ref
     }
 
@@ -120,15 +132,25 @@ public final class StringArena: @unchecked Sendable {
         destination.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
     }
 
-    private func grow() {
-        var larger = [UInt32](repeating: 0, count: table.count * 2)
-        let mask = larger.count - 1
-        for (index, ref) in shared.enumerated() {
-            var probe = withBytes(ref) { Int(truncatingIfNeeded: Self.hash($0, seed: seed)) } & mask
+    /// A table of `count` slots (a power of two) holding every shared string, and room in `shared`
+    /// for half as many entries.
+    private func resize(to count: Int) {
+        let larger = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: count)
+        larger.initialize(repeating: 0)
+        let mask = count - 1
+        for index in 0..<sharedCount {
+            var probe = withBytes(shared[index]) { Int(truncatingIfNeeded: Self.hash($0, seed: seed)) } & mask
             while larger[probe] != 0 { probe = (probe + 1) & mask }
             larger[probe] = UInt32(truncatingIfNeeded: index + 1)
         }
+        table.deallocate()
         table = larger
+        let room = UnsafeMutableBufferPointer<Ref>.allocate(capacity: count / 2)
+        if let start = room.baseAddress, let old = shared.baseAddress {
+            start.moveInitialize(from: old, count: sharedCount)
+        }
+        shared.deallocate()
+        shared = room
     }
 
     // MARK: Reading
@@ -149,6 +171,11 @@ public final class StringArena: @unchecked Sendable {
         return text.withUTF8 { other in
             Int(ref.count) == other.count && equal(ref, UnsafeRawBufferPointer(other))
         }
+    }
+
+    /// Whether `ref` holds exactly `bytes`.
+    public func equals(_ ref: Ref, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        Int(ref.count) == bytes.count && equal(ref, bytes)
     }
 
     /// The string as C reads it, NUL-terminated; stays valid as long as the arena. A `Ref` this

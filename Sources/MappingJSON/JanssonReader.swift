@@ -50,6 +50,11 @@ struct JanssonReader: JSONReader {
         }
     }
 
+    func withStringBytes<R>(of node: Node, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        guard let chars = json_string_value(node) else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeRawBufferPointer(start: UnsafeRawPointer(chars), count: json_string_length(node)))
+    }
+
     func integer(of node: Node) -> Int64 { Int64(json_integer_value(node)) }
 
     func real(of node: Node) -> Double { json_real_value(node) }

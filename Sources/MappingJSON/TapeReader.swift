@@ -125,6 +125,11 @@ struct TapeReader: JSONReader {
         return String(decoding: bytes(node), as: UTF8.self)
     }
 
+    func withStringBytes<R>(of node: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        guard tag(node) == UInt8(ascii: "\"") else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeRawBufferPointer(bytes(node)))
+    }
+
     /// As jansson's `json_integer_value`: 0 for anything but an integer. (Integers beyond int64 never
     /// reach here: csimdjson hands such documents to jansson, which rejects them.)
     func integer(of node: Int) -> Int64 {

@@ -1,3 +1,4 @@
+import MappingArena
 import MappingLock
 
 /// A spec and the graph it describes. Several threads may use one context at once: every call
@@ -187,6 +188,17 @@ public final class MappingContext: Sendable {
     /// The attribute's value (`nil` for null or never set) and its declaration.
     public func value(of object: ObjectID, attribute: String) throws(MappingError) -> (AttributeValue?, Attribute) {
         try read { (reader) throws(MappingError) in try reader.value(of: object, attribute: attribute) }
+    }
+
+    /// A string attribute as the graph stores it: the arena and the string's place in it, which stay
+    /// valid until the context is freed (so a C caller can keep the bytes while the value is
+    /// unchanged). The place is `nil` when the value is null or is not kept in the arena (a string
+    /// of 4 GiB or more): the caller then reads it with `value(of:attribute:)`.
+    public func storedString(of object: ObjectID, attribute: String) throws(MappingError) -> (StringArena.Ref?, Attribute, StringArena) {
+        try read { (reader) throws(MappingError) in
+            let (ref, declared) = try reader.stringRef(of: object, attribute: attribute)
+            return (ref, declared, reader.store.arena)
+        }
     }
 
     /// One attribute of many objects under a single lock: the bulk read behind `mapping_list_values`.

@@ -41,7 +41,7 @@ struct Serializer {
     /// The plain mapping that writes `object`: the mapping itself, or for a dynamic mapping the first
     /// of its mappings for the object's own entity (else for an ancestor of it).
     private func plan(for object: ObjectID, _ reference: MappingRef) throws(MappingError) -> MappingPlan {
-        guard let record = store.record(object) else {
+        guard let kind = store.entityIndex(of: object) else {
             throw MappingError(.stale, "object \(object) was deleted or belongs to another context")
         }
         switch reference {
@@ -49,24 +49,24 @@ struct Serializer {
             if let plan = spec.plan(index) { return plan }
         case .dynamic(let index):
             let candidates = (spec.dynamicPlan(index)?.candidates ?? []).compactMap(spec.plan)
-            if let exact = candidates.first(where: { $0.entity == record.entity }) { return exact }
-            if let inherited = candidates.first(where: { spec.model.isKind(record.entity, of: $0.entity) }) {
+            if let exact = candidates.first(where: { $0.entity == kind }) { return exact }
+            if let inherited = candidates.first(where: { spec.model.isKind(kind, of: $0.entity) }) {
                 return inherited
             }
         }
-        let entity = spec.model.entities.indices.contains(record.entity) ? spec.model.entities[record.entity].name : "?"
+        let entity = spec.model.entities.indices.contains(kind) ? spec.model.entities[kind].name : "?"
         throw MappingError(.type, "mapping \"\(spec.name(of: reference))\" has no mapping that writes a \(entity)")
     }
 
     private mutating func representation(of object: ObjectID, _ mapping: MappingPlan) throws(MappingError) -> JSONValue {
-        guard let record = store.record(object) else {
+        guard let kind = store.entityIndex(of: object) else {
             throw MappingError(.stale, "object \(object) was deleted or belongs to another context")
         }
-        guard spec.model.isKind(record.entity, of: mapping.entity), spec.model.entities.indices.contains(record.entity)
-        else {
-            let name = spec.model.entities.indices.contains(record.entity) ? spec.model.entities[record.entity].name : "?"
+        guard spec.model.isKind(kind, of: mapping.entity), spec.model.entities.indices.contains(kind) else {
+            let name = spec.model.entities.indices.contains(kind) ? spec.model.entities[kind].name : "?"
             throw MappingError(.type, "mapping \"\(mapping.name)\" cannot write a \(name)")
         }
+        let entity = spec.model.entities[kind]
         depth += 1
         defer { depth -= 1 }
         guard depth <= Importer<JSONValueReader>.maxDepth else {
@@ -80,10 +80,11 @@ struct Serializer {
         var written = Set<Int>()
         for attributeMapping in mapping.attributes {
             let attribute = attributeMapping.attribute
-            guard written.insert(attribute).inserted, record.values.indices.contains(attribute),
+            guard written.insert(attribute).inserted, entity.attributes.indices.contains(attribute),
                   let keyPath = attributeMapping.alternatives.first, keyPath.isWritable else { continue }
-            var value = record.values[attribute]?.jsonValue
-            if let transformer = attributeMapping.transformer, let stored = record.values[attribute] {
+            let stored = store.attributeValue(of: object, attribute)
+            var value = stored?.jsonValue
+            if let transformer = attributeMapping.transformer, let stored {
                 guard let reversed = try transformer.reverse(stored, hosts: hosts) else { continue }
                 value = reversed
             }
@@ -97,9 +98,9 @@ struct Serializer {
         if let whole { return whole }
         for relationshipMapping in mapping.relationships {
             let index = relationshipMapping.relationship
-            guard record.links.indices.contains(index) else { continue }
+            guard let links = store.links(of: object, index) else { continue }
             var value: JSONValue?
-            switch record.links[index] {
+            switch links {
             case .one(let target):
                 if let target, store.contains(target) {
                     value = try element(target, relationshipMapping)
@@ -141,9 +142,10 @@ struct Serializer {
         }
         var members: [JSONMember] = []
         for object in objects {
-            guard let record = store.record(object), record.values.indices.contains(keyAttribute) else { continue }
+            guard let kind = store.entityIndex(of: object), spec.model.entities.indices.contains(kind),
+                  spec.model.entities[kind].attributes.indices.contains(keyAttribute) else { continue }
             let key: String
-            switch record.values[keyAttribute] {
+            switch store.attributeValue(of: object, keyAttribute) {
             case .string(let text)?: key = text
             case let value?: key = value.jsonValue.text()
             case nil: key = ""
@@ -160,10 +162,10 @@ struct Serializer {
         if let nested = relationshipMapping.mapping {
             return visiting.contains(target) ? nil : try representation(of: target, try plan(for: target, nested))
         }
-        guard let record = store.record(target), spec.model.entities.indices.contains(record.entity) else { return nil }
-        let entity = spec.model.entities[record.entity]
-        guard let attribute = entity.identification.first, record.values.indices.contains(attribute) else { return nil }
-        return record.values[attribute]?.jsonValue ?? .null
+        guard let kind = store.entityIndex(of: target), spec.model.entities.indices.contains(kind) else { return nil }
+        let entity = spec.model.entities[kind]
+        guard let attribute = entity.identification.first, entity.attributes.indices.contains(attribute) else { return nil }
+        return store.attributeValue(of: target, attribute)?.jsonValue ?? .null
     }
 
     /// Puts `value` at the key path `steps` inside `members`, creating intermediate objects and

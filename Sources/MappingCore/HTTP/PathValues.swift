@@ -41,17 +41,17 @@ extension GraphReader {
         var current = object
         let names = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         for (position, name) in names.enumerated() {
-            guard let record = store.record(current), model.entities.indices.contains(record.entity) else { return nil }
-            let entity = model.entities[record.entity]
+            guard let kind = store.entityIndex(of: current), model.entities.indices.contains(kind) else { return nil }
+            let entity = model.entities[kind]
             let isLast = position == names.count - 1
-            if let attribute = entity.attributeIndex(named: name), record.values.indices.contains(attribute) {
+            if let attribute = entity.attributeIndex(named: name), entity.attributes.indices.contains(attribute) {
                 guard isLast else { return nil }
-                return PathValues.text(record.values[attribute]?.jsonValue)
+                return PathValues.text(store.attributeValue(of: current, attribute)?.jsonValue)
             }
-            guard let relationship = entity.relationshipIndex(named: name), record.links.indices.contains(relationship) else {
+            guard let relationship = entity.relationshipIndex(named: name), store.links(of: current, relationship) != nil else {
                 return nil
             }
-            let targets = record.links[relationship].targets.filter(store.contains)
+            let targets = store.targets(of: current, relationship)
             if position + 1 < names.count, names[position + 1] == "@count", position + 2 == names.count {
                 return String(targets.count)
             }
@@ -68,7 +68,7 @@ extension MappingContext {
         let model = spec.model
         return try withGraph { (store: inout ObjectStore) throws(MappingError) -> String in
             let reader = GraphReader(model: model, store: store)
-            _ = try reader.record(object)
+            _ = try reader.entity(of: object)
             return pattern.interpolate(escaping: escaping) { reader.pathText($0, from: object) }
         }
     }

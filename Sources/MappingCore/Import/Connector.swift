@@ -6,8 +6,8 @@ struct Connector {
     let model: Model
 
     func connect(_ object: ObjectID, _ connection: ConnectionPlan, store: inout ObjectStore) {
-        guard let record = store.record(object), model.entities.indices.contains(record.entity) else { return }
-        let entity = model.entities[record.entity]
+        guard let kind = store.entityIndex(of: object), model.entities.indices.contains(kind) else { return }
+        let entity = model.entities[kind]
         guard entity.relationships.indices.contains(connection.relationship) else { return }
         let relationship = entity.relationships[connection.relationship]
         if let predicate = connection.sourcePredicate, !PredicateEvaluator(store: store).matches(object, predicate) {
@@ -16,7 +16,7 @@ struct Connector {
         var targets: [ObjectID]
         switch connection.source {
         case .attributes(let pairs):
-            guard let found = matches(record, pairs, relationship, connection, store: &store) else {
+            guard let found = matches(object, entity, pairs, relationship, connection, store: &store) else {
                 if connection.nullifyWhenSourceNil {
                     store.setTargets(of: object, relationship: connection.relationship, relationship, to: [], model: model)
                 }
@@ -36,18 +36,18 @@ struct Connector {
     // MARK: By attributes
 
     /// The destination objects matching the source's values; `nil` when every source value is null.
-    private func matches(_ record: ObjectRecord, _ pairs: [(source: Int, destination: Int)], _ relationship: Relationship,
+    private func matches(_ object: ObjectID, _ entity: Entity, _ pairs: [(source: Int, destination: Int)], _ relationship: Relationship,
                          _ connection: ConnectionPlan, store: inout ObjectStore) -> [ObjectID]? {
         guard model.entities.indices.contains(relationship.destination) else { return [] }
         let destination = model.entities[relationship.destination]
         var wanted: [[AttributeValue?]] = []
         var allNull = true
         for pair in pairs {
-            guard record.values.indices.contains(pair.source), destination.attributes.indices.contains(pair.destination) else {
+            guard entity.attributes.indices.contains(pair.source), destination.attributes.indices.contains(pair.destination) else {
                 return []
             }
             let type = destination.attributes[pair.destination].type
-            switch record.values[pair.source] {
+            switch store.attributeValue(of: object, pair.source) {
             case nil:
                 wanted.append([nil])
             case .json(.array(let elements))?:
@@ -72,8 +72,8 @@ struct Connector {
         var found: [ObjectID] = []
         for case let value? in values {
             let key = IdentityKey([value])
-            if let object = store.lookup(map: map, key: key), let record = store.record(object),
-               accepts(record.entity, destination, connection) {
+            if let object = store.lookup(map: map, key: key), let kind = store.entityIndex(of: object),
+               accepts(kind, destination, connection) {
                 found.append(object)
             } else if connection.createMissing {
                 let object = store.create(destination)
@@ -94,9 +94,10 @@ struct Connector {
         for candidate in model.entities where accepts(candidate.index, destination, connection) {
             guard store.members.indices.contains(candidate.index) else { continue }
             for object in store.members[candidate.index] {
-                guard let record = store.record(object) else { continue }
+                guard store.contains(object) else { continue }
                 let matchesAll = zip(pairs, wanted).allSatisfy { pair, values in
-                    record.values.indices.contains(pair.destination) && values.contains(record.values[pair.destination])
+                    candidate.attributes.indices.contains(pair.destination)
+                        && values.contains(store.attributeValue(of: object, pair.destination))
                 }
                 if matchesAll { found.append(object) }
             }
@@ -124,8 +125,7 @@ struct Connector {
             var next: [ObjectID] = []
             var seen = Set<ObjectID>()
             for source in current {
-                guard let record = store.record(source), record.links.indices.contains(step.relationship) else { continue }
-                for target in record.links[step.relationship].targets where store.contains(target) && seen.insert(target).inserted {
+                for target in store.targets(of: source, step.relationship) where seen.insert(target).inserted {
                     next.append(target)
                 }
             }

@@ -13,6 +13,14 @@ extension Importer {
             }
             return false
         }
+        if case .node(let node) = found, attributeMapping.transformer == nil, entity.attributes.indices.contains(attribute),
+           entity.attributes[attribute].type == .string, reader.kind(of: node) == .string {
+            // A string into a string attribute: the bytes go from the parser into the graph's
+            // arena, with no `String` made in between.
+            let reader = self.reader
+            reader.withStringBytes(of: node) { store.setString($0, of: object, attribute: attribute) }
+            return true
+        }
         switch try coerce(found, attributeMapping, entity, keyPath) {
         case .value(let value): store.setValue(value, of: object, attribute: attribute)
         case .null: store.setValue(nil, of: object, attribute: attribute)

@@ -49,9 +49,9 @@ extension Importer {
             for candidate in model.entities where model.isKind(candidate.index, of: entity.index) {
                 guard store.members.indices.contains(candidate.index) else { continue }
                 for object in store.members[candidate.index] {
-                    guard let record = store.record(object) else { continue }
+                    guard store.contains(object) else { continue }
                     let same = zip(mapping.identification, values).allSatisfy { attribute, value in
-                        record.values.indices.contains(attribute) && record.values[attribute] == value
+                        store.holds(value, of: object, attribute)
                     }
                     if same, mapping.identificationPredicate.map({ evaluator.matches(object, $0) }) ?? true {
                         return (object, false)
@@ -69,7 +69,7 @@ extension Importer {
 
     /// Registers a new object in its entity's identity map if its identity is complete and free.
     mutating func registerIfFree(_ object: ObjectID, _ entity: Entity) {
-        guard let record = store.record(object), let identity = IdentityMap.key(of: record, entity),
+        guard let identity = store.identity(of: object, entity),
               store.lookup(map: identity.map, key: identity.key) == nil else { return }
         store.register(object, map: identity.map, key: identity.key)
     }

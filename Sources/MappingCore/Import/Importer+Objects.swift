@@ -45,8 +45,10 @@ extension Importer {
         if !isNew, try isUnmodified(object, node, mapping, entity) {
             // Skipped as unmodified, it and the objects it holds count as present for orphan
             // deletion, though their representations were not mapped (RestKit's P6).
-            if let record = store.record(object) {
-                if options.orphanScope != nil { for links in record.links { touched.formUnion(links.targets) } }
+            if options.orphanScope != nil, let kind = store.entityIndex(of: object), model.entities.indices.contains(kind) {
+                for relationship in model.entities[kind].relationships.indices {
+                    touched.formUnion(store.links(of: object, relationship)?.targets ?? [])
+                }
             }
             if let target { try registerTarget(target) }
             return finish(object, mapping)
@@ -83,20 +85,20 @@ extension Importer {
     /// when the object is live and of the mapping's entity (or a sub-entity).
     mutating func takeTarget(_ entity: Entity) -> ObjectID? {
         guard depth == 1, singleRoot, !targetTaken, let target = options.targetObject,
-              let record = store.record(target), model.isKind(record.entity, of: entity.index) else { return nil }
+              let kind = store.entityIndex(of: target), model.isKind(kind, of: entity.index) else { return nil }
         targetTaken = true
         return target
     }
 
     mutating func identityEntry(of object: ObjectID) -> (map: Int, key: IdentityKey)? {
-        guard let record = store.record(object), model.entities.indices.contains(record.entity) else { return nil }
-        return IdentityMap.key(of: record, model.entities[record.entity])
+        guard let kind = store.entityIndex(of: object), model.entities.indices.contains(kind) else { return nil }
+        return store.identity(of: object, model.entities[kind])
     }
 
     /// Back into its identity map under the identity it now has, which must be free (as for `mapping_object_set`).
     mutating func registerTarget(_ target: ObjectID) throws(MappingError) {
-        guard let record = store.record(target), model.entities.indices.contains(record.entity) else { return }
-        try GraphEditor(model: model).register(target, model.entities[record.entity], in: &store)
+        guard let kind = store.entityIndex(of: target), model.entities.indices.contains(kind) else { return }
+        try GraphEditor(model: model).register(target, model.entities[kind], in: &store)
     }
 
     /// Records a mapped object: its connections and deletion predicate for later, events, progress.
@@ -117,8 +119,7 @@ extension Importer {
     /// (numbers and dates: stored ≥ incoming; other types: equal).
     mutating func isUnmodified(_ object: ObjectID, _ node: Reader.Node, _ mapping: MappingPlan,
                               _ entity: Entity) throws(MappingError) -> Bool {
-        guard let attribute = mapping.modificationAttribute, let record = store.record(object),
-              record.values.indices.contains(attribute), let stored = record.values[attribute],
+        guard let attribute = mapping.modificationAttribute, let stored = store.attributeValue(of: object, attribute),
               let attributeMapping = mapping.attributes.first(where: { $0.attribute == attribute }),
               let (found, keyPath) = firstPresent(attributeMapping.alternatives, in: node),
               case .value(let incoming) = try coerce(found, attributeMapping, entity, keyPath) else { return false }

@@ -99,7 +99,6 @@ extension Importer {
     }
 
     mutating func currentTargets(of object: ObjectID, _ index: Int) -> [ObjectID] {
-        guard let record = store.record(object), record.links.indices.contains(index) else { return [] }
-        return record.links[index].targets.filter { store.contains($0) }
+        store.targets(of: object, index)
     }
 }

@@ -72,11 +72,10 @@ extension Importer {
             return index.map { .integer(Int64($0)) } ?? .null
         }
         if names.count == 3, names[0] == "mapping", names[1] == "parentObject" {
-            guard let parent = parentObjects.last ?? nil, let record = store.record(parent),
-                  model.entities.indices.contains(record.entity),
-                  let attribute = model.entities[record.entity].attributeIndex(named: names[2]),
-                  record.values.indices.contains(attribute) else { return nil }
-            return record.values[attribute]?.jsonValue ?? .null
+            guard let parent = parentObjects.last ?? nil, let kind = store.entityIndex(of: parent),
+                  model.entities.indices.contains(kind),
+                  let attribute = model.entities[kind].attributeIndex(named: names[2]) else { return nil }
+            return store.attributeValue(of: parent, attribute)?.jsonValue ?? .null
         }
         var current = options.metadata
         for name in names {

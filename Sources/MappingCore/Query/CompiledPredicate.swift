@@ -82,17 +82,16 @@ struct ResolvedKeyPath: Sendable {
             switch step {
             case .attribute(let index):
                 let values = current.map { id -> PredicateValue in
-                    guard let record = store.record(id), record.values.indices.contains(index) else { return .null }
-                    return PredicateValue(record.values[index])
+                    PredicateValue(store.attributeValue(of: id, index))
                 }
                 if count { return .integer(Int64(values.count)) }
                 return isCollection ? .many(values) : (values.first ?? .null)
             case .relationship(let index):
                 var next: [ObjectID] = []
                 for id in current {
-                    guard let record = store.record(id), record.links.indices.contains(index) else { continue }
-                    if case .many = record.links[index] { isCollection = true }
-                    next += record.links[index].targets.filter(store.contains)
+                    guard let links = store.links(of: id, index) else { continue }
+                    if case .many = links { isCollection = true }
+                    next += links.targets.filter(store.contains)
                 }
                 current = next
             }

@@ -35,7 +35,7 @@ extension GraphReader {
         // An equality, IN or range test on an indexed attribute narrows the candidates without a scan.
         var objects = predicate.flatMap { indexCandidates($0.root, entity) } ?? objects(of: entity)
         if !request.includesSubentities {
-            objects = objects.filter { store.record($0)?.entity == entity.index }
+            objects = objects.filter { store.entityIndex(of: $0) == entity.index }
         }
         if let predicate {
             let evaluator = PredicateEvaluator(store: store)
@@ -102,9 +102,9 @@ extension GraphReader {
                 return nil
             }
             return found.filter { object in
-                guard let record = store.record(object) else { return false }
-                return model.isKind(record.entity, of: entity.index)
-            }.sorted { (store.record($0)?.sequence ?? 0) < (store.record($1)?.sequence ?? 0) }
+                guard let kind = store.entityIndex(of: object) else { return false }
+                return model.isKind(kind, of: entity.index)
+            }.sorted { store.sequence(of: $0) < store.sequence(of: $1) }
         default:
             return nil
         }

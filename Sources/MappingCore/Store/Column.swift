@@ -38,8 +38,10 @@ struct Column {
         }
     }
 
+    @inline(__always)
     func isNull(_ row: Int) -> Bool { !present[row] }
 
+    @inline(__always)
     func value(at row: Int, arena: StringArena) -> AttributeValue? {
         guard present[row] else { return nil }
         if !foreign.isEmpty, let value = foreign[row] { return value }
@@ -55,12 +57,14 @@ struct Column {
 
     /// The stored string of a string row, for a caller that reads bytes in place (`nil` when null
     /// or not a string).
+    @inline(__always)
     func stringRef(at row: Int) -> StringArena.Ref? {
         guard present[row], type == .string, strings.indices.contains(row), foreign[row] == nil else { return nil }
         return strings[row]
     }
 
     /// Whether the row holds `value` already, compared in place (no `String` made from the arena).
+    @inline(__always)
     func holds(_ value: AttributeValue?, at row: Int, arena: StringArena) -> Bool {
         guard let value else { return !present[row] }
         guard present[row] else { return false }
@@ -74,6 +78,24 @@ struct Column {
         case (.decimal, _), (.json, _): return boxed.indices.contains(row) && boxed[row] == value
         default: return false
         }
+    }
+
+    /// Whether a string row holds exactly these bytes.
+    @inline(__always)
+    func holdsString(_ bytes: UnsafeRawBufferPointer, at row: Int, arena: StringArena) -> Bool {
+        guard type == .string, present[row], strings.indices.contains(row), foreign.isEmpty || foreign[row] == nil else { return false }
+        return arena.equals(strings[row], bytes)
+    }
+
+    /// Stores bytes into a string row; false (nothing done) for another column type or 4 GiB or more.
+    mutating func setString(_ bytes: UnsafeRawBufferPointer, at row: Int, arena: StringArena) -> Bool {
+        guard type == .string, row >= 0, present.count > row, strings.indices.contains(row), let ref = arena.store(bytes) else {
+            return false
+        }
+        if !foreign.isEmpty { foreign[row] = nil }
+        strings[row] = ref
+        present[row] = true
+        return true
     }
 
     mutating func set(_ value: AttributeValue?, at row: Int, arena: StringArena) {

@@ -41,28 +41,43 @@ struct EntityTable {
         freeRows.append(row)
     }
 
+    @inline(__always)
     func sequence(_ row: Int) -> Int { sequences.indices.contains(row) ? sequences[row] : 0 }
 
     mutating func setSequence(_ sequence: Int, row: Int) {
         if sequences.indices.contains(row) { sequences[row] = sequence }
     }
 
+    @inline(__always)
     func value(_ attribute: Int, row: Int, arena: StringArena) -> AttributeValue? {
         columns.indices.contains(attribute) ? columns[attribute].value(at: row, arena: arena) : nil
     }
 
+    @inline(__always)
     func holds(_ value: AttributeValue?, _ attribute: Int, row: Int, arena: StringArena) -> Bool {
         columns.indices.contains(attribute) && columns[attribute].holds(value, at: row, arena: arena)
     }
 
+    @inline(__always)
     func stringRef(_ attribute: Int, row: Int) -> StringArena.Ref? {
         columns.indices.contains(attribute) ? columns[attribute].stringRef(at: row) : nil
+    }
+
+    @inline(__always)
+    func holdsString(_ bytes: UnsafeRawBufferPointer, _ attribute: Int, row: Int, arena: StringArena) -> Bool {
+        columns.indices.contains(attribute) && columns[attribute].holdsString(bytes, at: row, arena: arena)
+    }
+
+    /// Stores a string's bytes into a string column; false (nothing done) for a column of another type.
+    mutating func setString(_ bytes: UnsafeRawBufferPointer, _ attribute: Int, row: Int, arena: StringArena) -> Bool {
+        columns.indices.contains(attribute) && columns[attribute].setString(bytes, at: row, arena: arena)
     }
 
     mutating func setValue(_ value: AttributeValue?, _ attribute: Int, row: Int, arena: StringArena) {
         if columns.indices.contains(attribute) { columns[attribute].set(value, at: row, arena: arena) }
     }
 
+    @inline(__always)
     func links(_ relationship: Int, row: Int) -> Links? {
         links.indices.contains(relationship) ? links[relationship].value(at: row) : nil
     }
@@ -103,6 +118,7 @@ struct LinkColumn {
         if toMany { lists.append(LinkList()) } else { ones.append(0) }
     }
 
+    @inline(__always)
     func value(at row: Int) -> Links? {
         if toMany { return lists.indices.contains(row) ? .many(lists[row]) : nil }
         guard ones.indices.contains(row) else { return nil }

@@ -1,22 +1,19 @@
+import MappingArena
+
 /// Read-only questions about the graph, answered with clear errors for unknown names and stale
 /// handles. Used by `MappingContext` while it holds the context's lock.
 struct GraphReader {
     let model: Model
     let store: ObjectStore
 
-    func record(_ object: ObjectID) throws(MappingError) -> ObjectRecord {
-        guard let record = store.record(object) else {
+    func entity(of object: ObjectID) throws(MappingError) -> Entity {
+        guard let kind = store.entityIndex(of: object) else {
             throw MappingError(.stale, "object \(object) was deleted or belongs to another context")
         }
-        return record
-    }
-
-    func entity(of object: ObjectID) throws(MappingError) -> Entity {
-        let record = try record(object)
-        guard model.entities.indices.contains(record.entity) else {
+        guard model.entities.indices.contains(kind) else {
             throw MappingError(.failed, "object \(object) has no entity")
         }
-        return model.entities[record.entity]
+        return model.entities[kind]
     }
 
     func entity(named name: String) throws(MappingError) -> Entity {
@@ -27,12 +24,25 @@ struct GraphReader {
     }
 
     func value(of object: ObjectID, attribute name: String) throws(MappingError) -> (AttributeValue?, Attribute) {
-        let record = try record(object)
+        let (index, declared) = try attribute(of: object, named: name)
+        return (store.attributeValue(of: object, index), declared)
+    }
+
+    /// A string attribute's stored bytes, read in place; `nil` when null. Throws for another type.
+    func stringRef(of object: ObjectID, attribute name: String) throws(MappingError) -> (StringArena.Ref?, Attribute) {
+        let (index, declared) = try attribute(of: object, named: name)
+        guard declared.type == .string, let value = store.stringRef(of: object, index) else {
+            return (nil, declared)
+        }
+        return (value, declared)
+    }
+
+    private func attribute(of object: ObjectID, named name: String) throws(MappingError) -> (Int, Attribute) {
         let entity = try entity(of: object)
-        guard let index = entity.attributeIndex(named: name), record.values.indices.contains(index) else {
+        guard let index = entity.attributeIndex(named: name), entity.attributes.indices.contains(index) else {
             throw entity.unknownAttribute(name)
         }
-        return (record.values[index], entity.attributes[index])
+        return (index, entity.attributes[index])
     }
 
     /// One attribute of many objects, the name resolved once per entity rather than per object. Errors
@@ -83,13 +93,12 @@ struct GraphReader {
     }
 
     func links(of object: ObjectID, relationship name: String) throws(MappingError) -> (Links, Relationship) {
-        let record = try record(object)
         let entity = try entity(of: object)
-        guard let index = entity.relationshipIndex(named: name), record.links.indices.contains(index) else {
+        guard let index = entity.relationshipIndex(named: name), let stored = store.links(of: object, index) else {
             throw entity.unknownRelationship(name)
         }
         // A `noAction` delete rule can leave a handle to a deleted object behind: skip it.
-        let links: Links = switch record.links[index] {
+        let links: Links = switch stored {
         case .one(let target): .one(target.flatMap { store.contains($0) ? $0 : nil })
         case .many(let list): .many(LinkList(list.ids.filter(store.contains)))
         }
@@ -107,7 +116,7 @@ struct GraphReader {
             }
         }
         if entities > 1 {
-            result.sort { (store.record($0)?.sequence ?? 0) < (store.record($1)?.sequence ?? 0) }
+            result.sort { store.sequence(of: $0) < store.sequence(of: $1) }
         }
         return result
     }
@@ -128,8 +137,8 @@ struct GraphReader {
             throw MappingError(.misuse, "entity \"\(entity.name)\" has no identification to look objects up by")
         }
         guard let key = try IdentityMap.key(for: identity, of: entity) else { return nil }
-        guard let found = store.lookup(map: map, key: key), let record = store.record(found),
-              model.isKind(record.entity, of: entity.index) else { return nil }
+        guard let found = store.lookup(map: map, key: key), let kind = store.entityIndex(of: found),
+              model.isKind(kind, of: entity.index) else { return nil }
         return found
     }
 }

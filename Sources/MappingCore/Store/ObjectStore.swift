@@ -353,6 +353,20 @@ struct ObjectStore {
         tables[entity].setValue(value, attribute, row: place.row, arena: arena)
     }
 
+    /// Sets a string attribute from bytes the parser holds (the importer's path), storing them in
+    /// the arena without making a `String` first. An object that needs a before-image or an
+    /// indexed attribute goes through `setValue`, which needs the value as a `String` anyway.
+    mutating func setString(_ bytes: UnsafeRawBufferPointer, of id: ObjectID, attribute: Int) {
+        guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
+        let entity = Int(place.entity)
+        if tables[entity].holdsString(bytes, attribute, row: place.row, arena: arena) { return }
+        let needsImage = journal?.isNew(id) == false && journal?.beforeImages[slot] == nil
+        if needsImage || indexKey(entity: entity, attribute: attribute) != nil
+            || !tables[entity].setString(bytes, attribute, row: place.row, arena: arena) {
+            setValue(.string(String(decoding: bytes, as: UTF8.self)), of: id, attribute: attribute)
+        }
+    }
+
     /// Sets a to-one relationship of a live object (nothing else: inverses are the caller's).
     mutating func setLink(_ target: ObjectID?, of id: ObjectID, relationship: Int) {
         guard let slot = liveSlot(of: id), let place = place(of: id) else { return }

@@ -32,6 +32,9 @@ public protocol JSONReader {
     /// The element at `index` of an array; `nil` when out of range or not an array.
     func element(of node: Node, at index: Int) -> Node?
     func string(of node: Node) -> String
+    /// Calls `body` with a string's UTF-8 bytes where the parser keeps them (no `String` is made);
+    /// empty for other kinds. The bytes are valid only during the call.
+    func withStringBytes<R>(of node: Node, _ body: (UnsafeRawBufferPointer) -> R) -> R
     func integer(of node: Node) -> Int64
     func real(of node: Node) -> Double
     /// Calls `body` with each element of an array in order, with its index; nothing for other kinds.
@@ -85,6 +88,12 @@ extension JSONReader {
 }
 
 extension JSONReader {
+    /// For readers that only make `String`s: the bytes of the one `string(of:)` makes.
+    public func withStringBytes<R>(of node: Node, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        var text = string(of: node)
+        return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+
     /// The answer of readers that do not know the text they read: the double is taken as exact.
     public func recoveredDecimal(of node: Node) throws(MappingError) -> ExactDecimal? { nil }
 
