@@ -197,8 +197,9 @@ fuzz: deps
 # Every workload is generated here (bench/people.py, fixed seeds), except bench/payloads.py's real API
 # payloads, measured only when MAPPING_BENCH_DATA names their folder (`make bench
 # MAPPING_BENCH_DATA=~/payloads`); without it that part says it is skipped and bench/payloads.md
-# is left as it is. The Swift baselines of bench/imports.py need the simdjson build. orjson (pip) is
-# installed when missing, unless MAPPING_NO_DEPS=1. bash with pipefail: a failing `| tee` fails the run.
+# is left as it is. The Swift baselines of bench/imports.py need the simdjson build. orjson and msgspec
+# (pip; the Python baselines) are installed when missing, unless MAPPING_NO_DEPS=1. bash with pipefail:
+# a failing `| tee` fails the run.
 MAPPING_BENCH_DATA ?=
 export MAPPING_BENCH_DATA
 bench: SHELL := /bin/bash
@@ -207,6 +208,8 @@ bench: release
 	@mkdir -p bench/bin
 	@$(PYTHON) -c 'import orjson' 2>/dev/null || [ "$(MAPPING_NO_DEPS)" = 1 ] || \
 	  { echo "installing with pip: orjson"; $(PYTHON) -m pip install -q orjson; }
+	@$(PYTHON) -c 'import msgspec' 2>/dev/null || [ "$(MAPPING_NO_DEPS)" = 1 ] || \
+	  { echo "installing with pip: msgspec"; $(PYTHON) -m pip install -q msgspec; }
 	@if [ "$(MAPPING_SIMDJSON)" = 1 ]; then echo "$(SWIFT) build -c release --package-path bench/swift"; \
 	  $(SWIFT) build -c release --package-path bench/swift; \
 	else echo "MAPPING_SIMDJSON=0: no Swift baselines (bench/swift needs simdjson)"; fi

@@ -86,7 +86,7 @@ let package = Package(
                 swiftSettings: optimize),
         .target(name: "_MappingTestSupport", dependencies: ["MappingCore", "MappingJSON"],
                 path: "Tests/_MappingTestSupport"),
-        .testTarget(name: "MappingCoreTests", dependencies: ["MappingCore", "_MappingTestSupport"]),
+        .testTarget(name: "MappingCoreTests", dependencies: ["MappingArena", "MappingCore", "_MappingTestSupport"]),
         .testTarget(name: "MappingJSONTests", dependencies: ["MappingJSON", "_MappingTestSupport"]),
         .testTarget(name: "MappingCAPITests", dependencies: ["Mapping", "MappingLock", "CMappingHeader"]),
         .testTarget(name: "MappingSQLiteTests", dependencies: ["MappingSQLite", "_MappingTestSupport"]),

@@ -7,6 +7,11 @@ ISO dates parsed — and ratios are to jansson's bare parse of the same bytes.
   - libmapping re-import: the same payload again into that context (every object updated)
   - libmapping with the simdjson parser (MAPPING_PARSER_SIMDJSON), cold and re-import
   - Python json / orjson + dict identity maps, GC paused: the hand-written baselines
+  - msgspec + __slots__ classes, GC paused: msgspec.json.decode into typed msgspec.Structs
+    (validated, typed in C), then the same identity maps as the dict baselines but with __slots__
+    objects: the fastest way a Python programmer does this job today
+  - libmapping through the Python binding (mapping.Context with the simdjson parser): import_json,
+    cold into a new context, then the same payload again; only the import calls are timed
   - Swift JSONDecoder + Codable + dictionary identity maps (bench/swift, codable-baseline)
   - Swift walking simdjson's tape by hand (bench/swift, simd-baseline): the practical limit
     The Swift baselines run as a subprocess per round; each reports its second, warm round.
@@ -21,15 +26,20 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import List, Optional
 
 try:
     import orjson
 except ImportError:  # the orjson row is left out without it
     orjson = None
+try:
+    import msgspec
+except ImportError:  # the msgspec rows are left out without it
+    msgspec = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "bindings", "python", "src"))
-from mapping import _ffi  # noqa: E402
+from mapping import Context, _ffi  # noqa: E402
 
 GENERATOR = os.path.join(HERE, "people.py")
 # 1M records: one round (about a minute per way); BENCH_SIZES=small leaves it out.
@@ -138,6 +148,93 @@ class DictGraph:
             gc.enable()
 
 
+class Person:
+    """MsgspecGraph's objects: a __slots__ class per entity, its attributes and relationships."""
+    __slots__ = ("id", "name", "email", "birthdate", "score", "active", "companyId", "company", "phones")
+
+    def __init__(self, id):
+        self.id, self.company = id, None
+
+
+class Company:
+    __slots__ = ("id", "name", "country", "employees")
+
+    def __init__(self, id):
+        self.id, self.employees = id, []
+
+
+class Phone:
+    __slots__ = ("number", "type", "owner")
+
+    def __init__(self, number):
+        self.number = number
+
+
+if msgspec is not None:
+    class CompanyRep(msgspec.Struct):
+        id: int
+        name: str
+        country: str
+
+    class PhoneRep(msgspec.Struct):
+        number: str
+        type: str
+
+    class PersonRep(msgspec.Struct):
+        id: int
+        name: str
+        email: str
+        birthdate: str  # a bare date: msgspec decodes datetime.datetime only from a full RFC 3339 timestamp
+        score: float
+        active: bool
+        company_id: int
+        phones: List[PhoneRep]
+        company: Optional[CompanyRep] = None
+
+    class Payload(msgspec.Struct):
+        people: List[PersonRep]
+
+
+class MsgspecGraph:
+    """The fastest hand-written Python baseline: msgspec decodes the payload into typed Structs (the
+    types of people.py's shape, checked and converted in C; score as float), then the same identity
+    maps and relationship upkeep as DictGraph, into __slots__ objects instead of dicts. Dates parsed
+    with fromisoformat as DictGraph does (msgspec takes no bare date as a datetime). GC paused."""
+
+    def __init__(self):
+        self.people, self.companies, self.phones = {}, {}, {}
+
+    def load(self, data):
+        gc.disable()
+        try:
+            for row in msgspec.json.decode(data, type=Payload).people:
+                person = self.people.get(row.id)
+                if person is None:
+                    person = self.people[row.id] = Person(row.id)
+                person.name, person.email = row.name, row.email
+                person.birthdate = datetime.datetime.fromisoformat(row.birthdate).replace(tzinfo=datetime.timezone.utc)
+                person.score, person.active, person.companyId = row.score, row.active, row.company_id
+                inline = row.company
+                if inline is not None:
+                    company = self.companies.get(inline.id)
+                    if company is None:
+                        company = self.companies[inline.id] = Company(inline.id)
+                    company.name, company.country = inline.name, inline.country
+                    if person.company is not company:
+                        company.employees.append(person)
+                        person.company = company
+                phones = []
+                for item in row.phones:
+                    phone = self.phones.get(item.number)
+                    if phone is None:
+                        phone = self.phones[item.number] = Phone(item.number)
+                    phone.type, phone.owner = item.type, person
+                    phones.append(phone)
+                person.phones = phones
+        finally:
+            gc.enable()
+
+
 def timed(work):
     start = time.perf_counter()
     work()
@@ -162,10 +259,10 @@ def run(count, rounds):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as file:
         file.write(data)
-    keys = ["parse", "cold", "update", "simd-cold", "simd-update", "py-cold", "py-update", "orjson-cold", "orjson-update",
-            "codable-cold", "codable-update", "hand-cold", "hand-update", "serialize", "py-serialize", "orjson-serialize",
-            "lookup", "py-lookup"]
-    ids = list(range(1, count + 1, max(1, count // LOOKUPS)))[:LOOKUPS]
+    keys = ["parse", "cold", "update", "simd-cold", "simd-update", "binding-simd-cold", "binding-simd-update", "py-cold",
+            "py-update", "orjson-cold", "orjson-update", "msgspec-cold", "msgspec-update", "codable-cold", "codable-update",
+            "hand-cold", "hand-update", "serialize", "py-serialize", "orjson-serialize", "lookup", "py-lookup"]
+    ids = list(range(0, count, max(1, count // LOOKUPS)))[:LOOKUPS]  # people.py's ids are 0 … count - 1
     c_keys, py_keys = [str(key).encode() for key in ids], ids
     samples = {key: [] for key in keys}
     for _ in range(rounds):
@@ -180,6 +277,10 @@ def run(count, rounds):
         samples["simd-cold"].append(timed(lambda: engine.load(data)))
         samples["simd-update"].append(timed(lambda: engine.load(data)))
         engine.close()
+        context = Context(SPEC, parser="simdjson")
+        samples["binding-simd-cold"].append(timed(lambda: context.import_json("person", data)))
+        samples["binding-simd-update"].append(timed(lambda: context.import_json("person", data)))
+        context.close()
         graph = DictGraph()
         samples["py-cold"].append(timed(lambda: graph.load(data)))
         samples["py-update"].append(timed(lambda: graph.load(data)))
@@ -192,6 +293,11 @@ def run(count, rounds):
             graph = DictGraph(orjson.loads)
             samples["orjson-cold"].append(timed(lambda: graph.load(data)))
             samples["orjson-update"].append(timed(lambda: graph.load(data)))
+            del graph
+        if msgspec is not None:
+            graph = MsgspecGraph()
+            samples["msgspec-cold"].append(timed(lambda: graph.load(data)))
+            samples["msgspec-update"].append(timed(lambda: graph.load(data)))
             del graph
         for prefix, name in (("codable", "codable-baseline"), ("hand", "simd-baseline")):
             measured = swift_baseline(name, path)
@@ -208,9 +314,12 @@ def main():
           "one process, interleaved rounds, medians. Ratios are to jansson's bare parse of the same bytes.\n")
     labels = [("parse", "jansson parse only (json_loadb + json_delete)"), ("cold", "libmapping cold import"),
               ("update", "libmapping re-import (same ids)"), ("simd-cold", "libmapping cold import, simdjson parser"),
-              ("simd-update", "libmapping re-import, simdjson parser"), ("py-cold", "Python json + dict identity maps, GC paused"),
+              ("simd-update", "libmapping re-import, simdjson parser"),
+              ("binding-simd-cold", "libmapping through the Python binding, simdjson parser: cold import_json"),
+              ("binding-simd-update", "… re-import"), ("py-cold", "Python json + dict identity maps, GC paused"),
               ("py-update", "… re-import"), ("orjson-cold", "Python orjson + dict identity maps, GC paused"),
-              ("orjson-update", "… re-import"), ("codable-cold", "Swift JSONDecoder + Codable + dictionaries"),
+              ("orjson-update", "… re-import"), ("msgspec-cold", "msgspec Structs + __slots__ identity maps, GC paused"),
+              ("msgspec-update", "… re-import"), ("codable-cold", "Swift JSONDecoder + Codable + dictionaries"),
               ("codable-update", "… re-import"), ("hand-cold", "Swift hand-written on simdjson's tape (practical limit)"),
               ("hand-update", "… re-import"), ("serialize", "libmapping serialize every person (mapping_list_serialize)"),
               ("py-serialize", "Python dicts → json.dumps, same shape"), ("orjson-serialize", "Python dicts → orjson.dumps")]
@@ -235,20 +344,29 @@ def main():
     for key, label in labels[1:5]:
         print(f"| {label} | {(last[key] / large) / (first[key] / small):.2f}× |")
     print_targets(results)
+    print_targets_13(results)
+
+
+def target_heading(title, results):
+    """A targets section's heading and table head: a column per workload size."""
+    print(f"\n## {title}, as measured in this run\n")
+    print("| target | " + " | ".join(f"{count:,}" for count, *_ in results) + " |")
+    print("|---|" + "---|" * len(results))
+
+
+def target_row(label, values, limit, low=0.0):
+    """One target's row: a value per workload size (None prints —), met when within low..limit."""
+    cells = ["—" if value is None else f"{value:.2f}× {'met' if low <= value <= limit else 'missed'}"
+             for value in values]
+    print(f"| {label} | " + " | ".join(cells) + " |")
 
 
 def print_targets(results):
     """Issue 5's targets, each as the ratio this run measured, per workload size."""
-    print("\n## Targets (issue 5), as measured in this run\n")
-    print("| target | " + " | ".join(f"{count:,}" for count, *_ in results) + " |")
-    print("|---|" + "---|" * len(results))
+    target_heading("Targets (issue 5)", results)
 
     def row(label, ratio, limit):
-        cells = []
-        for _, _, _, medians in results:
-            value = ratio(medians)
-            cells.append("—" if value is None else f"{value:.2f}× {'met' if value <= limit else 'missed'}")
-        print(f"| {label} | " + " | ".join(cells) + " |")
+        target_row(label, [ratio(medians) for *_, medians in results], limit)
 
     row("1. jansson cold import / jansson parse ≤ 1.3", lambda m: m["cold"] / m["parse"], 1.3)
     row("1. jansson re-import / jansson parse ≤ 1.4", lambda m: m["update"] / m["parse"], 1.4)
@@ -261,6 +379,25 @@ def print_targets(results):
             m[f"simd-{p}"] / m[f"hand-{p}"] if f"hand-{p}" in m else None, 2.0)
     print("\nTarget 3 (per-object cost flat within ±25% from the smallest to the largest size): "
           "the per-object table above.")
+
+
+def print_targets_13(results):
+    """Issue 13's targets, per workload size. Target 5 compares each size's µs per person with the
+    smallest size's (— in the smallest size's column); the largest size's cell is the target."""
+    target_heading("Targets (issue 13)", results)
+
+    def row(label, key, other, limit):
+        target_row(label, [m[key] / m[other] if key in m and other in m else None for *_, m in results], limit)
+
+    row("1. binding simdjson cold / msgspec cold ≤ 0.7", "binding-simd-cold", "msgspec-cold", 0.7)
+    row("1. binding simdjson re-import / msgspec re-import ≤ 0.5", "binding-simd-update", "msgspec-update", 0.5)
+    row("1. binding simdjson cold / hand-written Swift+simdjson ≤ 1.5", "binding-simd-cold", "hand-cold", 1.5)
+    row("3. jansson cold / jansson parse ≤ 1.3", "cold", "parse", 1.3)
+    row("3. jansson re-import / jansson parse ≤ 1.2", "update", "parse", 1.2)
+    (small, _, _, first), rest = results[0], results[1:]
+    for key, name in (("binding-simd-cold", "binding simdjson cold"), ("cold", "jansson cold")):
+        target_row(f"5. per-object cost flat within ±25%: {name}, µs per person vs {small:,}",
+                   [None] + [(m[key] / count) / (first[key] / small) for count, _, _, m in rest], 1.25, 0.75)
 
 
 if __name__ == "__main__":

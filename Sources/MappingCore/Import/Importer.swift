@@ -159,8 +159,8 @@ struct Importer<Reader: JSONReader> {
             options.onEvent?(.willMapCollection(mapping: spec.name(of: reference), count: count))
             objects.reserveCapacity(count)
             if count >= 64, case .plain(let index) = reference, let plan = spec.plan(index),
-               model.entities.indices.contains(plan.entity), let map = model.entities[plan.entity].identityMap {
-                store.reserve(map: map, additional: count)
+               model.entities.indices.contains(plan.entity) {
+                store.reserve(for: model.entities[plan.entity], additional: count)
             }
             try reader.forEachElement(of: node) { (index, element) throws(MappingError) in
                 guard reader.kind(of: element) != .null, let mapping = try choose(reference, for: element) else { return }

@@ -80,22 +80,19 @@ struct Column {
         }
     }
 
-    /// Whether a string row holds exactly these bytes.
-    @inline(__always)
-    func holdsString(_ bytes: UnsafeRawBufferPointer, at row: Int, arena: StringArena) -> Bool {
-        guard type == .string, present[row], strings.indices.contains(row), foreign.isEmpty || foreign[row] == nil else { return false }
-        return arena.equals(strings[row], bytes)
-    }
+    enum StringUpdate { case unchanged, written, differs }
 
-    /// Stores bytes into a string row; false (nothing done) for another column type or 4 GiB or more.
-    mutating func setString(_ bytes: UnsafeRawBufferPointer, at row: Int, arena: StringArena) -> Bool {
-        guard type == .string, row >= 0, present.count > row, strings.indices.contains(row), let ref = arena.store(bytes) else {
-            return false
+    /// Compares a string row with `bytes`; when they differ and `write` allows, stores them. Mutating
+    /// (though it may only read) so that the column is accessed in place, never copied.
+    mutating func updateString(_ bytes: UnsafeRawBufferPointer, at row: Int, arena: StringArena, write: Bool) -> StringUpdate {
+        guard type == .string, row >= 0, strings.indices.contains(row), foreign.isEmpty || foreign[row] == nil else {
+            return .differs
         }
-        if !foreign.isEmpty { foreign[row] = nil }
+        if present[row], arena.equals(strings[row], bytes) { return .unchanged }
+        guard write, let ref = arena.store(bytes) else { return .differs }
         strings[row] = ref
         present[row] = true
-        return true
+        return .written
     }
 
     mutating func set(_ value: AttributeValue?, at row: Int, arena: StringArena) {

@@ -63,14 +63,11 @@ struct EntityTable {
         columns.indices.contains(attribute) ? columns[attribute].stringRef(at: row) : nil
     }
 
-    @inline(__always)
-    func holdsString(_ bytes: UnsafeRawBufferPointer, _ attribute: Int, row: Int, arena: StringArena) -> Bool {
-        columns.indices.contains(attribute) && columns[attribute].holdsString(bytes, at: row, arena: arena)
-    }
-
-    /// Stores a string's bytes into a string column; false (nothing done) for a column of another type.
-    mutating func setString(_ bytes: UnsafeRawBufferPointer, _ attribute: Int, row: Int, arena: StringArena) -> Bool {
-        columns.indices.contains(attribute) && columns[attribute].setString(bytes, at: row, arena: arena)
+    /// Compares a string row with `bytes` and, when they differ and `write` allows, stores them.
+    mutating func updateString(_ bytes: UnsafeRawBufferPointer, _ attribute: Int, row: Int, arena: StringArena,
+                               write: Bool) -> Column.StringUpdate {
+        guard columns.indices.contains(attribute) else { return .differs }
+        return columns[attribute].updateString(bytes, at: row, arena: arena, write: write)
     }
 
     mutating func setValue(_ value: AttributeValue?, _ attribute: Int, row: Int, arena: StringArena) {

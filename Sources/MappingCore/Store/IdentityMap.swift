@@ -2,29 +2,47 @@
 /// the one live object that has it, so mapping the same identity again finds that object instead of
 /// making another. Every way of computing a key lives here: from a stored record, from values
 /// already coerced (the importer, the connector), and from a caller's loose JSON identity.
+///
+/// Keys that are one integer, the common case, live in an `IntegerKeyTable` (a cheap hash, flat
+/// arrays); every other key (strings by their bytes, compound keys) in a dictionary.
 struct IdentityMap {
-    private(set) var entries: [IdentityKey: ObjectID] = [:]
+    private var integers = IntegerKeyTable()
+    private var others: [IdentityKey: ObjectID] = [:]
 
-    subscript(key: IdentityKey) -> ObjectID? { entries[key] }
+    subscript(key: IdentityKey) -> ObjectID? {
+        if case .single(.integer(let number)) = key { return integers[number] }
+        return others[key]
+    }
 
-    var count: Int { entries.count }
+    var count: Int { integers.count + others.count }
+
+    /// Every entry, in no particular order (for the invariant checks).
+    var entries: [(key: IdentityKey, object: ObjectID)] {
+        integers.entries.map { (IdentityKey.single(.integer($0.key)), $0.object) } + others.map { ($0.key, $0.value) }
+    }
 
     /// Sets or clears the entry for `key`; returns the object it named before.
     @discardableResult
     mutating func set(_ object: ObjectID?, for key: IdentityKey) -> ObjectID? {
-        if let object { return entries.updateValue(object, forKey: key) }
-        return entries.removeValue(forKey: key)
+        if case .single(.integer(let number)) = key {
+            if let object { return integers.set(object, for: number) }
+            return integers.remove(number)
+        }
+        if let object { return others.updateValue(object, forKey: key) }
+        return others.removeValue(forKey: key)
     }
 
-    /// Room for `additional` more entries, so an import of a large collection does not rehash.
-    mutating func reserve(additional: Int) {
+    /// Room for `additional` more entries, so an import of a large collection does not rehash. The
+    /// integer table is the one reserved: an entity's keys are of one type, and most are integers.
+    mutating func reserve(additional: Int, integers keyed: Bool = true) {
         guard additional > 0 else { return }
-        entries.reserveCapacity(entries.count + additional)
+        if keyed { integers.reserve(additional: additional) } else { others.reserveCapacity(others.count + additional) }
     }
 
     /// Drops the entries whose object `isGone` says is gone (a rollback's purge).
     mutating func removeAll(where isGone: (ObjectID) -> Bool) {
-        entries = entries.filter { !isGone($0.value) }
+        integers.filter { !isGone($0) }
+        others = others.filter { !isGone($0.value) }
     }
 
     /// The map and key of a stored object; `nil` when the entity has no identification or one of

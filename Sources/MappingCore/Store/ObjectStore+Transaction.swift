@@ -1,7 +1,10 @@
 /// What an open transaction changed, so that a failure can put the graph back exactly as it was:
 /// records as they were before their first change, objects created, identity-map entries replaced.
 /// Objects not touched cost nothing, so a small import into a large graph rolls back cheaply.
-struct Journal {
+/// A class: the store asks it about every value it changes, and as a struct behind an optional
+/// each question copied (and retained) its tables. Copies of a store made while a transaction is
+/// open only read (queries), so sharing it is safe.
+final class Journal {
     struct IdentityChange {
         let map: Int
         let key: IdentityKey
@@ -26,12 +29,16 @@ struct Journal {
 
     func isNew(_ id: ObjectID) -> Bool { id.slot >= firstFreshSlot || reusedSlots.contains(id.slot) }
 
-    mutating func noteCreated(_ id: ObjectID) {
+    /// Whether a change to `id` (in `slot`) must first save its before-image.
+    @inline(__always)
+    func needsImage(_ id: ObjectID, slot: Int) -> Bool { !isNew(id) && beforeImages[slot] == nil }
+
+    func noteCreated(_ id: ObjectID) {
         created.append(id)
         if id.slot < firstFreshSlot { reusedSlots.insert(id.slot) }
     }
 
-    mutating func noteDeleted(slot: Int, generation: UInt16) { deleted.append((slot, generation)) }
+    func noteDeleted(slot: Int, generation: UInt16) { deleted.append((slot, generation)) }
 }
 
 extension ObjectStore {
@@ -91,7 +98,7 @@ extension ObjectStore {
     }
 
     private mutating func open() {
-        var opened = Journal()
+        let opened = Journal()
         opened.firstFreshSlot = space.firstSlot + slotsUsed  // in handles' slot numbers, as `isNew` reads them
         opened.memberCounts = members.map(\.count)
         opened.liveCounts = liveCounts

@@ -305,10 +305,8 @@ struct ObjectStore {
     /// the transaction made need none (a rollback discards them).
     @inline(__always)
     private mutating func saveBeforeImage(_ id: ObjectID, slot: Int, place: Place) {
-        // Optional chaining changes the journal in place; copying it out would copy its tables.
-        if journal?.isNew(id) == false, journal?.beforeImages[slot] == nil {
-            let image = record(at: place)
-            journal?.beforeImages[slot] = image
+        if let journal, journal.needsImage(id, slot: slot) {
+            journal.beforeImages[slot] = record(at: place)
         }
     }
 
@@ -324,9 +322,11 @@ struct ObjectStore {
 
     /// Makes room in an identity map for `additional` more objects (an import knows how many
     /// representations a collection holds), so the map is not rehashed as it grows.
-    mutating func reserve(map: Int, additional: Int) {
-        guard identityMaps.indices.contains(map) else { return }
-        identityMaps[map].reserve(additional: additional)
+    mutating func reserve(for entity: Entity, additional: Int) {
+        guard let map = entity.identityMap, identityMaps.indices.contains(map) else { return }
+        let integers = entity.identification.count == 1
+            && entity.identification.allSatisfy { entity.attributes.indices.contains($0) && entity.attributes[$0].type == .integer }
+        identityMaps[map].reserve(additional: additional, integers: integers)
     }
 
     mutating func register(_ id: ObjectID, map: Int, key: IdentityKey) {
@@ -359,11 +359,11 @@ struct ObjectStore {
     mutating func setString(_ bytes: UnsafeRawBufferPointer, of id: ObjectID, attribute: Int) {
         guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
         let entity = Int(place.entity)
-        if tables[entity].holdsString(bytes, attribute, row: place.row, arena: arena) { return }
-        let needsImage = journal?.isNew(id) == false && journal?.beforeImages[slot] == nil
-        if needsImage || indexKey(entity: entity, attribute: attribute) != nil
-            || !tables[entity].setString(bytes, attribute, row: place.row, arena: arena) {
-            setValue(.string(String(decoding: bytes, as: UTF8.self)), of: id, attribute: attribute)
+        let inPlace = journal?.needsImage(id, slot: slot) != true && indexKey(entity: entity, attribute: attribute) == nil
+        // One mutating call compares and (when it may) writes: a read first would copy the table.
+        switch tables[entity].updateString(bytes, attribute, row: place.row, arena: arena, write: inPlace) {
+        case .unchanged, .written: return
+        case .differs: setValue(.string(String(decoding: bytes, as: UTF8.self)), of: id, attribute: attribute)
         }
     }
 

@@ -144,7 +144,7 @@ extension MappingContext {
             var perEntity = Array(repeating: 0, count: model.entities.count)
             for stored in objects where perEntity.indices.contains(stored.entity) { perEntity[stored.entity] += 1 }
             for entity in model.entities {
-                if let map = entity.identityMap { store.reserve(map: map, additional: perEntity[entity.index]) }
+                store.reserve(for: entity, additional: perEntity[entity.index])
             }
             var found: [Int64: ObjectID] = [:]
             found.reserveCapacity(objects.count)

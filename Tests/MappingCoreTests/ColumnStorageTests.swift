@@ -1,0 +1,102 @@
+import XCTest
+import MappingArena
+@testable import MappingCore
+
+/// The columnar store's building blocks, against simple models of what they must do: the integer
+/// identity table against a Dictionary, the string arena against the strings it was given, and a
+/// column against an array of optional values.
+final class ColumnStorageTests: XCTestCase {
+    /// A deterministic generator, so that a failure repeats.
+    private struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    func testTheIntegerTableAgreesWithADictionaryThroughInsertsAndRemovals() {
+        var random = SplitMix(state: 42)
+        var table = IntegerKeyTable()
+        var model: [Int64: ObjectID] = [:]
+        // Few distinct keys, so runs collide, wrap around the table's end and close up on removal.
+        for step in 0..<20_000 {
+            let key = Int64.random(in: -300...300, using: &random)
+            if Bool.random(using: &random) || step < 200 {
+                let object = ObjectID(raw: UInt64(step + 1))
+                XCTAssertEqual(table.set(object, for: key), model.updateValue(object, forKey: key), "set \(key) at step \(step)")
+            } else {
+                XCTAssertEqual(table.remove(key), model.removeValue(forKey: key), "remove \(key) at step \(step)")
+            }
+            XCTAssertEqual(table.count, model.count)
+        }
+        for key in Int64(-310)...310 { XCTAssertEqual(table[key], model[key], "lookup \(key)") }
+        table.filter { $0.raw % 2 == 0 }
+        for key in Int64(-310)...310 { XCTAssertEqual(table[key], model[key].flatMap { $0.raw % 2 == 0 ? $0 : nil }) }
+    }
+
+    func testTheIntegerTableHoldsExtremeKeysAndReservesRoom() {
+        var table = IntegerKeyTable()
+        table.reserve(additional: 1000)
+        for (index, key) in [Int64.min, -1, 0, 1, Int64.max].enumerated() { table.set(ObjectID(raw: UInt64(index + 1)), for: key) }
+        XCTAssertEqual(table[Int64.min]?.raw, 1)
+        XCTAssertEqual(table[0]?.raw, 3)
+        XCTAssertEqual(table[Int64.max]?.raw, 5)
+        XCTAssertNil(table[2])
+        table.reserve(additional: Int.max)  // absurd: ignored, not trapped
+        XCTAssertEqual(table.count, 5)
+    }
+
+    func testTheArenaGivesBackEveryStringAndStoresRepeatsOnce() {
+        let arena = StringArena()
+        var refs: [(StringArena.Ref, String)] = []
+        let long = String(repeating: "long text ", count: 30_000)  // larger than a chunk's quarter: a chunk of its own
+        for index in 0..<50_000 {
+            let text = index % 10 == 0 ? "city \(index % 7)" : "person \(index) é ✓"
+            guard let ref = arena.store(text) else { return XCTFail("not stored") }
+            refs.append((ref, text))
+        }
+        guard let big = arena.store(long), let empty = arena.store("") else { return XCTFail("not stored") }
+        for (ref, text) in refs {
+            XCTAssertEqual(arena.string(ref), text)
+            XCTAssertTrue(arena.equals(ref, text))
+        }
+        XCTAssertEqual(arena.string(big), long)
+        XCTAssertEqual(arena.string(empty), "")
+        XCTAssertEqual(arena.store("city 3"), arena.store("city 3"), "a repeated short string is stored once")
+        XCTAssertEqual(String(cString: arena.cString(big)).count, long.count)
+        // A Ref the arena did not make reads as empty, never as memory out of bounds.
+        let foreign = StringArena()
+        guard let elsewhere = foreign.store(long) else { return XCTFail("not stored") }
+        let other = StringArena()
+        XCTAssertEqual(other.string(elsewhere), "")
+        withExtendedLifetime(other) { XCTAssertEqual(String(cString: other.cString(elsewhere)), "") }
+    }
+
+    func testAColumnKeepsEachTypeAndNull() {
+        let arena = StringArena()
+        let cases: [(AttributeType, AttributeValue)] = [
+            (.integer, .integer(Int64.min)), (.double, .double(-0.5)), (.boolean, .boolean(true)),
+            (.date, .date(Timestamp(microseconds: -1))), (.string, .string("naïve")),
+            (.decimal, .decimal(ExactDecimal(parsing: "61.5") ?? ExactDecimal(0))), (.json, .json(.array([.integer(1)]))),
+        ]
+        for (type, value) in cases {
+            var column = Column(type: type)
+            for _ in 0..<3 { column.appendRow() }
+            column.set(value, at: 1, arena: arena)
+            XCTAssertNil(column.value(at: 0, arena: arena))
+            XCTAssertEqual(column.value(at: 1, arena: arena), value, "\(type)")
+            XCTAssertTrue(column.holds(value, at: 1, arena: arena))
+            XCTAssertTrue(column.holds(nil, at: 2, arena: arena))
+            // A value of another type is kept as it came rather than refused.
+            column.set(.string("other"), at: 2, arena: arena)
+            XCTAssertEqual(column.value(at: 2, arena: arena), .string("other"))
+            column.set(nil, at: 1, arena: arena)
+            XCTAssertNil(column.value(at: 1, arena: arena))
+            XCTAssertNil(column.value(at: 99, arena: arena), "a row past the end reads as null")
+        }
+    }
+}
