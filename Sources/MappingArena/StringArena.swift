@@ -40,9 +40,9 @@ public final class StringArena: @unchecked Sendable {
     /// Strings up to this long are looked up before they are stored; longer ones (bodies, bios)
     /// rarely repeat and would cost a hash of every byte.
     static let sharedLimit = 64
-    static let probeLimit = 32
-    /// Seeds the hash per process from Swift's own random hash seed, so that a payload cannot be
-    /// built to collide everywhere (and so that SWIFT_DETERMINISTIC_HASHING makes runs repeat).
+    /// Seeds the hash per process from Swift's own random hash seed (as Swift's dictionaries are
+    /// seeded), so that a payload cannot be built to make probe runs long; the table is kept at most
+    /// half full. SWIFT_DETERMINISTIC_HASHING makes runs repeat, for instruction counts.
     private let seed: UInt64 = {
         var hasher = Hasher()
         hasher.combine(0x6D61_7070 as UInt32)
@@ -82,14 +82,10 @@ public final class StringArena: @unchecked Sendable {
         if table.isEmpty { resize(to: 1024) }
         let mask = table.count - 1
         var probe = Int(truncatingIfNeeded: hash) & mask
-        var probes = 0
         while table[probe] != 0 {
             let candidate = shared[Int(table[probe]) - 1]
             if Int(candidate.count) == bytes.count, equal(candidate, bytes) { return candidate }
             probe = (probe + 1) & mask
-            probes += 1
-            // A run this long means colliding input: store the string unshared rather than search on.
-            if probes == Self.probeLimit { return append(bytes) }
         }
         guard let ref = append(bytes) else { return nil }
         // `shared` has room for as many entries as half the table, and the table is grown before
@@ -99,6 +95,47 @@ public final class StringArena: @unchecked Sendable {
         table[probe] = UInt32(truncatingIfNeeded: sharedCount)
         if sharedCount * 2 >= table.count { resize(to: table.count * 2) }
         return ref
+    }
+
+    // MARK: Shared strings as numbers
+
+    /// A number that names `string` among the arena's shared strings (equal strings, one number),
+    /// storing it if need be; `nil` for a string the arena does not share (empty, or longer than
+    /// `sharedLimit`). Identity maps file string
+    /// keys under it, so a lookup is one hash of the bytes and no `String` comparison.
+    public func sharedKey(storing string: String) -> Int64? {
+        guard let ref = store(string), ref.count > 0, Int(ref.count) <= Self.sharedLimit else { return nil }
+        return Self.key(of: ref)
+    }
+
+    /// The number `sharedKey(storing:)` gives `string`, if the arena holds it shared; never stores.
+    public func sharedKey(of string: String) -> Int64? {
+        var text = string
+        return text.withUTF8 { bytes -> Int64? in
+            let raw = UnsafeRawBufferPointer(bytes)
+            guard raw.count > 0, raw.count <= Self.sharedLimit, !table.isEmpty else { return nil }
+            let mask = table.count - 1
+            var probe = Int(truncatingIfNeeded: Self.hash(raw, seed: seed)) & mask
+            while table[probe] != 0 {
+                let candidate = shared[Int(table[probe]) - 1]
+                if Int(candidate.count) == raw.count, equal(candidate, raw) { return Self.key(of: candidate) }
+                probe = (probe + 1) & mask
+            }
+            return nil
+        }
+    }
+
+    /// The string a shared key names ("" for a number no shared string has).
+    public func string(sharedKey key: Int64) -> String {
+        let bits = UInt64(bitPattern: key)
+        return string(Ref(chunk: UInt32(truncatingIfNeeded: bits >> 32), offset: UInt32(truncatingIfNeeded: (bits >> 8) & 0xFF_FFFF),
+                          count: UInt32(truncatingIfNeeded: bits & 0xFF)))
+    }
+
+    /// Shared strings are at most `sharedLimit` (< 256) bytes in chunks of `chunkSize` (< 2^24)
+    /// bytes: chunk, offset and length fit one number.
+    private static func key(of ref: Ref) -> Int64 {
+        Int64(bitPattern: UInt64(ref.chunk) << 32 | UInt64(ref.offset) << 8 | UInt64(ref.count))
     }
 
     private func append(_ bytes: UnsafeRawBufferPointer) -> Ref? {
@@ -226,8 +263,7 @@ public final class StringArena: @unchecked Sendable {
         return true
     }
 
-    /// A fast seeded hash, eight bytes at a time. Not cryptographic: what bounds the time of a lookup
-    /// is `probeLimit`, whatever the input.
+    /// A fast seeded hash, eight bytes at a time (not cryptographic; see `seed`).
     static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
         var hash: UInt64 = seed ^ UInt64(truncatingIfNeeded: bytes.count)
         var offset = 0

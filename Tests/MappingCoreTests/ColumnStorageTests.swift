@@ -1,5 +1,7 @@
 import XCTest
 import MappingArena
+import MappingJSON
+import _MappingTestSupport
 @testable import MappingCore
 
 /// The columnar store's building blocks, against simple models of what they must do: the integer
@@ -98,5 +100,42 @@ final class ColumnStorageTests: XCTestCase {
             XCTAssertNil(column.value(at: 1, arena: arena))
             XCTAssertNil(column.value(at: 99, arena: arena), "a row past the end reads as null")
         }
+    }
+}
+
+/// String identities are filed by the number the arena gives each short string, long ones in a
+/// dictionary: both kinds, and the empty string, find their object again, survive a rollback and
+/// leave with a deletion.
+final class StringIdentityTests: XCTestCase {
+    private let spec = """
+    {"entities": {"Tag": {"attributes": {"key": "string", "n": "integer"}, "identification": "key"}},
+     "mappings": {"tag": {"entity": "Tag", "attributes": {"key": "key", "n": "n"}}}}
+    """
+
+    func testShortLongAndEmptyStringIdentities() throws {
+        let ctx = try TestFixtures.context(spec)
+        let long = String(repeating: "k", count: 100)
+        let keys = ["a", "é", long, "", "b"]
+        let payload = "[" + keys.enumerated().map { #"{"key": "\#($0.element)", "n": \#($0.offset)}"# }.joined(separator: ",") + "]"
+        let first = try ctx.importJSON(mapping: "tag", payload)
+        let again = try ctx.importJSON(mapping: "tag", payload)
+        XCTAssertEqual(first, again, "a re-import finds every object by its identity")
+        XCTAssertEqual(try ctx.count(of: "Tag"), 5)
+        for (index, key) in keys.enumerated() {
+            XCTAssertEqual(try ctx.object(of: "Tag", identity: .string(key)), first[index], "identity \(key.prefix(8))")
+        }
+        XCTAssertNil(try ctx.object(of: "Tag", identity: .string("never stored")))
+
+        try ctx.begin()
+        _ = try ctx.importJSON(mapping: "tag", #"[{"key": "c", "n": 9}, {"key": "\#(long)x", "n": 10}]"#)
+        try ctx.delete(first[0])
+        try ctx.rollback()
+        XCTAssertNil(try ctx.object(of: "Tag", identity: .string("c")))
+        XCTAssertNil(try ctx.object(of: "Tag", identity: .string(long + "x")))
+        XCTAssertEqual(try ctx.object(of: "Tag", identity: .string("a")), first[0])
+
+        try ctx.delete(first[2])
+        XCTAssertNil(try ctx.object(of: "Tag", identity: .string(long)))
+        XCTAssertEqual(try ctx.count(of: "Tag"), 4)
     }
 }

@@ -1,47 +1,81 @@
+import MappingArena
+
 /// The identity map of one identification, as SQLAlchemy's identity map: each identity key names
 /// the one live object that has it, so mapping the same identity again finds that object instead of
 /// making another. Every way of computing a key lives here: from a stored record, from values
 /// already coerced (the importer, the connector), and from a caller's loose JSON identity.
 ///
 /// Keys that are one integer, the common case, live in an `IntegerKeyTable` (a cheap hash, flat
-/// arrays); every other key (strings by their bytes, compound keys) in a dictionary.
+/// arrays); keys that are one short string, in another, under the number the graph's string arena
+/// gives that string (its bytes hashed once, no `String` compared); every other key (long strings,
+/// compound keys) in a dictionary.
 struct IdentityMap {
     private var integers = IntegerKeyTable()
+    private var strings = IntegerKeyTable()
     private var others: [IdentityKey: ObjectID] = [:]
 
-    subscript(key: IdentityKey) -> ObjectID? {
-        if case .single(.integer(let number)) = key { return integers[number] }
-        return others[key]
+    /// What a key is filed under.
+    private enum Filed {
+        case integer(Int64), string(Int64), other
     }
 
-    var count: Int { integers.count + others.count }
+    private func filed(_ key: IdentityKey, _ arena: StringArena, storing: Bool) -> Filed {
+        switch key {
+        case .single(.integer(let number)): return .integer(number)
+        case .single(.string(let text)):
+            let shared = storing ? arena.sharedKey(storing: text) : arena.sharedKey(of: text)
+            return shared.map { .string($0) } ?? .other
+        default: return .other
+        }
+    }
+
+    func object(for key: IdentityKey, arena: StringArena) -> ObjectID? {
+        switch filed(key, arena, storing: false) {
+        case .integer(let number): return integers[number]
+        case .string(let shared): return strings[shared]
+        case .other: return others.isEmpty ? nil : others[key]
+        }
+    }
+
+    var count: Int { integers.count + strings.count + others.count }
 
     /// Every entry, in no particular order (for the invariant checks).
-    var entries: [(key: IdentityKey, object: ObjectID)] {
-        integers.entries.map { (IdentityKey.single(.integer($0.key)), $0.object) } + others.map { ($0.key, $0.value) }
+    func entries(arena: StringArena) -> [(key: IdentityKey, object: ObjectID)] {
+        integers.entries.map { (IdentityKey.single(.integer($0.key)), $0.object) }
+            + strings.entries.map { (IdentityKey.single(.string(arena.string(sharedKey: $0.key))), $0.object) }
+            + others.map { ($0.key, $0.value) }
     }
 
     /// Sets or clears the entry for `key`; returns the object it named before.
     @discardableResult
-    mutating func set(_ object: ObjectID?, for key: IdentityKey) -> ObjectID? {
-        if case .single(.integer(let number)) = key {
+    mutating func set(_ object: ObjectID?, for key: IdentityKey, arena: StringArena) -> ObjectID? {
+        switch filed(key, arena, storing: object != nil) {
+        case .integer(let number):
             if let object { return integers.set(object, for: number) }
             return integers.remove(number)
+        case .string(let shared):
+            if let object { return strings.set(object, for: shared) }
+            return strings.remove(shared)
+        case .other:
+            if let object { return others.updateValue(object, forKey: key) }
+            return others.removeValue(forKey: key)
         }
-        if let object { return others.updateValue(object, forKey: key) }
-        return others.removeValue(forKey: key)
     }
 
-    /// Room for `additional` more entries, so an import of a large collection does not rehash. The
-    /// integer table is the one reserved: an entity's keys are of one type, and most are integers.
-    mutating func reserve(additional: Int, integers keyed: Bool = true) {
+    /// Room for `additional` more entries, so an import of a large collection does not rehash.
+    mutating func reserve(additional: Int, keyedBy type: AttributeType?) {
         guard additional > 0 else { return }
-        if keyed { integers.reserve(additional: additional) } else { others.reserveCapacity(others.count + additional) }
+        switch type {
+        case .integer: integers.reserve(additional: additional)
+        case .string: strings.reserve(additional: additional)
+        default: others.reserveCapacity(others.count + min(additional, 1 << 24))
+        }
     }
 
     /// Drops the entries whose object `isGone` says is gone (a rollback's purge).
     mutating func removeAll(where isGone: (ObjectID) -> Bool) {
         integers.filter { !isGone($0) }
+        strings.filter { !isGone($0) }
         others = others.filter { !isGone($0.value) }
     }
 

@@ -86,7 +86,7 @@ extension ObjectStore {
     /// scan-identified mapping made while the key was taken).
     private func checkIdentityMaps(_ model: Model, _ found: inout [String]) {
         for (map, identities) in identityMaps.enumerated() {
-            for (key, id) in identities.entries {
+            for (key, id) in identities.entries(arena: arena) {
                 guard let record = record(id), model.entities.indices.contains(record.entity) else {
                     found.append("identity map \(map) names \(id), which is not live")
                     continue

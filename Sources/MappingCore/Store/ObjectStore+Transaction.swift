@@ -16,7 +16,7 @@ final class Journal {
     /// Slot numbers (as handles carry them) at or past this one did not exist when the transaction
     /// began, so their objects are new; only reused slots below it need a set (a cold import of many
     /// objects then adds none).
-    var firstFreshSlot = 0
+    let firstFreshSlot: Int
     private var reusedSlots: Set<Int> = []
     var identityChanges: [IdentityChange] = []
     /// Identity maps where new objects took free keys without an `identityChanges` entry.
@@ -24,8 +24,14 @@ final class Journal {
     /// Slots of objects deleted in the transaction, with the generation their handles carry.
     private(set) var deleted: [(slot: Int, generation: UInt16)] = []
     /// Member list lengths and live counts when the transaction began.
-    var memberCounts: [Int] = []
-    var liveCounts: [Int] = []
+    let memberCounts: [Int]
+    let liveCounts: [Int]
+
+    init(firstFreshSlot: Int, memberCounts: [Int], liveCounts: [Int]) {
+        self.firstFreshSlot = firstFreshSlot
+        self.memberCounts = memberCounts
+        self.liveCounts = liveCounts
+    }
 
     func isNew(_ id: ObjectID) -> Bool { id.slot >= firstFreshSlot || reusedSlots.contains(id.slot) }
 
@@ -98,11 +104,8 @@ extension ObjectStore {
     }
 
     private mutating func open() {
-        let opened = Journal()
-        opened.firstFreshSlot = space.firstSlot + slotsUsed  // in handles' slot numbers, as `isNew` reads them
-        opened.memberCounts = members.map(\.count)
-        opened.liveCounts = liveCounts
-        journal = opened
+        // In handles' slot numbers, as `isNew` reads them.
+        journal = Journal(firstFreshSlot: space.firstSlot + slotsUsed, memberCounts: members.map(\.count), liveCounts: liveCounts)
     }
 
     private mutating func commit(model: Model) throws(MappingError) {

@@ -213,7 +213,7 @@ struct ObjectStore {
 
     func lookup(map: Int, key: IdentityKey) -> ObjectID? {
         guard identityMaps.indices.contains(map) else { return nil }
-        return identityMaps[map][key]
+        return identityMaps[map].object(for: key, arena: arena)
     }
 
     var objectCount: Int { places.count - freeSlots.count - retiredSlots }
@@ -285,7 +285,7 @@ struct ObjectStore {
     mutating func remove(_ id: ObjectID, identity: (map: Int, key: IdentityKey)?) {
         guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
         if let identity, lookup(map: identity.map, key: identity.key) == id {
-            identityMaps[identity.map].set(nil, for: identity.key)
+            identityMaps[identity.map].set(nil, for: identity.key, arena: arena)
             journal?.identityChanges.append(.init(map: identity.map, key: identity.key, previous: id))
         }
         saveBeforeImage(id, slot: slot, place: place)
@@ -315,8 +315,8 @@ struct ObjectStore {
 
     /// Removes an identity-map entry if it names `id`.
     mutating func unregister(_ id: ObjectID, map: Int, key: IdentityKey) {
-        guard identityMaps.indices.contains(map), identityMaps[map][key] == id else { return }
-        identityMaps[map].set(nil, for: key)
+        guard identityMaps.indices.contains(map), lookup(map: map, key: key) == id else { return }
+        identityMaps[map].set(nil, for: key, arena: arena)
         journal?.identityChanges.append(.init(map: map, key: key, previous: id))
     }
 
@@ -324,14 +324,14 @@ struct ObjectStore {
     /// representations a collection holds), so the map is not rehashed as it grows.
     mutating func reserve(for entity: Entity, additional: Int) {
         guard let map = entity.identityMap, identityMaps.indices.contains(map) else { return }
-        let integers = entity.identification.count == 1
-            && entity.identification.allSatisfy { entity.attributes.indices.contains($0) && entity.attributes[$0].type == .integer }
-        identityMaps[map].reserve(additional: additional, integers: integers)
+        let single = entity.identification.count == 1 ? entity.identification.first : nil
+        let type = single.flatMap { entity.attributes.indices.contains($0) ? entity.attributes[$0].type : nil }
+        identityMaps[map].reserve(additional: additional, keyedBy: type)
     }
 
     mutating func register(_ id: ObjectID, map: Int, key: IdentityKey) {
         guard identityMaps.indices.contains(map) else { return }
-        let previous = identityMaps[map].set(id, for: key)
+        let previous = identityMaps[map].set(id, for: key, arena: arena)
         if previous == nil, journal?.isNew(id) == true {
             // A new object under a free key: a rollback purges such entries wholesale, so the
             // journal keeps no copy of the key (a cold import would otherwise hold one per object).
@@ -357,9 +357,11 @@ struct ObjectStore {
     /// the arena without making a `String` first. An object that needs a before-image or an
     /// indexed attribute goes through `setValue`, which needs the value as a `String` anyway.
     mutating func setString(_ bytes: UnsafeRawBufferPointer, of id: ObjectID, attribute: Int) {
-        guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
+        guard let place = place(of: id) else { return }
         let entity = Int(place.entity)
-        let inPlace = journal?.needsImage(id, slot: slot) != true && indexKey(entity: entity, attribute: attribute) == nil
+        // An object the transaction did not make may need a before-image: `setValue` decides that,
+        // only once the value is known to differ (re-imports mostly bring equal values).
+        let inPlace = journal.map { $0.isNew(id) } != false && indexKey(entity: entity, attribute: attribute) == nil
         // One mutating call compares and (when it may) writes: a read first would copy the table.
         switch tables[entity].updateString(bytes, attribute, row: place.row, arena: arena, write: inPlace) {
         case .unchanged, .written: return
@@ -439,7 +441,7 @@ struct ObjectStore {
 
     mutating func restoreIdentity(map: Int, key: IdentityKey, to previous: ObjectID?) {
         guard identityMaps.indices.contains(map) else { return }
-        identityMaps[map].set(previous, for: key)
+        identityMaps[map].set(previous, for: key, arena: arena)
     }
 
     /// Puts the member lists and counts back as they were when a transaction began.
