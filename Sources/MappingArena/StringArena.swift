@@ -27,10 +27,12 @@ public final class StringArena: @unchecked Sendable {
     /// The chunk new strings go to, and how much of it is used.
     private var current = -1
     private var used = 0
-    /// Open addressing over `shared`: 0 is an empty slot, n names `shared[n - 1]`. Kept at most half
-    /// full, so a probe ends soon. Both are raw buffers: as Swift arrays in a class, every probe paid
-    /// for a retain, a uniqueness check and an exclusivity check.
-    private var table = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
+    /// Open addressing over `shared`: 0 is an empty slot; otherwise the low 32 bits n name
+    /// `shared[n - 1]` and the high 32 bits are the top of that string's hash, so a probe passes
+    /// other strings without reading them. Kept at most half full, so a probe ends soon. Both are
+    /// raw buffers: as Swift arrays in a class, every probe paid for a retain, a uniqueness check and
+    /// an exclusivity check.
+    private var table = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
     private var shared = UnsafeMutableBufferPointer<Ref>(start: nil, count: 0)
     private var sharedCount = 0
     /// Bytes taken in chunks, for memory reports.
@@ -80,19 +82,14 @@ public final class StringArena: @unchecked Sendable {
         guard bytes.count <= Self.sharedLimit else { return append(bytes) }
         let hash = Self.hash(bytes, seed: seed)
         if table.isEmpty { resize(to: 1024) }
-        let mask = table.count - 1
-        var probe = Int(truncatingIfNeeded: hash) & mask
-        while table[probe] != 0 {
-            let candidate = shared[Int(table[probe]) - 1]
-            if Int(candidate.count) == bytes.count, equal(candidate, bytes) { return candidate }
-            probe = (probe + 1) & mask
-        }
+        let (found, probe) = find(bytes, hash: hash)
+        if let found { return found }
         guard let ref = append(bytes) else { return nil }
         // `shared` has room for as many entries as half the table, and the table is grown before
         // it is more than half full.
         shared[sharedCount] = ref
         sharedCount += 1
-        table[probe] = UInt32(truncatingIfNeeded: sharedCount)
+        table[probe] = Self.entry(hash: hash, index: sharedCount)
         if sharedCount * 2 >= table.count { resize(to: table.count * 2) }
         return ref
     }
@@ -114,14 +111,7 @@ public final class StringArena: @unchecked Sendable {
         return text.withUTF8 { bytes -> Int64? in
             let raw = UnsafeRawBufferPointer(bytes)
             guard raw.count > 0, raw.count <= Self.sharedLimit, !table.isEmpty else { return nil }
-            let mask = table.count - 1
-            var probe = Int(truncatingIfNeeded: Self.hash(raw, seed: seed)) & mask
-            while table[probe] != 0 {
-                let candidate = shared[Int(table[probe]) - 1]
-                if Int(candidate.count) == raw.count, equal(candidate, raw) { return Self.key(of: candidate) }
-                probe = (probe + 1) & mask
-            }
-            return nil
+            return find(raw, hash: Self.hash(raw, seed: seed)).found.map(Self.key(of:))
         }
     }
 
@@ -169,16 +159,37 @@ public final class StringArena: @unchecked Sendable {
         destination.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
     }
 
+    /// The shared string with these bytes, or the empty slot where it would go.
+    @inline(__always)
+    private func find(_ bytes: UnsafeRawBufferPointer, hash: UInt64) -> (found: Ref?, probe: Int) {
+        let mask = table.count - 1
+        let tag = hash >> 32
+        var probe = Int(truncatingIfNeeded: hash) & mask
+        while table[probe] != 0 {
+            if table[probe] >> 32 == tag {
+                let candidate = shared[Int(truncatingIfNeeded: table[probe] & 0xFFFF_FFFF) - 1]
+                if Int(candidate.count) == bytes.count, equal(candidate, bytes) { return (candidate, probe) }
+            }
+            probe = (probe + 1) & mask
+        }
+        return (nil, probe)
+    }
+
+    private static func entry(hash: UInt64, index: Int) -> UInt64 {
+        (hash >> 32) << 32 | UInt64(truncatingIfNeeded: index) & 0xFFFF_FFFF
+    }
+
     /// A table of `count` slots (a power of two) holding every shared string, and room in `shared`
     /// for half as many entries.
     private func resize(to count: Int) {
-        let larger = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: count)
+        let larger = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count)
         larger.initialize(repeating: 0)
         let mask = count - 1
         for index in 0..<sharedCount {
-            var probe = withBytes(shared[index]) { Int(truncatingIfNeeded: Self.hash($0, seed: seed)) } & mask
+            let hash = withBytes(shared[index]) { Self.hash($0, seed: seed) }
+            var probe = Int(truncatingIfNeeded: hash) & mask
             while larger[probe] != 0 { probe = (probe + 1) & mask }
-            larger[probe] = UInt32(truncatingIfNeeded: index + 1)
+            larger[probe] = Self.entry(hash: hash, index: index + 1)
         }
         table.deallocate()
         table = larger

@@ -1,9 +1,14 @@
 /// The identity-map entries whose key is one integer (most APIs identify objects by an integer id):
-/// open addressing with linear probing over two flat arrays, hashed by a seeded multiply-and-shift
-/// mix instead of SipHash. A raw handle of 0 (never a valid one) marks an empty slot.
+/// open addressing with linear probing over one flat array of key–object pairs (a probe touches one
+/// cache line), hashed by a seeded multiply-and-shift mix instead of SipHash. A raw handle of 0
+/// (never a valid one) marks an empty slot.
 struct IntegerKeyTable {
-    private var keys: [Int64] = []
-    private var objects: [UInt64] = []
+    private struct Entry {
+        var key: Int64
+        var object: UInt64
+    }
+
+    private var slots: [Entry] = []
     private(set) var count = 0
 
     /// Mixed into every hash, so that ids cannot be chosen to collide in every process (from
@@ -25,27 +30,26 @@ struct IntegerKeyTable {
     /// The slot holding `key`, or the empty slot where it would go.
     @inline(__always)
     private func position(of key: Int64) -> Int {
-        let mask = keys.count - 1
+        let mask = slots.count - 1
         var probe = home(key, mask: mask)
-        while objects[probe] != 0 && keys[probe] != key { probe = (probe + 1) & mask }
+        while slots[probe].object != 0 && slots[probe].key != key { probe = (probe + 1) & mask }
         return probe
     }
 
     subscript(key: Int64) -> ObjectID? {
         guard count > 0 else { return nil }
-        let probe = position(of: key)
-        return objects[probe] == 0 ? nil : ObjectID(raw: objects[probe])
+        let found = slots[position(of: key)].object
+        return found == 0 ? nil : ObjectID(raw: found)
     }
 
     /// Sets the object for `key`; returns the one it replaces.
     @discardableResult
     mutating func set(_ object: ObjectID, for key: Int64) -> ObjectID? {
-        if (count + 1) * 4 > keys.count * 3 { grow(to: Swift.max(16, keys.count * 2)) }
+        if (count + 1) * 4 > slots.count * 3 { grow(to: Swift.max(16, slots.count * 2)) }
         let probe = position(of: key)
-        let previous = objects[probe]
+        let previous = slots[probe].object
         if previous == 0 { count += 1 }
-        keys[probe] = key
-        objects[probe] = object.raw
+        slots[probe] = Entry(key: key, object: object.raw)
         return previous == 0 ? nil : ObjectID(raw: previous)
     }
 
@@ -55,21 +59,20 @@ struct IntegerKeyTable {
     mutating func remove(_ key: Int64) -> ObjectID? {
         guard count > 0 else { return nil }
         var gap = position(of: key)
-        let removed = objects[gap]
+        let removed = slots[gap].object
         guard removed != 0 else { return nil }
-        let mask = keys.count - 1
+        let mask = slots.count - 1
         var next = (gap + 1) & mask
-        while objects[next] != 0 {
-            let wanted = home(keys[next], mask: mask)
+        while slots[next].object != 0 {
+            let wanted = home(slots[next].key, mask: mask)
             // The entry at `next` may fill the gap when its home is not in the cyclic range (gap, next].
             if (next > gap && (wanted <= gap || wanted > next)) || (next < gap && wanted <= gap && wanted > next) {
-                keys[gap] = keys[next]
-                objects[gap] = objects[next]
+                slots[gap] = slots[next]
                 gap = next
             }
             next = (next + 1) & mask
         }
-        objects[gap] = 0
+        slots[gap].object = 0
         count -= 1
         return ObjectID(raw: removed)
     }
@@ -79,25 +82,20 @@ struct IntegerKeyTable {
         let (total, overflow) = count.addingReportingOverflow(additional)
         guard !overflow, additional > 0, total < 1 << 40 else { return }
         let wanted = total * 4
-        var size = Swift.max(16, keys.count)
+        var size = Swift.max(16, slots.count)
         while size * 3 < wanted, size < 1 << 40 { size *= 2 }
-        if size > keys.count { grow(to: size) }
+        if size > slots.count { grow(to: size) }
     }
 
     private mutating func grow(to size: Int) {
-        let oldKeys = keys, oldObjects = objects
-        keys = Array(repeating: 0, count: size)
-        objects = Array(repeating: 0, count: size)
-        for (key, object) in zip(oldKeys, oldObjects) where object != 0 {
-            let probe = position(of: key)
-            keys[probe] = key
-            objects[probe] = object
-        }
+        let old = slots
+        slots = Array(repeating: Entry(key: 0, object: 0), count: size)
+        for entry in old where entry.object != 0 { slots[position(of: entry.key)] = entry }
     }
 
     /// Every entry, in no particular order.
     var entries: [(key: Int64, object: ObjectID)] {
-        zip(keys, objects).compactMap { $0.1 == 0 ? nil : ($0.0, ObjectID(raw: $0.1)) }
+        slots.compactMap { $0.object == 0 ? nil : ($0.key, ObjectID(raw: $0.object)) }
     }
 
     /// Keeps only the entries whose object `keep` accepts.
