@@ -70,20 +70,33 @@ public final class StringArena: @unchecked Sendable {
     // MARK: Storing
 
     /// Stores `string` (or finds it stored); `nil` only for a string of 4 GiB or more.
-    public func store(_ string: String) -> Ref? {
+    public func store(_ string: String, share: Bool = true) -> Ref? {
         var text = string
-        return text.withUTF8 { store(UnsafeRawBufferPointer($0)) }
+        var repeated = false
+        return text.withUTF8 { store(UnsafeRawBufferPointer($0), share: share, repeated: &repeated) }
     }
 
     /// Stores the bytes (or finds them stored); `nil` only for 4 GiB or more.
     public func store(_ bytes: UnsafeRawBufferPointer) -> Ref? {
+        var repeated = false
+        return store(bytes, share: true, repeated: &repeated)
+    }
+
+    /// Stores the bytes; with `share`, a short string is looked up first and stored only once, and
+    /// `repeated` says whether it was there already. Without, the bytes are simply appended (for
+    /// values that rarely repeat, such as emails, looking them up would cost a table entry each).
+    public func store(_ bytes: UnsafeRawBufferPointer, share: Bool, repeated: inout Bool) -> Ref? {
+        repeated = false
         guard bytes.count > 0 else { return .empty }
         guard bytes.count < Int(UInt32.max) else { return nil }
-        guard bytes.count <= Self.sharedLimit else { return append(bytes) }
+        guard share, bytes.count <= Self.sharedLimit else { return append(bytes) }
         let hash = Self.hash(bytes, seed: seed)
         if table.isEmpty { resize(to: 1024) }
         let (found, probe) = find(bytes, hash: hash)
-        if let found { return found }
+        if let found {
+            repeated = true
+            return found
+        }
         guard let ref = append(bytes) else { return nil }
         // `shared` has room for as many entries as half the table, and the table is grown before
         // it is more than half full.

@@ -15,8 +15,32 @@ struct Column {
     private var boxed: [AttributeValue?] = []
     /// Values of another type than the column's, by row.
     private var foreign: [Int: AttributeValue] = [:]
+    /// Whether strings are looked up in the arena before they are stored, so repeats are stored
+    /// once. A column decides from its first `sharingSample` strings: it keeps sharing if at least
+    /// one in eight repeated (cities, statuses, names), else stops (emails, ids, bodies: a lookup
+    /// and a table entry each, for nothing). An identification always shares: its identity map
+    /// files it under the arena's shared copy.
+    private var shares = true
+    private let alwaysShares: Bool
+    private var sampled = 0, repeats = 0
+    static let sharingSample = 1024
 
-    init(type: AttributeType) { self.type = type }
+    init(type: AttributeType, alwaysShares: Bool = false) {
+        self.type = type
+        self.alwaysShares = alwaysShares
+    }
+
+    /// Stores a string's bytes as this column's sharing decides, learning from the first ones.
+    private mutating func store(_ bytes: UnsafeRawBufferPointer, arena: StringArena) -> StringArena.Ref? {
+        var repeated = false
+        let ref = arena.store(bytes, share: shares, repeated: &repeated)
+        if shares, !alwaysShares, sampled < Self.sharingSample {
+            sampled += 1
+            if repeated { repeats += 1 }
+            if sampled == Self.sharingSample { shares = repeats * 8 >= sampled }
+        }
+        return ref
+    }
 
     private enum Layout { case words, strings, boxed }
 
@@ -89,7 +113,7 @@ struct Column {
             return .differs
         }
         if present[row], arena.equals(strings[row], bytes) { return .unchanged }
-        guard write, let ref = arena.store(bytes) else { return .differs }
+        guard write, let ref = store(bytes, arena: arena) else { return .differs }
         strings[row] = ref
         present[row] = true
         return .written
@@ -109,7 +133,9 @@ struct Column {
         case (.boolean, .boolean(let flag)) where words.indices.contains(row): words[row] = flag ? 1 : 0
         case (.date, .date(let instant)) where words.indices.contains(row): words[row] = UInt64(bitPattern: instant.microseconds)
         case (.string, .string(let text)) where strings.indices.contains(row):
-            if let ref = arena.store(text) { strings[row] = ref } else { foreign[row] = value }  // 4 GiB or more: kept as it came
+            var text = text
+            let stored = text.withUTF8 { store(UnsafeRawBufferPointer($0), arena: arena) }
+            if let stored { strings[row] = stored } else { foreign[row] = value }  // 4 GiB or more: kept as it came
         case (.decimal, _) where boxed.indices.contains(row), (.json, _) where boxed.indices.contains(row): boxed[row] = value
         default: foreign[row] = value
         }

@@ -12,7 +12,9 @@ struct EntityTable {
     private var freeRows: [Int] = []
 
     init(_ entity: Entity) {
-        columns = entity.attributes.map { Column(type: $0.type) }
+        columns = entity.attributes.indices.map { index in
+            Column(type: entity.attributes[index].type, alwaysShares: entity.identification == [index])
+        }
         links = entity.relationships.map { LinkColumn(toMany: $0.toMany) }
     }
 
