@@ -78,6 +78,27 @@ final class ColumnStorageTests: XCTestCase {
         withExtendedLifetime(other) { XCTAssertEqual(String(cString: other.cString(elsewhere)), "") }
     }
 
+    func testAColumnOfUniqueStringsStopsSharingAndAColumnOfRepeatsKeepsOn() {
+        let arena = StringArena()
+        let rows = Column.sharingSample + 10
+        var unique = Column(type: .string), repeating = Column(type: .string), identity = Column(type: .string, alwaysShares: true)
+        for row in 0..<rows {
+            unique.appendRow()
+            repeating.appendRow()
+            identity.appendRow()
+            unique.set(.string("person\(row)@example.com"), at: row, arena: arena)
+            repeating.set(.string(["home", "work", "mobile"][row % 3]), at: row, arena: arena)
+            identity.set(.string("+1-555-\(row)"), at: row, arena: arena)
+        }
+        // Past the sample, a repeated value in the unique column is stored anew; the others share.
+        unique.set(.string("person0@example.com"), at: rows - 1, arena: arena)
+        XCTAssertNotEqual(unique.stringRef(at: rows - 1), unique.stringRef(at: 0))
+        XCTAssertEqual(unique.value(at: rows - 1, arena: arena), .string("person0@example.com"))
+        XCTAssertEqual(repeating.stringRef(at: rows - 1), repeating.stringRef(at: (rows - 1) % 3))
+        identity.set(.string("+1-555-0"), at: rows - 1, arena: arena)
+        XCTAssertEqual(identity.stringRef(at: rows - 1), identity.stringRef(at: 0))
+    }
+
     func testAColumnKeepsEachTypeAndNull() {
         let arena = StringArena()
         let cases: [(AttributeType, AttributeValue)] = [
