@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The string values of one graph, as UTF-8 bytes each followed by a NUL, in chunks that never move
 /// and are freed only with the arena. A stored string is a 12-byte `Ref`; equal strings are stored
 /// once (short ones, where repeats are common: cities, statuses, tags). Because bytes never move, a
@@ -272,7 +278,10 @@ public final class StringArena: @unchecked Sendable {
         return memoryEqual(UnsafeRawPointer(start), other, bytes.count)
     }
 
+    /// Short strings word by word (a call costs more than they do); longer ones with libc's memcmp,
+    /// which compares them with vector instructions (long bodies on a re-import).
     private func memoryEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        guard count <= 32 else { return memcmp(a, b, count) == 0 }
         var offset = 0
         while offset + 8 <= count {
             guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else {
