@@ -45,8 +45,8 @@ static bool has_nul_escape(const char *bytes, size_t length) {
     const char *end = bytes + length;
     for (const char *at = bytes; at < end;) {
         at = static_cast<const char *>(memchr(at, '\\', static_cast<size_t>(end - at)));
-        if (at == nullptr) return false;
-        if (end - at >= 6 && memcmp(at, "\\u0000", 6) == 0) return true;
+        if (at == nullptr || end - at < 6) return false;  // too short for the escape (and for at + 2)
+        if (memcmp(at, "\\u0000", 6) == 0) return true;
         at += 2;
     }
     return false;

@@ -96,12 +96,15 @@ public func mapping_object_get_string(_ context: OpaquePointer?, _ object: UInt6
     return withContext(context) { (handle, slot) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let name = try CString.argument(attribute, "attribute")
-        let (stored, declared, arena) = try handle.core.storedString(of: ObjectID(raw: object), attribute: name)
+        // The graph's own bytes, found under the lock: they never move, so they stay valid while the
+        // value is unchanged.
+        let (bytes, count, declared) = try handle.core.withStoredString(of: ObjectID(raw: object), attribute: name) {
+            (ref, declared, arena) in (ref.map { arena.cString($0) }, Int(ref?.count ?? 0), declared)
+        }
         guard declared.type == .string else { throw wrongType(declared, "mapping_object_get_string") }
-        if let stored {
-            // The graph's own bytes: they never move, so they stay valid while the value is unchanged.
-            out.pointee = arena.cString(stored)
-            outLength?.pointee = Int(stored.count)
+        if let bytes {
+            out.pointee = bytes
+            outLength?.pointee = count
             return
         }
         let (value, _) = try handle.core.value(of: ObjectID(raw: object), attribute: name)

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The string values of one graph, as UTF-8 bytes each followed by a NUL, in chunks that never move
 /// and are freed only with the arena. A stored string is a 12-byte `Ref`; equal strings are stored
 /// once (short ones, where repeats are common: cities, statuses, tags). Because bytes never move, a
@@ -11,8 +5,9 @@ import Darwin
 /// allocation until a Swift `String` is asked for.
 ///
 /// This target holds the library's raw memory for the graph, so that the core stays safe Swift.
-/// Every `Ref` is checked against the chunks before it is followed: a `Ref` of another arena reads
-/// as an empty string, never as memory out of bounds.
+/// Every `Ref` is checked against the bytes written so far before it is followed: a `Ref` of
+/// another arena reads as an empty string or as other bytes of this one, never as memory out of
+/// bounds or not yet written.
 public final class StringArena: @unchecked Sendable {
     /// Where one string lives: its chunk, its offset there and its length in bytes (without the NUL).
     public struct Ref: Hashable, Sendable {
@@ -222,7 +217,7 @@ public final class StringArena: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// The bytes of `ref`, without the NUL; empty for a `Ref` this arena did not make.
+    /// The bytes of `ref`, without the NUL; empty for a `Ref` that lies outside what this arena wrote.
     public func withBytes<R>(_ ref: Ref, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         guard let start = address(of: ref) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         return try body(UnsafeRawBufferPointer(start: start, count: Int(ref.count)))
@@ -268,32 +263,17 @@ public final class StringArena: @unchecked Sendable {
     private func address(of ref: Ref) -> UnsafeMutableRawPointer? {
         guard ref.count > 0, Int(ref.chunk) < chunks.count else { return nil }
         let chunk = chunks[Int(ref.chunk)]
-        guard Int(ref.offset) + Int(ref.count) < chunk.capacity else { return nil }
+        // The open chunk is written up to `used`; the others are full (a long string's chunk is
+        // exactly its bytes and NUL).
+        let written = Int(ref.chunk) == current ? used : chunk.capacity
+        guard Int(ref.offset) + Int(ref.count) < written else { return nil }
         return chunk.base + Int(ref.offset)
     }
 
     private func equal(_ ref: Ref, _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let start = address(of: ref) else { return bytes.isEmpty }
         guard let other = bytes.baseAddress, Int(ref.count) == bytes.count else { return false }
-        return memoryEqual(UnsafeRawPointer(start), other, bytes.count)
-    }
-
-    /// Short strings word by word (a call costs more than they do); longer ones with libc's memcmp,
-    /// which compares them with vector instructions (long bodies on a re-import).
-    private func memoryEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-        guard count <= 32 else { return memcmp(a, b, count) == 0 }
-        var offset = 0
-        while offset + 8 <= count {
-            guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else {
-                return false
-            }
-            offset += 8
-        }
-        while offset < count {
-            guard a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self) else { return false }
-            offset += 1
-        }
-        return true
+        return Bytes.equal(UnsafeRawBufferPointer(start: start, count: bytes.count), UnsafeRawBufferPointer(start: other, count: bytes.count))
     }
 
     /// A fast seeded hash, eight bytes at a time (not cryptographic; see `seed`).
@@ -301,7 +281,7 @@ public final class StringArena: @unchecked Sendable {
         var hash: UInt64 = seed ^ UInt64(truncatingIfNeeded: bytes.count)
         var offset = 0
         while offset + 8 <= bytes.count {
-            hash = mix(hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            hash = Bytes.mix(hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             offset += 8
         }
         if offset < bytes.count {
@@ -312,15 +292,9 @@ public final class StringArena: @unchecked Sendable {
                 shift += 8
                 offset += 1
             }
-            hash = mix(hash ^ tail)
+            hash = Bytes.mix(hash ^ tail)
         }
         return hash ^ (hash >> 32)
     }
 
-    @inline(__always)
-    private static func mix(_ value: UInt64) -> UInt64 {
-        var x = value &* 0xBF58_476D_1CE4_E5B9
-        x ^= x >> 31
-        return x &* 0x94D0_49BB_1331_11EB
-    }
 }

@@ -136,7 +136,7 @@ public final class MappingContext: Sendable {
             try store.transaction(model: spec.model) { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
                 // Move the store into the importer and back, so it stays uniquely referenced and
                 // is changed in place rather than copied.
-                var importer = Importer(spec: spec, reader: reader, store: ObjectStore(model: spec.model, space: .placeholder))
+                var importer = Importer(spec: spec, reader: reader, store: .placeholder)
                 importer.hosts = hosts
                 importer.options = options
                 if options.audit != nil || options.strict { importer.auditCounts = [:] }
@@ -190,14 +190,17 @@ public final class MappingContext: Sendable {
         try read { (reader) throws(MappingError) in try reader.value(of: object, attribute: attribute) }
     }
 
-    /// A string attribute as the graph stores it: the arena and the string's place in it, which stay
-    /// valid until the context is freed (so a C caller can keep the bytes while the value is
-    /// unchanged). The place is `nil` when the value is null or is not kept in the arena (a string
-    /// of 4 GiB or more): the caller then reads it with `value(of:attribute:)`.
-    public func storedString(of object: ObjectID, attribute: String) throws(MappingError) -> (StringArena.Ref?, Attribute, StringArena) {
+    /// Runs `body`, under the context's lock, with a string attribute as the graph stores it: the
+    /// arena and the string's place in it, whose bytes stay where they are until the context is
+    /// freed (so a C caller can keep them while the value is unchanged). The place is `nil` when the
+    /// value is null or is not kept in the arena (a string of 4 GiB or more): the caller then reads
+    /// it with `value(of:attribute:)`. The arena may be asked only inside `body`: another thread's
+    /// import may be adding chunks to it as soon as the lock is released.
+    public func withStoredString<T>(of object: ObjectID, attribute: String,
+                                    _ body: (StringArena.Ref?, Attribute, StringArena) -> T) throws(MappingError) -> T {
         try read { (reader) throws(MappingError) in
             let (ref, declared) = try reader.stringRef(of: object, attribute: attribute)
-            return (ref, declared, reader.store.arena)
+            return body(ref, declared, reader.store.arena)
         }
     }
 

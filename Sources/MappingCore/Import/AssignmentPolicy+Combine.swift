@@ -10,7 +10,7 @@ extension AssignmentPolicy {
         }
     }
 
-    /// Whether `combine` reads the current targets. Reading them costs a copy of the record, so
+    /// Whether `combine` reads the current targets. Reading them copies the target list, so
     /// plain assignment (the common case) skips it.
     var readsCurrent: Bool { self != .assign && self != .objectMerge }
 

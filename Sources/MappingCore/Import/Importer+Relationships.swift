@@ -63,8 +63,7 @@ extension Importer {
         if case .null = value {
             // null clears, as in the payload
         } else {
-            var metadataImporter = Importer<JSONValueReader>(spec: spec, reader: JSONValueReader(),
-                                                             store: ObjectStore(model: spec.model, space: .placeholder))
+            var metadataImporter = Importer<JSONValueReader>(spec: spec, reader: JSONValueReader(), store: .placeholder)
             metadataImporter.hosts = hosts
             metadataImporter.options.metadata = options.metadata
             // The nesting continues there: a mapping that reads itself from metadata again ends in

@@ -90,9 +90,12 @@ struct EntityTable {
         if links.indices.contains(relationship) { links[relationship].modifyList(at: row, change) }
     }
 
-    /// Every value and relationship of a row at once (a rollback's restore, an object loaded).
+    /// Every value and relationship of a row at once (a rollback's restore). Values the row already
+    /// holds are not written again (a string would be stored anew).
     mutating func write(values: [AttributeValue?], links written: [Links], row: Int, arena: StringArena) {
-        for (attribute, value) in values.enumerated() { setValue(value, attribute, row: row, arena: arena) }
+        for (attribute, value) in values.enumerated() where !holds(value, attribute, row: row, arena: arena) {
+            setValue(value, attribute, row: row, arena: arena)
+        }
         for (relationship, value) in written.enumerated() where links.indices.contains(relationship) {
             links[relationship].set(value, at: row)
         }

@@ -3,11 +3,12 @@
 struct GraphEditor {
     let model: Model
 
-    private func live(_ object: ObjectID, _ store: ObjectStore) throws(MappingError) -> (ObjectRecord, Entity) {
-        guard let record = store.record(object), model.entities.indices.contains(record.entity) else {
+    /// The entity of a live object (its values are read in place, never copied out).
+    private func live(_ object: ObjectID, _ store: ObjectStore) throws(MappingError) -> Entity {
+        guard let kind = store.entityIndex(of: object), model.entities.indices.contains(kind) else {
             throw MappingError(.stale, "object \(object) was deleted or belongs to another context")
         }
-        return (record, model.entities[record.entity])
+        return model.entities[kind]
     }
 
     private func relationship(_ name: String, of entity: Entity) throws(MappingError) -> (Int, Relationship) {
@@ -29,7 +30,7 @@ struct GraphEditor {
 
     func set(_ object: ObjectID, attribute name: String, to value: JSONValue, in store: inout ObjectStore,
              registering: Bool = true) throws(MappingError) {
-        let (_, entity) = try live(object, store)
+        let entity = try live(object, store)
         guard let attribute = entity.attributeIndex(named: name) else {
             throw entity.unknownAttribute(name)
         }
@@ -48,7 +49,7 @@ struct GraphEditor {
         case .skip: return
         }
         let identifies = registering && entity.identification.contains(attribute)
-        if identifies, let record = store.record(object), let old = IdentityMap.key(of: record, entity) {
+        if identifies, let old = store.identity(of: object, entity) {
             store.unregister(object, map: old.map, key: old.key)
         }
         store.setValue(stored, of: object, attribute: attribute)
@@ -57,7 +58,7 @@ struct GraphEditor {
 
     /// Puts an object with a complete identity in its identity map; the identity must be free.
     func register(_ object: ObjectID, _ entity: Entity, in store: inout ObjectStore) throws(MappingError) {
-        guard let record = store.record(object), let identity = IdentityMap.key(of: record, entity) else { return }
+        guard let identity = store.identity(of: object, entity) else { return }
         if let holder = store.lookup(map: identity.map, key: identity.key), holder != object {
             throw MappingError(.constraint, "another \(entity.name) already has this identity",
                                attribute: entity.name + "." + entity.identification.map { entity.attributes[$0].name }.joined(separator: ","))
@@ -67,8 +68,8 @@ struct GraphEditor {
 
     private func checkTargets(_ targets: [ObjectID], _ relationship: Relationship, _ store: ObjectStore) throws(MappingError) {
         for target in targets {
-            let (record, entity) = try live(target, store)
-            guard model.isKind(record.entity, of: relationship.destination) else {
+            let entity = try live(target, store)
+            guard model.isKind(entity.index, of: relationship.destination) else {
                 throw MappingError(.type, "\"\(relationship.name)\" holds \(model.entities[relationship.destination].name) objects, not a \(entity.name)")
             }
         }
@@ -76,7 +77,7 @@ struct GraphEditor {
 
     func setRelated(_ object: ObjectID, relationship name: String, to targets: [ObjectID],
                     in store: inout ObjectStore) throws(MappingError) {
-        let (_, entity) = try live(object, store)
+        let entity = try live(object, store)
         let (index, relationship) = try self.relationship(name, of: entity)
         try checkTargets(targets, relationship, store)
         guard relationship.toMany || targets.count <= 1 else {
@@ -87,7 +88,7 @@ struct GraphEditor {
 
     func add(_ target: ObjectID, to object: ObjectID, relationship name: String, at position: Int?,
              in store: inout ObjectStore) throws(MappingError) {
-        let (record, entity) = try live(object, store)
+        let entity = try live(object, store)
         let (index, relationship) = try self.relationship(name, of: entity)
         try checkTargets([target], relationship, store)
         guard relationship.toMany else {
@@ -97,7 +98,7 @@ struct GraphEditor {
         if position != nil && !relationship.ordered {
             throw MappingError(.misuse, "\"\(name)\" is not ordered: add without an index")
         }
-        var targets = record.links[index].targets.filter { $0 != target }
+        var targets = (store.links(of: object, index)?.targets ?? []).filter { $0 != target }
         let at = position ?? targets.count
         guard (0...targets.count).contains(at) else {
             throw MappingError(.range, "position \(at) is past the end of \"\(name)\" (\(targets.count) object(s))")
@@ -108,22 +109,22 @@ struct GraphEditor {
 
     func remove(_ target: ObjectID, from object: ObjectID, relationship name: String,
                 in store: inout ObjectStore) throws(MappingError) {
-        let (record, entity) = try live(object, store)
+        let entity = try live(object, store)
         let (index, relationship) = try self.relationship(name, of: entity)
-        if relationship.toMany || record.links[index].targets.first == target {
-            let kept = record.links[index].targets.filter { $0 != target }
+        if relationship.toMany || (store.links(of: object, index)?.targets ?? []).first == target {
+            let kept = (store.links(of: object, index)?.targets ?? []).filter { $0 != target }
             store.setTargets(of: object, relationship: index, relationship, to: kept, model: model)
         }
     }
 
     func move(in object: ObjectID, relationship name: String, from: Int, to: Int,
               in store: inout ObjectStore) throws(MappingError) {
-        let (record, entity) = try live(object, store)
+        let entity = try live(object, store)
         let (index, relationship) = try self.relationship(name, of: entity)
         guard relationship.toMany, relationship.ordered else {
             throw MappingError(.misuse, "\"\(name)\" is not an ordered to-many relationship")
         }
-        var targets = record.links[index].targets
+        var targets = (store.links(of: object, index)?.targets ?? [])
         guard targets.indices.contains(from), targets.indices.contains(to) else {
             throw MappingError(.range, "positions \(from) and \(to) must be below \(targets.count)")
         }

@@ -65,10 +65,12 @@ struct IdentityMap {
     /// Room for `additional` more entries, so an import of a large collection does not rehash.
     mutating func reserve(additional: Int, keyedBy type: AttributeType?) {
         guard additional > 0 else { return }
+        // Capped: the count comes from a payload's array, which may hold nulls and non-objects.
+        let wanted = min(additional, 1 << 24)
         switch type {
-        case .integer: integers.reserve(additional: additional)
-        case .string: strings.reserve(additional: additional)
-        default: others.reserveCapacity(others.count + min(additional, 1 << 24))
+        case .integer: integers.reserve(additional: wanted)
+        case .string: strings.reserve(additional: wanted)
+        default: others.reserveCapacity(others.count + wanted)
         }
     }
 

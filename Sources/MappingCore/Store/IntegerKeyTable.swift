@@ -1,3 +1,5 @@
+import MappingArena
+
 /// The identity-map entries whose key is one integer (most APIs identify objects by an integer id):
 /// open addressing with linear probing over one flat array of key–object pairs (a probe touches one
 /// cache line), hashed by a seeded multiply-and-shift mix instead of SipHash. A raw handle of 0
@@ -21,10 +23,7 @@ struct IntegerKeyTable {
 
     @inline(__always)
     private func home(_ key: Int64, mask: Int) -> Int {
-        var x = UInt64(bitPattern: key) ^ Self.seed
-        x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int(truncatingIfNeeded: x ^ (x >> 31)) & mask
+        Int(truncatingIfNeeded: Bytes.mix(UInt64(bitPattern: key) ^ Self.seed)) & mask
     }
 
     /// The slot holding `key`, or the empty slot where it would go.

@@ -36,6 +36,11 @@ extension ObjectStore {
                 found.append("object \(id) lives in row \(place.row) of entity \(place.entity), which another slot owns")
             }
         }
+        // Slots of objects deleted in an open transaction are freed only when it commits.
+        let live = rowsTaken.reduce(0, +) + (journal?.deleted.count ?? 0)
+        if objectCount != live {
+            found.append("the store counts \(objectCount) objects but \(live) slots hold one (a slot neither live nor free)")
+        }
         for (entity, table) in tables.enumerated() {
             let owned = table.slots.filter { $0 != UInt32.max }.count
             if owned != rowsTaken[entity] {

@@ -130,11 +130,11 @@ extension ObjectStore {
         guard model.hasCountRules else { return }  // most models have none: skip visiting every object
         let touched = journal.created + journal.beforeImages.keys.compactMap { liveID(slot: $0) }
         for object in touched {
-            guard let record = record(object), model.entities.indices.contains(record.entity) else { continue }
-            let entity = model.entities[record.entity]
+            guard let kind = entityIndex(of: object), model.entities.indices.contains(kind) else { continue }
+            let entity = model.entities[kind]
             for (index, relationship) in entity.relationships.enumerated()
-            where (relationship.minCount != nil || relationship.maxCount != nil) && record.links.indices.contains(index) {
-                let count = record.links[index].targets.filter(contains).count
+            where relationship.minCount != nil || relationship.maxCount != nil {
+                let count = targets(of: object, index).count
                 if let low = relationship.minCount, count < low {
                     throw MappingError(.constraint, "\(entity.name).\(relationship.name) holds \(count) object(s), fewer than its minCount \(low)",
                                        attribute: entity.name + "." + relationship.name)

@@ -16,7 +16,7 @@ struct ObjectStore {
     var tables: [EntityTable]
     /// The graph's strings. A class shared by copies of the store: it only ever grows, so a copy
     /// never sees a string it holds change.
-    let arena = StringArena()
+    let arena: StringArena
     /// Per slot, the generation its live object's handles carry; 0 once the slot is retired.
     private var generations: [UInt16] = []
     private var freeSlots: [UInt32] = []
@@ -45,8 +45,25 @@ struct ObjectStore {
     /// The database every commit is written to, if the context has one.
     var persistent: (any PersistentStore)?
 
+    /// A store that is never read or changed, only swapped with the real one (the importer holds it
+    /// while it has the real one out): no tables, no arena of its own.
+    static var placeholder: ObjectStore { ObjectStore() }
+
+    private static let placeholderArena = StringArena()
+
+    private init() {
+        space = .placeholder
+        tables = []
+        arena = Self.placeholderArena
+        members = []
+        liveCounts = []
+        identityMaps = []
+        indexKeys = []
+    }
+
     init(model: Model, space: HandleSpace) {
         self.space = space
+        arena = StringArena()
         tables = model.entities.map { EntityTable($0) }
         members = Array(repeating: [], count: model.entities.count)
         liveCounts = Array(repeating: 0, count: model.entities.count)
@@ -79,7 +96,9 @@ struct ObjectStore {
 
     /// The index of an attribute of an entity, if it is indexed.
     func indexKey(entity: Int, attribute: Int) -> IndexKey? {
-        indexKeys.indices.contains(entity) ? indexKeys[entity][attribute] : nil
+        // Most entities have no index: skip the dictionary (a SipHash per value set) for them.
+        guard indexKeys.indices.contains(entity), !indexKeys[entity].isEmpty else { return nil }
+        return indexKeys[entity][attribute]
     }
 
     func index(_ key: IndexKey) -> AttributeIndex? { indexes[key] }
@@ -225,7 +244,7 @@ struct ObjectStore {
     var columnBytes: Int { tables.reduce(0) { $0 + $1.bytesHeld } + places.capacity * MemoryLayout<Place>.stride }
 
     /// The handle of `slot` as it is now. Slot numbers in handles start at the store's first slot;
-    /// a store never reaches 2^31 slots (the records alone would not fit in memory), so the sum
+    /// a store never reaches 2^31 slots (its objects alone would not fit in memory), so the sum
     /// stays within 32 bits.
     private func handle(slot: Int) -> ObjectID {
         ObjectID(tag: space.tag, generation: generations[slot], slot: UInt32(truncatingIfNeeded: space.firstSlot + slot))
@@ -386,11 +405,17 @@ struct ObjectStore {
     // MARK: Transaction support
 
     /// Undoes the creation of an object in the transaction being rolled back.
+    /// An object created and then deleted in the transaction has its generation back (`undelete`)
+    /// but no row: its slot is freed all the same.
     mutating func discardCreated(_ id: ObjectID) {
-        guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
-        index(id, at: place, adding: false)
-        tables[Int(place.entity)].removeRow(place.row)
-        places[slot] = .empty
+        let slot = id.slot - space.firstSlot
+        guard id.tag == space.tag, places.indices.contains(slot), generations[slot] == id.generation else { return }
+        let place = places[slot]
+        if !place.isEmpty, tables.indices.contains(Int(place.entity)) {
+            index(id, at: place, adding: false)
+            tables[Int(place.entity)].removeRow(place.row)
+            places[slot] = .empty
+        }
         generations[slot] = Self.next(generations[slot])
         free(slot: slot)
     }
@@ -426,6 +451,7 @@ struct ObjectStore {
             index(id, at: place, adding: false)
             tables[record.entity].setSequence(record.sequence, row: place.row)
         }
+        // Values the row still holds are left alone: rewriting them would store their strings again.
         tables[record.entity].write(values: record.values, links: record.links, row: place.row, arena: arena)
         index(id, at: place, adding: true)
     }

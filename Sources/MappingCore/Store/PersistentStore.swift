@@ -154,7 +154,7 @@ extension MappingContext {
                 }
                 let entity = model.entities[stored.entity]
                 let object = store.create(entity, values: stored.values)
-                if let identity = store.record(object).flatMap({ IdentityMap.key(of: $0, entity) }),
+                if let identity = store.identity(of: object, entity),
                    store.lookup(map: identity.map, key: identity.key) == nil {
                     store.register(object, map: identity.map, key: identity.key)
                 }

@@ -1,3 +1,5 @@
+import MappingArena
+
 /// A stored attribute value. A missing or null value is `nil` where an `AttributeValue?` is stored.
 public enum AttributeValue: Hashable, Sendable {
     case string(String)
@@ -60,26 +62,9 @@ extension AttributeValue {
     static func sameBytes(_ x: String, _ y: String) -> Bool {
         guard x == y else { return false }
         let compared = x.utf8.withContiguousStorageIfAvailable { a in
-            y.utf8.withContiguousStorageIfAvailable { b in equalBytes(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
+            y.utf8.withContiguousStorageIfAvailable { b in Bytes.equal(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
         }
         return (compared ?? nil) ?? x.utf8.elementsEqual(y.utf8)
-    }
-
-    /// Eight bytes at a time: a byte loop was a few percent of an import.
-    private static func equalBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        guard a.count == b.count else { return false }
-        var offset = 0
-        while offset + 8 <= a.count {
-            guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else {
-                return false
-            }
-            offset += 8
-        }
-        while offset < a.count {
-            guard a[offset] == b[offset] else { return false }
-            offset += 1
-        }
-        return true
     }
 
     public func hash(into hasher: inout Hasher) {
