@@ -1,5 +1,6 @@
 import MappingCore
 import MappingJSON
+import CSQLite
 
 /// The graph kept in an SQLite database file (`StoreLayout` says how). Opening loads every object;
 /// from then on each commit of the context is written in one SQLite transaction before the commit
@@ -59,9 +60,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let connection = try SQLiteConnection.open(path: path, create: options.create && !options.readOnly)
         let store = SQLiteStore(connection: connection, layout: StoreLayout(model: context.model), readOnly: options.readOnly)
         try store.prepare(specText: canonical, options: options)
-        let objects = try store.load()
-        let found = try context.attach(store, loading: objects)
+        let found = try context.attach(store, loading: try store.load())
         store.keys = Dictionary(uniqueKeysWithValues: found.map { ($0.value, rowID(of: $0.key)) })
+        #if os(Linux)
+        // Loading read every row into values first (tens of MB for 100k objects, freed now); glibc
+        // keeps freed memory for reuse, so without a trim the process would go on holding it.
+        malloc_trim(0)
+        #endif
         return store
     }
 

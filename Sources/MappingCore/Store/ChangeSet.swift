@@ -46,8 +46,8 @@ extension ObjectStore {
             deletedHere.contains(id) || (self.contains(id) && !journal.isNew(id))
         }
         for object in journal.created {
-            guard let record = record(object), model.entities.indices.contains(record.entity) else { continue }
-            changes.inserted.append(.init(object: object, entity: model.entities[record.entity].name))
+            guard let kind = entityIndex(of: object), model.entities.indices.contains(kind) else { continue }
+            changes.inserted.append(.init(object: object, entity: model.entities[kind].name))
         }
         for (slot, before) in journal.beforeImages.sorted(by: { $0.key < $1.key }) {
             guard model.entities.indices.contains(before.entity) else { continue }

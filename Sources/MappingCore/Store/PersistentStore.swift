@@ -58,12 +58,11 @@ extension ObjectStore {
         }
         // An owner whose to-many changed moves its targets' positions: their rows are written too.
         for updated in changes.updated {
-            guard let record = record(updated.object), model.entities.indices.contains(record.entity) else { continue }
-            let entity = model.entities[record.entity]
+            guard let kind = entityIndex(of: updated.object), model.entities.indices.contains(kind) else { continue }
+            let entity = model.entities[kind]
             for (index, relationship) in entity.relationships.enumerated()
-            where relationship.toMany && updated.changed.contains(relationship.name) && record.links.indices.contains(index)
-                && model.inverse(of: relationship)?.toMany == false {
-                for target in record.links[index].targets where contains(target) && written.insert(target).inserted {
+            where relationship.toMany && updated.changed.contains(relationship.name) && model.inverse(of: relationship)?.toMany == false {
+                for target in targets(of: updated.object, index) where written.insert(target).inserted {
                     if let row = row(target, model, &positions) { commit.updated.append(row) }
                 }
             }
@@ -109,8 +108,7 @@ extension ObjectStore {
         positions.reserveCapacity(entity.relationships.count)
         for (index, relationship) in entity.relationships.enumerated() {
             guard !relationship.toMany, let inverse = relationship.inverse, links.indices.contains(index),
-                  let owner = links[index].first, let ownerRecord = self.record(owner),
-                  ownerRecord.links.indices.contains(inverse) else {
+                  let owner = links[index].first, let ownerLinks = self.links(of: owner, inverse) else {
                 positions.append(nil)
                 continue
             }
@@ -118,7 +116,7 @@ extension ObjectStore {
             if cache.positions[key] == nil {
                 var byObject: [ObjectID: Int] = [:]
                 var position = 0
-                for target in ownerRecord.links[inverse].targets where contains(target) {
+                for target in ownerLinks.targets where contains(target) {
                     byObject[target] = position
                     position += 1
                 }
