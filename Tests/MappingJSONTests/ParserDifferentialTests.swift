@@ -82,6 +82,18 @@ final class ParserDifferentialTests: XCTestCase {
         XCTAssertEqual(try ctx.value(of: person, attribute: "name").0, .string("last"))
         XCTAssertEqual(try ctx.value(of: person, attribute: "tags").0,
                        .json(.object([JSONMember("x", .integer(3)), JSONMember("y", .integer(2))])))
+        // Objects past the reader's small-object size take the other path to the same answer.
+        let many = (0..<20).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")
+        for tags in ["{\(many)}", "{\(many), \"k3\": \"again\"}", #"{"a": 1, "b": 2, "c": 3}"#] {
+            let text = #"{"data": {"people": [{"id": 2, "tags": \#(tags)}]}}"#
+            try assertSame(TestFixtures.peopleSpec) { ctx in _ = try ctx.importJSON(mapping: "person", text) }
+        }
+        let repeated = try ctx.importJSON(mapping: "person", #"{"data": {"people": [{"id": 3, "tags": {\#(many), "k3": "again"}}]}}"#)
+        guard case .json(.object(let members))? = try ctx.value(of: try XCTUnwrap(repeated.first), attribute: "tags").0 else {
+            return XCTFail("tags is not an object")
+        }
+        XCTAssertEqual(members.count, 20)
+        XCTAssertEqual(members[3], JSONMember("k3", .string("again")))
     }
 
     func testMalformedTextFailsAlikeAndChangesNothing() throws {
