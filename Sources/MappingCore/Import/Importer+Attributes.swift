@@ -16,7 +16,8 @@ extension Importer {
         if case .node(let node) = found, attributeMapping.transformer == nil, entity.attributes.indices.contains(attribute),
            entity.attributes[attribute].type == .string, reader.kind(of: node) == .string {
             // A string into a string attribute: the bytes go from the parser into the graph's
-            // arena, with no `String` made in between.
+            // arena, with no `String` made in between. They are valid UTF-8 as a `String`'s would
+            // be: both parsers refuse invalid bytes and lone surrogate escapes (ParseError).
             let reader = self.reader
             reader.withStringBytes(of: node) { store.setString($0, of: object, attribute: attribute) }
             return true
