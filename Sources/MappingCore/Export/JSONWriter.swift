@@ -1,3 +1,5 @@
+import MappingArena
+
 /// Writes a `JSONValue` as JSON text. Numbers keep their exact form: integers as digits, doubles in
 /// the shortest form that reads back as the same double, decimals with every digit. (jansson's
 /// dumper prints doubles with 17 significant digits, `0.1` as `0.10000000000000001`, and has no way
@@ -76,22 +78,22 @@ enum JSONWriter {
     }
 
     private static func writeString(_ text: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        // Most strings need no escape: copy their bytes whole (through `withUTF8`'s contiguous
-        // buffer; walking the UTF-8 view byte by byte cost ~700 instructions per short string).
+        // Through `withUTF8`'s contiguous buffer: walking the UTF-8 view byte by byte cost ~700
+        // instructions per short string.
         var contiguous = text
-        let copied = contiguous.withUTF8 { bytes -> Bool in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                return false
-            }
+        contiguous.withUTF8 { writeString(bytes: $0, into: &output) }
+    }
+
+    /// A string's UTF-8 bytes as a JSON string (the graph's own bytes, for a column of strings).
+    static func writeString(bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        // Most strings need no escape: their bytes are copied whole.
+        guard bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
             output.append(contentsOf: bytes)
-            return true
-        }
-        if copied {
             output.append(UInt8(ascii: "\""))
             return
         }
-        for byte in text.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
             case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
@@ -123,6 +125,13 @@ struct ColumnWriter {
     mutating func append(_ value: AttributeValue?) {
         if output.count > 1 { output.append(UInt8(ascii: ",")) }
         JSONWriter.writeColumnValue(value, into: &output)
+    }
+
+    /// A string read in place from the graph's arena (no `String` made for it).
+    mutating func appendString(_ ref: StringArena.Ref, from arena: StringArena) {
+        if output.count > 1 { output.append(UInt8(ascii: ",")) }
+        // Typed as bytes so that appending them is one copy, not a generic element loop.
+        arena.withBytes(ref) { JSONWriter.writeString(bytes: $0.bindMemory(to: UInt8.self), into: &output) }
     }
 
     mutating func finish() -> [UInt8] {

@@ -51,19 +51,27 @@ struct GraphReader {
     func column(_ objects: [ObjectID], attribute name: String) throws(MappingError) -> [AttributeValue?] {
         var values: [AttributeValue?] = []
         values.reserveCapacity(objects.count)
-        try forEachValue(objects, attribute: name) { values.append($0) }
+        try forEachValue(objects, attribute: name) { object, attribute in values.append(store.attributeValue(of: object, attribute)) }
         return values
     }
 
-    /// The same column as JSON text, written as it is read (no array of values in between).
+    /// The same column as JSON text, written as it is read (no array of values in between, and
+    /// strings copied from the graph's own bytes).
     func columnText(_ objects: [ObjectID], attribute name: String) throws(MappingError) -> [UInt8] {
         var writer = ColumnWriter(capacity: objects.count)
-        try forEachValue(objects, attribute: name) { writer.append($0) }
+        try forEachValue(objects, attribute: name) { object, attribute in
+            if let ref = store.stringRef(of: object, attribute) {
+                writer.appendString(ref, from: store.arena)
+            } else {
+                writer.append(store.attributeValue(of: object, attribute))
+            }
+        }
         return writer.finish()
     }
 
+    /// Calls `body` with each object and the index of the attribute `name` in its entity.
     private func forEachValue(_ objects: [ObjectID], attribute name: String,
-                              _ body: (AttributeValue?) -> Void) throws(MappingError) {
+                              _ body: (ObjectID, Int) -> Void) throws(MappingError) {
         var slotByEntity = [Int?](repeating: nil, count: model.entities.count)
         var columnType: AttributeType?
         for (position, object) in objects.enumerated() {
@@ -88,7 +96,7 @@ struct GraphReader {
                 slotByEntity[entityIndex] = index
                 slot = index
             }
-            body(store.attributeValue(of: object, slot))
+            body(object, slot)
         }
     }
 
