@@ -79,3 +79,24 @@ def test_get_is_dict_get(graph):
         reading.get("nickname", "default")  # an attribute the entity lacks is an error, as ada["nickname"]
     with pytest.raises(LookupError):
         reading.get("nickname")
+
+
+def test_reading_an_attribute_whose_name_has_one_type_or_several():
+    """obj[attr] skips asking for the object's entity when the name has one type in the whole model;
+    a name with several types, and a name another entity has, still read and fail as before."""
+    spec = {"entities": {"A": {"attributes": {"id": "integer", "value": "string", "only": "boolean"}},
+                         "B": {"attributes": {"id": "integer", "value": "double"}}},
+            "mappings": {"a": {"entity": "A", "attributes": {"id": "id", "value": "value", "only": "only"}},
+                         "b": {"entity": "B", "attributes": {"id": "id", "value": "value"}}}}
+    with mapping.Context(spec) as ctx:
+        a = ctx.import_json("a", {"id": 1, "value": "text", "only": True})[0]
+        b = ctx.import_json("b", {"id": 2, "value": 2.5})[0]
+        assert ctx.type_by_name("id") == mapping._ffi.TYPE_INTEGER
+        assert ctx.type_by_name("value") is None
+        assert (a["id"], a["value"], a["only"]) == (1, "text", True)
+        assert (b["id"], b["value"]) == (2, 2.5)
+        with pytest.raises(mapping.UnknownNameError) as caught:
+            b["only"]
+        assert "has no attribute \"only\"" in str(caught.value)
+        with pytest.raises(mapping.UnknownNameError):
+            a["nothing"]

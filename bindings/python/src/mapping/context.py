@@ -94,6 +94,7 @@ class Context(Handle, _ContextHTTP):
         self._identifications: Dict[str, Tuple[str, ...]] = {}
         self._types: Dict[Tuple[str, str], int] = {}
         self._types_lock = threading.Lock()
+        self._types_by_name: Optional[Dict[str, Optional[int]]] = None
         self._callbacks: Dict[str, Any] = {}  # keeps the ctypes callbacks alive as long as the context
         self._observers: Dict[int, Any] = {}  # the same for observers, by token
         if parser is not None:
@@ -433,6 +434,21 @@ class Context(Handle, _ContextHTTP):
             with self._types_lock:
                 self._types[key] = cached
         return cached
+
+    def type_by_name(self, attribute: str) -> Optional[int]:
+        """The attribute's MAPPING_TYPE_* number when every entity that has an attribute of this
+        name gives it the same type (most models), else None. Lets `obj[attr]` read with one call
+        instead of first asking for the object's entity."""
+        table = self._types_by_name
+        if table is None:
+            table = {}
+            entities = json.loads(self._spec).get("entities")
+            for entity in entities if isinstance(entities, dict) else ():
+                for name in self.attributes(entity):
+                    kind = self.attribute_type(entity, name)
+                    table[name] = kind if table.get(name, kind) == kind else None
+            self._types_by_name = table
+        return table.get(attribute)
 
     def attributes(self, entity: str) -> List[str]:
         """The attribute names of an entity, inherited ones first."""

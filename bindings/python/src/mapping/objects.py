@@ -98,7 +98,10 @@ class Object:
         """The attribute's value as a Python value: str, int, float, decimal.Decimal, bool,
         datetime (UTC), the parsed JSON for json attributes, or None for null."""
         context = self._context
-        kind = context.attribute_type(self.entity, attribute)
+        # One type for the name across the model: no need to ask for this object's entity first.
+        kind = context.type_by_name(attribute)
+        if kind is None:
+            kind = context.attribute_type(self.entity, attribute)
         name = _encode(attribute)
         pointer = context._ptr
         if kind == _ffi.TYPE_JSON:
