@@ -36,8 +36,6 @@ public final class StringArena: @unchecked Sendable {
     private var table = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
     private var shared = UnsafeMutableBufferPointer<Ref>(start: nil, count: 0)
     private var sharedCount = 0
-    /// Bytes taken in chunks, for memory reports.
-    public private(set) var bytesReserved = 0
 
     static let chunkSize = 1 << 18
     /// Strings up to this long are looked up before they are stored; longer ones (bodies, bios)
@@ -70,17 +68,11 @@ public final class StringArena: @unchecked Sendable {
 
     // MARK: Storing
 
-    /// Stores `string` (or finds it stored); `nil` only for a string of 4 GiB or more.
-    public func store(_ string: String, share: Bool = true) -> Ref? {
+    /// Stores `string`, shared (or finds it stored); `nil` only for a string of 4 GiB or more.
+    public func store(_ string: String) -> Ref? {
         var text = string
         var repeated = false
-        return text.withUTF8 { store(UnsafeRawBufferPointer($0), share: share, repeated: &repeated) }
-    }
-
-    /// Stores the bytes (or finds them stored); `nil` only for 4 GiB or more.
-    public func store(_ bytes: UnsafeRawBufferPointer) -> Ref? {
-        var repeated = false
-        return store(bytes, share: true, repeated: &repeated)
+        return text.withUTF8 { store(UnsafeRawBufferPointer($0), share: true, repeated: &repeated) }
     }
 
     /// Stores the bytes; with `share`, a short string is looked up first and stored only once, and
@@ -164,7 +156,6 @@ public final class StringArena: @unchecked Sendable {
     }
 
     private func allocate(_ capacity: Int) -> Chunk {
-        bytesReserved += capacity
         return Chunk(base: UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8), capacity: capacity)
     }
 
@@ -247,17 +238,6 @@ public final class StringArena: @unchecked Sendable {
         return UnsafePointer(start.assumingMemoryBound(to: CChar.self))
     }
 
-
-    /// Orders two stored strings by their bytes (as `memcmp`, then length).
-    public func compare(_ a: Ref, _ b: Ref) -> Int {
-        withBytes(a) { x in
-            withBytes(b) { y in
-                let shorter = min(x.count, y.count)
-                for index in 0..<shorter where x[index] != y[index] { return x[index] < y[index] ? -1 : 1 }
-                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
-            }
-        }
-    }
 
     /// The start of `ref`'s bytes, after checking that they lie within one of this arena's chunks.
     private func address(of ref: Ref) -> UnsafeMutableRawPointer? {

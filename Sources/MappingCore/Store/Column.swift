@@ -63,9 +63,6 @@ struct Column {
     }
 
     @inline(__always)
-    func isNull(_ row: Int) -> Bool { !present[row] }
-
-    @inline(__always)
     func value(at row: Int, arena: StringArena) -> AttributeValue? {
         guard present[row] else { return nil }
         if !foreign.isEmpty, let value = foreign[row] { return value }
@@ -83,7 +80,7 @@ struct Column {
     /// or not a string).
     @inline(__always)
     func stringRef(at row: Int) -> StringArena.Ref? {
-        guard present[row], type == .string, strings.indices.contains(row), foreign[row] == nil else { return nil }
+        guard present[row], type == .string, strings.indices.contains(row), foreign.isEmpty || foreign[row] == nil else { return nil }
         return strings[row]
     }
 
@@ -150,11 +147,6 @@ struct Column {
         if layout == .boxed, boxed.indices.contains(row) { boxed[row] = nil }
     }
 
-    /// Bytes the column holds in its own arrays (strings' bytes are the arena's).
-    var bytesHeld: Int {
-        present.bytesHeld + words.capacity * 8 + strings.capacity * MemoryLayout<StringArena.Ref>.stride
-            + boxed.capacity * MemoryLayout<AttributeValue?>.stride
-    }
 }
 
 /// One bit per row.
@@ -182,6 +174,4 @@ struct Bitmap {
             }
         }
     }
-
-    var bytesHeld: Int { words.capacity * 8 }
 }

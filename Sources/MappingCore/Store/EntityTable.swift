@@ -18,8 +18,6 @@ struct EntityTable {
         links = entity.relationships.map { LinkColumn(toMany: $0.toMany) }
     }
 
-    var rowCount: Int { slots.count }
-
     /// A row for a new object, every value null and every relationship empty.
     mutating func addRow(slot: Int, sequence: Int) -> Int {
         if let row = freeRows.popLast() {
@@ -101,10 +99,6 @@ struct EntityTable {
         }
     }
 
-    var bytesHeld: Int {
-        columns.reduce(0) { $0 + $1.bytesHeld } + links.reduce(0) { $0 + $1.bytesHeld }
-            + slots.capacity * 4 + sequences.capacity * 8
-    }
 }
 
 /// One relationship of one entity for every row: a to-one as a handle per row (raw 0, never a valid
@@ -144,9 +138,5 @@ struct LinkColumn {
 
     mutating func clear(_ row: Int) {
         if toMany { if lists.indices.contains(row) { lists[row] = LinkList() } } else { setOne(nil, at: row) }
-    }
-
-    var bytesHeld: Int {
-        ones.capacity * 8 + lists.capacity * MemoryLayout<LinkList>.stride + lists.reduce(0) { $0 + $1.bytesHeld }
     }
 }

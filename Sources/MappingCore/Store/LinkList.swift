@@ -14,8 +14,6 @@ struct LinkList: Equatable {
 
     var count: Int { ids.count }
 
-    var hasIndex: Bool { index != nil }
-
     func contains(_ id: ObjectID) -> Bool {
         if let index { return index.contains(id) }
         return ids.contains(id)
@@ -44,9 +42,4 @@ struct LinkList: Equatable {
     }
 
     static func == (a: LinkList, b: LinkList) -> Bool { a.ids == b.ids }
-}
-
-extension LinkList {
-    /// Bytes the list holds beside itself (its handles, and its hash index once it has one).
-    var bytesHeld: Int { ids.capacity * MemoryLayout<ObjectID>.stride + (hasIndex ? ids.count * 2 * MemoryLayout<ObjectID>.stride : 0) }
 }

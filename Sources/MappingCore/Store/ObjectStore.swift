@@ -139,13 +139,16 @@ struct ObjectStore {
         return slot
     }
 
-    /// The place of a live object; `nil` for a stale, foreign or malformed handle.
-    @inline(__always) func place(of id: ObjectID) -> Place? {
+    /// The slot and place of a live object; `nil` for a stale, foreign or malformed handle.
+    @inline(__always) func located(_ id: ObjectID) -> (slot: Int, place: Place)? {
         guard let slot = liveSlot(of: id) else { return nil }
         let place = places[slot]
         guard tables.indices.contains(Int(place.entity)) else { return nil }
-        return place
+        return (slot, place)
     }
+
+    /// The place of a live object; `nil` for a stale, foreign or malformed handle.
+    @inline(__always) func place(of id: ObjectID) -> Place? { located(id)?.place }
 
     /// A copy of a live object's values and relationships (for a transaction's before-image, a
     /// change set, a commit to a database); `nil` for a handle not live. Reads on hot paths use
@@ -240,9 +243,6 @@ struct ObjectStore {
     /// How many slot numbers the store has used, for `HandleSpace.release`.
     var slotsUsed: Int { places.count }
 
-    /// Bytes held by the tables' columns (strings' bytes are in `arena.bytesReserved`).
-    var columnBytes: Int { tables.reduce(0) { $0 + $1.bytesHeld } + places.capacity * MemoryLayout<Place>.stride }
-
     /// The handle of `slot` as it is now. Slot numbers in handles start at the store's first slot;
     /// a store never reaches 2^31 slots (its objects alone would not fit in memory), so the sum
     /// stays within 32 bits.
@@ -302,7 +302,7 @@ struct ObjectStore {
     /// transaction commits, so a rollback can put the object back under the same handle). Inverses
     /// are the caller's business (`ObjectStore+Delete.swift`).
     mutating func remove(_ id: ObjectID, identity: (map: Int, key: IdentityKey)?) {
-        guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
+        guard let (slot, place) = located(id) else { return }
         if let identity, lookup(map: identity.map, key: identity.key) == id {
             identityMaps[identity.map].set(nil, for: identity.key, arena: arena)
             journal?.identityChanges.append(.init(map: identity.map, key: identity.key, previous: id))
@@ -361,7 +361,7 @@ struct ObjectStore {
     }
 
     mutating func setValue(_ value: AttributeValue?, of id: ObjectID, attribute: Int) {
-        guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
+        guard let (slot, place) = located(id) else { return }
         let entity = Int(place.entity)
         if tables[entity].holds(value, attribute, row: place.row, arena: arena) { return }
         saveBeforeImage(id, slot: slot, place: place)
@@ -390,14 +390,14 @@ struct ObjectStore {
 
     /// Sets a to-one relationship of a live object (nothing else: inverses are the caller's).
     mutating func setLink(_ target: ObjectID?, of id: ObjectID, relationship: Int) {
-        guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
+        guard let (slot, place) = located(id) else { return }
         saveBeforeImage(id, slot: slot, place: place)
         tables[Int(place.entity)].setOne(target, relationship, row: place.row)
     }
 
     /// Changes a to-many relationship of a live object in place (inverses are the caller's).
     mutating func modifyLinks(of id: ObjectID, relationship: Int, _ change: (inout LinkList) -> Void) {
-        guard let slot = liveSlot(of: id), let place = place(of: id) else { return }
+        guard let (slot, place) = located(id) else { return }
         saveBeforeImage(id, slot: slot, place: place)
         tables[Int(place.entity)].modifyList(relationship, row: place.row, change)
     }
