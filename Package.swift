@@ -8,7 +8,10 @@
 //   CJansson      system library wrapping jansson (shim.h turns its macros into functions)
 //   MappingJSON   the only target that touches json_t: parsing and the reader the importer walks
 //   CSQLite       system library wrapping SQLite's C API
+//   MappingSQL    what both database stores share: the tables a model becomes, values to and from SQL
 //   MappingSQLite the SQLite store: the graph kept in a database file (the only target that touches sqlite3)
+//   CPostgres     system library wrapping libpq
+//   MappingPostgres the PostgreSQL store: one graph shared by many processes (the only target that touches libpq)
 //   CMappingHeader  exposes include/mapping.h to Swift so the C ABI uses the header's own types
 //   Mapping       the C ABI (@_cdecl), built as the dynamic library product libmapping.so
 import PackageDescription
@@ -58,12 +61,35 @@ let optimize: [SwiftSetting] = [
     .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
 
+// The PostgreSQL store (issue 15) is built when libpq is there, decided as for simdjson: the
+// environment variable MAPPING_POSTGRES=1 or =0, or unset, whether Debian's libpq-fe.h is installed.
+// Without it, opening a postgresql:// store is MAPPING_EUNAVAILABLE. libmapping.so then links libpq
+// (libpq5, which every Debian with PostgreSQL clients has) directly.
+let postgresWanted: Bool = {
+    switch ProcessInfo.processInfo.environment["MAPPING_POSTGRES"] {
+    case "1": return true
+    case "0": return false
+    default: return FileManager.default.fileExists(atPath: "/usr/include/postgresql/libpq-fe.h")
+    }
+}()
+var postgresDependency: [Target.Dependency] { postgresWanted ? ["MappingPostgres"] : [] }
+var postgresDefine: [SwiftSetting] { postgresWanted ? [.define("MAPPING_POSTGRES")] : [] }
+var postgresTargets: [Target] {
+    guard postgresWanted else { return [] }
+    return [
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "MappingPostgres", dependencies: ["MappingCore", "MappingJSON", "MappingSQL", "CPostgres"],
+                swiftSettings: optimize),
+    ]
+}
+
 let package = Package(
     name: "libmapping",
     products: [
         .library(name: "mapping", type: .dynamic, targets: ["Mapping"]),
         // The engine as Swift modules, for Swift programs such as the `mapping` tool (tools/cli).
-        .library(name: "MappingEngine", targets: ["MappingArena", "MappingCore", "MappingJSON", "MappingSQLite"]),
+        .library(name: "MappingEngine", targets: ["MappingArena", "MappingCore", "MappingJSON", "MappingSQL", "MappingSQLite"]
+                 + (postgresWanted ? ["MappingPostgres"] : [])),
     ] + simdjsonProducts,
     targets: [
         .systemLibrary(
@@ -81,15 +107,17 @@ let package = Package(
                 swiftSettings: optimize),
         .target(name: "MappingJSON", dependencies: ["MappingCore", "CJansson"] + simdjsonDependency,
                 swiftSettings: optimize + simdjsonDefine),
-        .target(name: "MappingSQLite", dependencies: ["MappingCore", "MappingJSON", "CSQLite"], swiftSettings: optimize),
-        .target(name: "Mapping", dependencies: ["MappingArena", "MappingCore", "MappingJSON", "MappingSQLite", "MappingLock", "CMappingHeader"],
-                swiftSettings: optimize),
+        .target(name: "MappingSQL", dependencies: ["MappingCore", "MappingJSON"], swiftSettings: optimize),
+        .target(name: "MappingSQLite", dependencies: ["MappingCore", "MappingJSON", "MappingSQL", "CSQLite"], swiftSettings: optimize),
+        .target(name: "Mapping", dependencies: ["MappingArena", "MappingCore", "MappingJSON", "MappingSQLite", "MappingLock", "CMappingHeader"]
+                    + postgresDependency,
+                swiftSettings: optimize + postgresDefine),
         .target(name: "_MappingTestSupport", dependencies: ["MappingCore", "MappingJSON"],
                 path: "Tests/_MappingTestSupport"),
         .testTarget(name: "MappingCoreTests", dependencies: ["MappingArena", "MappingCore", "_MappingTestSupport"]),
         .testTarget(name: "MappingJSONTests", dependencies: ["MappingJSON", "_MappingTestSupport"]),
         .testTarget(name: "MappingCAPITests", dependencies: ["Mapping", "MappingLock", "CMappingHeader"]),
         .testTarget(name: "MappingSQLiteTests", dependencies: ["MappingSQLite", "_MappingTestSupport"]),
-    ] + simdjsonTargets
+    ] + simdjsonTargets + postgresTargets
 )
 

@@ -109,6 +109,8 @@ typedef enum mapping_status {
                              open in another context; nothing changed */
     MAPPING_ESTORE = -19,  /* the store's database file cannot be used: not a database, corrupt, written by
                               a newer version, read-only or full (the message says which); nothing changed */
+    MAPPING_ECONFLICT = -20,  /* another process changed or deleted, since this context read them, objects
+                                 this commit changes (a PostgreSQL store); nothing changed */
 } mapping_status;
 
 /** METHOD: mapping_error. The name of a status code ("MAPPING_ETYPE"), or "MAPPING_E?" for an unknown one. Borrowed, static. */
@@ -248,9 +250,31 @@ typedef enum mapping_open_flags {
  * @return MAPPING_OK; MAPPING_ESPEC; MAPPING_EBUSY; MAPPING_ESTORE for a file that cannot be used (not
  *         a database, not a libmapping store, corrupt, written by a newer version, missing without
  *         MAPPING_OPEN_CREATE, or unreadable), the message saying which; MAPPING_EMISUSE.
+ *
+ * PostgreSQL: a `path` that is a libpq URI (`postgresql://` or `postgres://`, with an optional
+ * `schema=NAME` parameter of libmapping's own, `mapping` by default) opens a store in that schema of
+ * that database instead, which many contexts in many processes share (docs/scaling.md). The tables
+ * are the same; each row also carries a `_version`. Each context keeps the whole graph in memory.
+ * A commit is one PostgreSQL transaction. Two processes that add the same new identity at once end
+ * with one row, the later commit writing its values to it; a commit that changes or deletes an
+ * object another process changed since this context read it fails whole with MAPPING_ECONFLICT.
+ * Every call made outside a transaction first applies what other processes committed and announced
+ * (observers see it as a commit); mapping_context_refresh() asks the database at once. Many contexts
+ * may open one schema (no MAPPING_EBUSY); a spec that changed needs MAPPING_OPEN_REBUILD (no
+ * migration); MAPPING_OPEN_DURABLE changes nothing (PostgreSQL's commits are durable as configured
+ * on the server). MAPPING_EUNAVAILABLE when this build has no PostgreSQL store (no libpq).
  */
 MAPPING_EXTERN int mapping_context_open(const char *spec, size_t len, const char *path, unsigned flags,
                                         mapping_context **out);
+
+/**
+ * METHOD: mapping_context. Brings the graph up to everything other processes had committed to its
+ * PostgreSQL store when the call began, telling observers as for a commit. Every call does this
+ * with what the database has announced already; this one asks it first (one round trip). Nothing
+ * for a context without a store or with an SQLite one; inside a transaction, nothing until it ends.
+ * @return MAPPING_OK; MAPPING_ESTORE when the database cannot be reached (the graph is unchanged).
+ */
+MAPPING_EXTERN int mapping_context_refresh(mapping_context *ctx);
 
 /* ---- Parsers --------------------------------------------------------------------------------- */
 

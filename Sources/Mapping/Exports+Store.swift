@@ -2,6 +2,9 @@ import CMappingHeader
 import MappingCore
 import MappingJSON
 import MappingSQLite
+#if MAPPING_POSTGRES
+import MappingPostgres
+#endif
 
 /// Exported to C as `mapping_context_open`.
 @_cdecl("mapping_context_open")
@@ -16,11 +19,28 @@ public func mapping_context_open(_ spec: UnsafePointer<CChar>?, _ length: Int, _
         let bytes = try CString.buffer(spec, length: UInt(bitPattern: length), "spec")
         let context = try MappingContext(spec: try CompiledSpec.load(json: bytes))
         let specText = String(decoding: bytes, as: UTF8.self)
-        let options = SQLiteStore.Options(create: flags & CUnsignedInt(MAPPING_OPEN_CREATE.rawValue) != 0,
-                                          readOnly: flags & CUnsignedInt(MAPPING_OPEN_READONLY.rawValue) != 0,
-                                          durable: flags & CUnsignedInt(MAPPING_OPEN_DURABLE.rawValue) != 0,
-                                          rebuild: flags & CUnsignedInt(MAPPING_OPEN_REBUILD.rawValue) != 0)
-        try SQLiteStore.open(try CString.argument(path, "path"), for: context, specText: specText, options: options)
+        let create = flags & CUnsignedInt(MAPPING_OPEN_CREATE.rawValue) != 0
+        let readOnly = flags & CUnsignedInt(MAPPING_OPEN_READONLY.rawValue) != 0
+        let rebuild = flags & CUnsignedInt(MAPPING_OPEN_REBUILD.rawValue) != 0
+        let location = try CString.argument(path, "path")
+        if location.hasPrefix("postgresql://") || location.hasPrefix("postgres://") {
+            #if MAPPING_POSTGRES
+            try PostgresStore.open(location, for: context, specText: specText,
+                                   options: PostgresStore.Options(create: create, readOnly: readOnly, rebuild: rebuild))
+            #else
+            throw MappingError(.unavailable, "this build of libmapping has no PostgreSQL store (it was built without libpq)")
+            #endif
+        } else {
+            let options = SQLiteStore.Options(create: create, readOnly: readOnly,
+                                              durable: flags & CUnsignedInt(MAPPING_OPEN_DURABLE.rawValue) != 0, rebuild: rebuild)
+            try SQLiteStore.open(location, for: context, specText: specText, options: options)
+        }
         out.pointee = Registry.contexts.add(ContextHandle(core: context))
     }
+}
+
+/// Exported to C as `mapping_context_refresh`.
+@_cdecl("mapping_context_refresh")
+public func mapping_context_refresh(_ context: OpaquePointer?) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in try handle.core.refresh() }
 }

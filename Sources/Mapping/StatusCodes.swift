@@ -26,6 +26,7 @@ extension MappingError.Code {
         case .unavailable: MAPPING_EUNAVAILABLE
         case .busy: MAPPING_EBUSY
         case .store: MAPPING_ESTORE
+        case .conflict: MAPPING_ECONFLICT
         }
         return CInt(constant.rawValue)
     }
@@ -55,6 +56,7 @@ public func mapping_error_name(_ code: CInt) -> UnsafePointer<CChar>? {
     case MappingError.Code.unavailable.status: "MAPPING_EUNAVAILABLE"
     case MappingError.Code.busy.status: "MAPPING_EBUSY"
     case MappingError.Code.store.status: "MAPPING_ESTORE"
+    case MappingError.Code.conflict.status: "MAPPING_ECONFLICT"
     default: "MAPPING_E?"
     }
     return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)

@@ -21,6 +21,7 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
         case unavailable = -17  // MAPPING_EUNAVAILABLE: a feature this build lacks (the simdjson parser)
         case busy = -18         // MAPPING_EBUSY: another thread's transaction outlasted the busy timeout
         case store = -19        // MAPPING_ESTORE: the store's database file cannot be used
+        case conflict = -20     // MAPPING_ECONFLICT: another process changed what this commit changes
     }
 
     public var code: Code

@@ -1,5 +1,6 @@
 import CSQLite
 import MappingCore
+import MappingSQL
 
 /// One SQLite connection and its prepared statements. Used only under the owning context's lock
 /// (opening, loading and each commit's write), never from two threads at once.
@@ -139,12 +140,4 @@ final class Statement {
             return .text(String(decoding: UnsafeBufferPointer(start: text, count: max(0, count)), as: UTF8.self))
         }
     }
-}
-
-/// A value as SQLite stores it.
-enum StoredValue: Equatable {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
 }

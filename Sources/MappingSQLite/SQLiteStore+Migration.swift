@@ -1,4 +1,5 @@
 import MappingCore
+import MappingSQL
 import MappingJSON
 
 /// A store opened with a spec that grew since it was written (Core Data's lightweight migration):

@@ -1,4 +1,5 @@
 import MappingCore
+import MappingSQL
 
 extension SQLiteStore {
     /// Writes one commit in one SQLite transaction: deleted rows go, inserted rows are added whole
@@ -22,7 +23,7 @@ extension SQLiteStore {
                 added.append(row.object)
             }
             for row in commit.inserted { try write(row, isNew: true) }
-            for row in commit.updated { try write(row, isNew: false) }
+            for row in commit.updated + commit.moved { try write(row, isNew: false) }
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")

@@ -1,4 +1,5 @@
 import MappingCore
+import MappingSQL
 import MappingJSON
 import CSQLite
 
@@ -61,7 +62,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let store = SQLiteStore(connection: connection, layout: StoreLayout(model: context.model), readOnly: options.readOnly)
         try store.prepare(specText: canonical, options: options)
         let found = try context.attach(store, loading: try store.load())
-        store.keys = Dictionary(uniqueKeysWithValues: found.map { ($0.value, rowID(of: $0.key)) })
+        store.keys = Dictionary(uniqueKeysWithValues: found.map { ($0.value, StoreLayout.rowID(of: $0.key)) })
         #if os(Linux)
         // Loading read every row into values first (tens of MB for 100k objects, freed now); glibc
         // keeps freed memory for reuse, so without a trim the process would go on holding it.

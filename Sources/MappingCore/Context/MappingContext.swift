@@ -34,8 +34,10 @@ public final class MappingContext: Sendable {
     public static let defaultBusyTimeout = 5000
 
     /// Runs `body` on the graph under the context's lock, after any other thread's transaction has
-    /// ended; `.busy` if it outlasts the busy timeout, `.misuse` once the context is closed.
-    func withGraph<T>(_ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
+    /// ended; `.busy` if it outlasts the busy timeout, `.misuse` once the context is closed. With a
+    /// store other processes write, what they committed is applied first (`refresh`).
+    func withGraph<T>(waitingForOthers: Bool = false,
+                      _ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
         var committed: [ChangeSet] = []
         // Observers run once the lock is released: they may call the context themselves.
         defer { if !committed.isEmpty { notify(committed) } }
@@ -47,8 +49,25 @@ public final class MappingContext: Sendable {
                 }
                 if let report = invariantReport { checkInvariants(store, report) }
             }
+            try applyOthersChanges(&store, waiting: waitingForOthers)
             return try body(&store)
         }
+    }
+
+    /// Applies what other processes committed to the context's database, as one commit observers
+    /// are told of. Not inside a transaction: its commit would write their changes back as its own.
+    private func applyOthersChanges(_ store: inout ObjectStore, waiting: Bool) throws(MappingError) {
+        guard let persistent = store.persistent, !store.explicitTransaction,
+              let refresh = try persistent.othersChanges(wait: waiting), !refresh.isEmpty else { return }
+        let objects = try store.apply(refresh, model: spec.model)
+        persistent.applied(refresh, objects: objects)
+    }
+
+    /// Brings the graph up to what other processes have committed to its database by now (every
+    /// call does this with what the database has already announced). Nothing for a context without
+    /// a store, or with one only this context writes; inside a transaction, nothing until it ends.
+    public func refresh() throws(MappingError) {
+        try withGraph(waitingForOthers: true) { (_: inout ObjectStore) throws(MappingError) in }
     }
 
     private func checkInvariants(_ store: ObjectStore, _ report: @Sendable ([String]) -> Void) {

@@ -113,7 +113,7 @@ extension ObjectStore {
         try checkCounts(committed, model: model)
         if persistent != nil || collectsChanges {
             let changes = changeSet(of: committed, model: model)
-            if let persistent {
+            if let persistent, !applyingStoreChanges {
                 // Written before the commit is final: a failed write fails the commit.
                 let rows = storeCommit(of: committed, changes: changes, model: model)
                 if !rows.isEmpty { try persistent.write(rows) }

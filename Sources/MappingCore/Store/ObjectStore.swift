@@ -44,6 +44,9 @@ struct ObjectStore {
     var committedChanges: [ChangeSet] = []
     /// The database every commit is written to, if the context has one.
     var persistent: (any PersistentStore)?
+    /// Set while other processes' commits are applied (`ObjectStore+Refresh`): they came from the
+    /// database, so the commit that applies them writes nothing back.
+    var applyingStoreChanges = false
 
     /// A store that is never read or changed, only swapped with the real one (the importer holds it
     /// while it has the real one out): no tables, no arena of its own.

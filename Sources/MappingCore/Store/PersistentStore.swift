@@ -4,6 +4,36 @@
 /// implements it; a second SQL backend implements the same.
 public protocol PersistentStore: AnyObject, Sendable {
     func write(_ commit: StoreCommit) throws(MappingError)
+    /// What other processes committed to the database since this was last asked, read from it, or
+    /// nil when nothing is known to have changed. Called under the context's lock before each call
+    /// made outside a transaction; `wait` (an explicit refresh) asks the database first rather than
+    /// looking only at what it has already said. A store no other process writes returns nil.
+    func othersChanges(wait: Bool) throws(MappingError) -> StoreRefresh?
+    /// Told, once `refresh` is in the graph, the object each of its rows is now.
+    func applied(_ refresh: StoreRefresh, objects: [Int64: ObjectID])
+}
+
+extension PersistentStore {
+    public func othersChanges(wait: Bool) throws(MappingError) -> StoreRefresh? { nil }
+    public func applied(_ refresh: StoreRefresh, objects: [Int64: ObjectID]) {}
+}
+
+/// Rows other processes committed, to bring the graph up to the database: each row as it is now
+/// (made or changed), the keys of rows deleted, and the objects the graph already has for the keys
+/// they name. A to-many kept on its targets' rows (its inverse is a to-one) is not in `rows`' links:
+/// the targets' to-ones carry it.
+public struct StoreRefresh: Sendable {
+    public var rows: [StoredObject]
+    public var deleted: [Int64]
+    public var objects: [Int64: ObjectID]
+
+    public init(rows: [StoredObject], deleted: [Int64], objects: [Int64: ObjectID]) {
+        self.rows = rows
+        self.deleted = deleted
+        self.objects = objects
+    }
+
+    public var isEmpty: Bool { rows.isEmpty && deleted.isEmpty }
 }
 
 /// What one commit writes: the objects it inserted and updated as they are now, and the objects
@@ -18,14 +48,20 @@ public struct StoreCommit {
         /// Per relationship: for a to-one whose inverse is a to-many, this object's position in its
         /// target's to-many (so a store can keep that order on this row); nil otherwise.
         public let positions: [Int?]
+        /// For an updated row, the names of the attributes and relationships the commit changed, in
+        /// declaration order; empty for an inserted or moved row.
+        public let changed: [String]
     }
 
     public let model: Model
     public internal(set) var inserted: [Row] = []
     public internal(set) var updated: [Row] = []
+    /// Rows whose only change is their position in an owner's to-many (another member was added,
+    /// removed or moved): only their position columns need writing.
+    public internal(set) var moved: [Row] = []
     public internal(set) var deleted: [(object: ObjectID, entity: Entity)] = []
 
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && moved.isEmpty && deleted.isEmpty }
 }
 
 /// An object read back from a database, for `MappingContext.load`: its key in the database, its
@@ -50,11 +86,11 @@ extension ObjectStore {
         var commit = StoreCommit(model: model)
         var positions = PositionCache()
         for object in journal.created {
-            if let row = row(object, model, &positions) { commit.inserted.append(row) }
+            if let row = row(object, model, &positions, changed: []) { commit.inserted.append(row) }
         }
         var written = Set(journal.created)
         for updated in changes.updated where written.insert(updated.object).inserted {
-            if let row = row(updated.object, model, &positions) { commit.updated.append(row) }
+            if let row = row(updated.object, model, &positions, changed: updated.changed) { commit.updated.append(row) }
         }
         // An owner whose to-many changed moves its targets' positions: their rows are written too.
         for updated in changes.updated {
@@ -63,7 +99,7 @@ extension ObjectStore {
             for (index, relationship) in entity.relationships.enumerated()
             where relationship.toMany && updated.changed.contains(relationship.name) && model.inverse(of: relationship)?.toMany == false {
                 for target in targets(of: updated.object, index) where written.insert(target).inserted {
-                    if let row = row(target, model, &positions) { commit.updated.append(row) }
+                    if let row = row(target, model, &positions, changed: []) { commit.moved.append(row) }
                 }
             }
         }
@@ -86,7 +122,7 @@ extension ObjectStore {
         var positions: [Key: [ObjectID: Int]] = [:]
     }
 
-    private func row(_ object: ObjectID, _ model: Model, _ cache: inout PositionCache) -> StoreCommit.Row? {
+    private func row(_ object: ObjectID, _ model: Model, _ cache: inout PositionCache, changed: [String]) -> StoreCommit.Row? {
         guard let record = record(object), model.entities.indices.contains(record.entity) else { return nil }
         let entity = model.entities[record.entity]
         // Loops rather than `map`/`filter(contains)`: a method reference captures a copy of the
@@ -124,7 +160,8 @@ extension ObjectStore {
             }
             positions.append(cache.positions[key]?[object])
         }
-        return StoreCommit.Row(object: object, entity: entity, values: record.values, links: links, positions: positions)
+        return StoreCommit.Row(object: object, entity: entity, values: record.values, links: links, positions: positions,
+                               changed: changed)
     }
 }
 

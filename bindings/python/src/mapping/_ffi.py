@@ -97,8 +97,9 @@ NUL_TERMINATED = ctypes.c_size_t(-1).value
 NO_OBJECT = 0
 WAIT_FOREVER = -1
 (OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING, EDENIED,
- EPREDICATE, ECONSTRAINT, ERESPONSE, EUNAVAILABLE, EBUSY, ESTORE) = (0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12,
-                                                                      -13, -14, -15, -16, -17, -18, -19)
+ EPREDICATE, ECONSTRAINT, ERESPONSE, EUNAVAILABLE, EBUSY, ESTORE, ECONFLICT) = (0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10,
+                                                                                -11, -12, -13, -14, -15, -16, -17, -18,
+                                                                                -19, -20)
 TYPE_STRING, TYPE_INTEGER, TYPE_DOUBLE, TYPE_DECIMAL, TYPE_BOOLEAN, TYPE_DATE, TYPE_JSON = range(1, 8)
 SERIALIZE_NULLS, SERIALIZE_PRETTY, SERIALIZE_NO_ROOT, SERIALIZE_FORM = 1, 2, 4, 8
 
@@ -111,6 +112,7 @@ error_last = function("mapping_error_last", [ContextP], POINTER(ErrorRecord))
 context_new = status("mapping_context_new", [c_char_p, c_size_t, POINTER(ContextP)])
 OPEN_CREATE, OPEN_READONLY, OPEN_DURABLE, OPEN_REBUILD = 1, 2, 4, 8
 context_open = status("mapping_context_open", [c_char_p, c_size_t, c_char_p, c_uint, POINTER(ContextP)])
+context_refresh = status("mapping_context_refresh", [ContextP])
 context_free = function("mapping_context_free", [ContextP], None)
 import_ = status("mapping_context_import", [ContextP, c_char_p, c_char_p, c_size_t, POINTER(ListP)])
 

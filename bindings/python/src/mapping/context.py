@@ -71,6 +71,12 @@ class Context(Handle, _ContextHTTP):
     power loss too. A spec that grew since the store was written brings it up to date; one changed
     otherwise raises SpecError naming what changed, unless `rebuild` drops the store's objects. A
     file open in another context raises BusyError; one that cannot be used, StoreError.
+
+    A `store` that is a PostgreSQL URI (`postgresql://…`, optionally with `schema=NAME`) keeps the
+    graph in that database's schema instead, shared with every other context that opens it, in this
+    process or another (docs/scaling.md): each call first applies what the others committed (observers
+    see it), refresh() asks the database at once, and a commit that changes an object another process
+    changed since this context read it raises ConflictError and changes nothing.
     """
 
     _kind = "context"
@@ -340,6 +346,12 @@ class Context(Handle, _ContextHTTP):
 
     def begin(self) -> None:
         _ffi.begin(self._ptr)
+
+    def refresh(self) -> None:
+        """Brings the graph up to everything other processes had committed to this context's
+        PostgreSQL store by now (one round trip), telling observers as for a commit. Every call does
+        this with what the database has announced already; nothing for other contexts."""
+        _ffi.context_refresh(self._ptr)
 
     def commit(self) -> None:
         _ffi.commit(self._ptr)

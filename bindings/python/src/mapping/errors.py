@@ -162,10 +162,17 @@ class StoreError(MappingError, OSError):
     code = _ffi.ESTORE
 
 
+class ConflictError(MappingError):
+    """Another process changed or deleted, since this context read them, objects this commit changes
+    (a PostgreSQL store); nothing changed, and the graph is brought up to the database before the
+    next call, so the change can be made again on what is there now."""
+    code = _ffi.ECONFLICT
+
+
 _BY_CODE = {cls.code: cls for cls in (MisuseError, SpecError, ParseError, WrongTypeError, UnknownNameError,
                                       NotFoundError, StaleObjectError, NullValueError, DepthError,
                                       OutOfRangeError, UnmappableError, DeniedError, PredicateError, ConstraintError, ResponseError,
-                                      UnavailableError, BusyError, StoreError)}
+                                      UnavailableError, BusyError, StoreError, ConflictError)}
 
 
 def _text(raw: Optional[bytes]) -> str:

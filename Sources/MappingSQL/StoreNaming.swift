@@ -7,13 +7,13 @@ import MappingCore
 /// out under the names the current spec gives its elements, is the store as it will be once
 /// renamed. That layout and the store's own are parallel, element by element, so comparing them
 /// gives the SQL that renames (`StoreLayout.renames(to:)`).
-struct Naming {
-    var entities: [String]
-    var attributes: [[String]]
-    var relationships: [[String]]
+package struct Naming {
+    package var entities: [String]
+    package var attributes: [[String]]
+    package var relationships: [[String]]
 
     /// The model's own names.
-    init(_ model: Model) {
+    package init(_ model: Model) {
         entities = model.entities.map(\.name)
         attributes = model.entities.map { $0.attributes.map(\.name) }
         relationships = model.entities.map { $0.relationships.map(\.name) }
@@ -24,7 +24,7 @@ struct Naming {
     /// already (a store renamed before is left as it is). Such a claim comes before a match by
     /// name, so a spec may rename `name` to `title` and declare a new `name` in the same step.
     /// Inherited attributes and relationships take their names from the entity that declares them.
-    static func renaming(_ old: Model, to new: Model) -> Naming {
+    package static func renaming(_ old: Model, to new: Model) -> Naming {
         var naming = Naming(old)
         for entity in old.entities {
             let claim = new.entities.first { $0.renamedFrom == entity.name && old.entity(named: $0.name) == nil }
@@ -78,7 +78,7 @@ extension StoreLayout {
     /// The statements that take a store laid out as `self` to `renamed` (the same model under other
     /// names): indexes whose names change dropped (the caller creates them under their new names),
     /// tables, columns and join tables renamed, rows' `_entity` names updated.
-    func renames(to renamed: StoreLayout) throws(MappingError) -> [String] {
+    package func renames(to renamed: StoreLayout) throws(MappingError) -> [String] {
         var statements: [String] = []
         for (rootIndex, table) in tables.sorted(by: { $0.key < $1.key }) {
             guard let target = renamed.tables[rootIndex], target.columns.count == table.columns.count else {

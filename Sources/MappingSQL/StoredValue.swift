@@ -1,10 +1,18 @@
 import MappingCore
 import MappingJSON
 
+/// A value as an SQL database stores it.
+package enum StoredValue: Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+}
+
 /// Attribute values to and from SQL, losing nothing: dates as INTEGER microseconds, decimals as
 /// their exact digits, JSON as its text, booleans as 0/1.
 extension StoredValue {
-    init(_ value: AttributeValue?) {
+    package init(_ value: AttributeValue?) {
         switch value {
         case nil: self = .null
         case .string(let text)?: self = .text(text)
@@ -19,7 +27,7 @@ extension StoredValue {
 
     /// The stored value as an attribute of `type`; an error names the column when the file holds
     /// something the type cannot (a file edited by hand, or corrupt).
-    func attribute(_ type: AttributeType, column: String) throws(MappingError) -> AttributeValue? {
+    package func attribute(_ type: AttributeType, column: String) throws(MappingError) -> AttributeValue? {
         switch (type, self) {
         case (_, .null): return nil
         case (.string, .text(let text)): return .string(text)

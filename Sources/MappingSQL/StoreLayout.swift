@@ -13,38 +13,49 @@ import MappingCore
 ///   `<Entity>_<relationship>(owner, target, position)`, positions keeping the order;
 /// - a UNIQUE index on each identification and an index on each `indexed` attribute.
 /// A name two entities of one hierarchy declare differently is prefixed with the declaring entity.
-struct StoreLayout {
-    struct Table {
-        let name: String
+///
+/// The two databases get the same tables, columns and indexes; only the column types differ
+/// (`Dialect`), and PostgreSQL's rows carry a `_version` (optimistic concurrency between processes)
+/// and its references are checked when the transaction commits.
+package struct StoreLayout {
+    package enum Dialect: Sendable {
+        case sqlite
+        case postgres
+    }
+
+    package struct Table {
+        package let name: String
         /// Column names in table order, after `_id` and `_entity`.
-        var columns: [String] = []
-        var types: [String] = []
-        var references: [String?] = []
+        package var columns: [String] = []
+        package var types: [String] = []
+        package var references: [String?] = []
     }
 
-    struct JoinTable {
-        let name: String
-        let root: Int
+    package struct JoinTable {
+        package let name: String
+        package let root: Int
     }
 
-    let model: Model
+    package let model: Model
+    package let dialect: Dialect
     /// The names tables and columns are made from.
-    let naming: Naming
+    package let naming: Naming
     /// Per entity, the index of its hierarchy's root (the table it lives in).
-    let root: [Int]
+    package let root: [Int]
     /// Per root entity, its table.
-    private(set) var tables: [Int: Table] = [:]
+    package private(set) var tables: [Int: Table] = [:]
     /// Per entity, per attribute, the column.
-    private(set) var attributeColumns: [[String]] = []
+    package private(set) var attributeColumns: [[String]] = []
     /// Per entity, per relationship: the to-one column, or nil for a to-many.
-    private(set) var linkColumns: [[String?]] = []
+    package private(set) var linkColumns: [[String?]] = []
     /// Per entity, per relationship: the join table of a to-many stored in one, else nil.
-    private(set) var joinTables: [[String?]] = []
+    package private(set) var joinTables: [[String?]] = []
     /// Per entity, per relationship: the position column of a to-one whose inverse is a to-many.
-    private(set) var positionColumns: [[String?]] = []
+    package private(set) var positionColumns: [[String?]] = []
 
-    init(model: Model, naming: Naming? = nil) {
+    package init(model: Model, naming: Naming? = nil, dialect: Dialect = .sqlite) {
         self.model = model
+        self.dialect = dialect
         let naming = naming ?? Naming(model)
         self.naming = naming
         root = model.entities.map { entity in
@@ -63,7 +74,7 @@ struct StoreLayout {
             var columns: [String] = []
             for (index, attribute) in entity.attributes.enumerated() {
                 let owner = declaringEntity(of: entity, attribute: index)
-                columns.append(column(naming.attributes[entity.index][index], owner: owner, type: Self.sqlType(attribute.type), reference: nil,
+                columns.append(column(naming.attributes[entity.index][index], owner: owner, type: sqlType(attribute.type), reference: nil,
                                       in: table, declared: &declared, key: "a\(owner).\(index)"))
             }
             attributeColumns.append(columns)
@@ -79,12 +90,12 @@ struct StoreLayout {
                     joins.append(model.inverse(of: relationship)?.toMany == false ? nil : "\(naming.entities[owner])_\(name)")
                 } else {
                     let target = naming.entities[root[relationship.destination]]
-                    let link = column(name, owner: owner, type: "INTEGER", reference: target,
+                    let link = column(name, owner: owner, type: keyType, reference: target,
                                       in: table, declared: &declared, key: "r\(owner).\(index)")
                     links.append(link)
                     joins.append(nil)
                     positions.append(model.inverse(of: relationship)?.toMany == true
-                        ? column(link + "_position", owner: owner, type: "INTEGER", reference: nil, in: table,
+                        ? column(link + "_position", owner: owner, type: keyType, reference: nil, in: table,
                                  declared: &declared, key: "p\(owner).\(index)")
                         : nil)
                 }
@@ -124,26 +135,48 @@ struct StoreLayout {
         return owner
     }
 
-    static func sqlType(_ type: AttributeType) -> String {
-        switch type {
-        case .integer, .boolean, .date: "INTEGER"
-        case .double: "REAL"
-        case .string, .decimal, .json: "TEXT"
+    package func sqlType(_ type: AttributeType) -> String {
+        switch (dialect, type) {
+        case (.sqlite, .integer), (.sqlite, .boolean), (.sqlite, .date): "INTEGER"
+        case (.sqlite, .double): "REAL"
+        case (.postgres, .integer), (.postgres, .date): "BIGINT"
+        case (.postgres, .boolean): "BOOLEAN"
+        case (.postgres, .double): "DOUBLE PRECISION"
+        case (_, .string), (_, .decimal), (_, .json): "TEXT"
         }
     }
 
+    /// The type of `_id` and of the columns that hold one (links, positions).
+    package var keyType: String { dialect == .sqlite ? "INTEGER" : "BIGINT" }
+
+    /// How a reference is checked: at once in SQLite (whose writes come in an order that keeps
+    /// them valid), at commit in PostgreSQL, where a row may name one that a concurrent import
+    /// inserted first under the same identity and is pointed at it before the commit ends.
+    private var referenceTiming: String { dialect == .sqlite ? "" : " DEFERRABLE INITIALLY DEFERRED" }
+
     /// The statements that create the schema.
-    var creation: [String] {
+    package var creation: [String] {
         var statements: [String] = []
         for rootIndex in tables.keys.sorted() {
             statements += tableCreation(root: rootIndex) + indexCreation(root: rootIndex)
         }
         for join in joins.keys.sorted() { statements.append(joinCreation(join)) }
+        if dialect == .postgres {
+            // PostgreSQL checks that a referenced table exists, so the links are added once all are.
+            for rootIndex in tables.keys.sorted() {
+                guard let table = tables[rootIndex] else { continue }
+                for (index, reference) in table.references.enumerated() {
+                    guard let reference else { continue }
+                    statements.append("ALTER TABLE \(quote(table.name)) ADD FOREIGN KEY (\(quote(table.columns[index]))) "
+                                      + "REFERENCES \(quote(reference))(\"_id\")\(referenceTiming)")
+                }
+            }
+        }
         return statements
     }
 
     /// Every join table, with the root entities of its owners and targets.
-    var joins: [String: (owner: String, target: String)] {
+    package var joins: [String: (owner: String, target: String)] {
         var found: [String: (owner: String, target: String)] = [:]
         for entity in model.entities {
             for (index, join) in joinTables[entity.index].enumerated() {
@@ -155,22 +188,27 @@ struct StoreLayout {
     }
 
     /// A column's definition: name, type, reference.
-    func columnDefinition(_ table: Table, _ index: Int) -> String {
-        let reference = table.references[index].map { " REFERENCES \(quote($0))(\"_id\")" } ?? ""
+    package func columnDefinition(_ table: Table, _ index: Int) -> String {
+        // PostgreSQL's references are added after the tables (`creation`).
+        let reference = dialect == .sqlite ? table.references[index].map { " REFERENCES \(quote($0))(\"_id\")" } ?? "" : ""
         return "\(quote(table.columns[index])) \(table.types[index])\(reference)"
     }
 
-    func tableCreation(root rootIndex: Int) -> [String] {
+    package func tableCreation(root rootIndex: Int) -> [String] {
         guard let table = tables[rootIndex] else { return [] }
-        let definition = ["\"_id\" INTEGER PRIMARY KEY", "\"_entity\" TEXT NOT NULL"] + table.columns.indices.map { columnDefinition(table, $0) }
+        let version = dialect == .postgres ? ["\"_version\" BIGINT NOT NULL DEFAULT 1"] : []
+        // PostgreSQL gives out ids from the table's own sequence (many processes insert at once).
+        let id = dialect == .postgres ? "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY" : "INTEGER PRIMARY KEY"
+        let definition = ["\"_id\" \(id)", "\"_entity\" TEXT NOT NULL"] + version
+            + table.columns.indices.map { columnDefinition(table, $0) }
         return ["CREATE TABLE \(quote(table.name)) (\(definition.joined(separator: ", ")))"]
     }
 
     /// The identity and attribute indexes of a table (IF NOT EXISTS: a grown store gets the new ones).
-    func indexCreation(root rootIndex: Int) -> [String] { indexes(root: rootIndex).map(\.sql) }
+    package func indexCreation(root rootIndex: Int) -> [String] { indexes(root: rootIndex).map(\.sql) }
 
     /// The identity and attribute indexes of a table, by name.
-    func indexes(root rootIndex: Int) -> [(name: String, sql: String)] {
+    package func indexes(root rootIndex: Int) -> [(name: String, sql: String)] {
         guard let table = tables[rootIndex] else { return [] }
         var indexes: [(name: String, sql: String)] = []
         var identityMaps: Set<Int> = []
@@ -190,24 +228,24 @@ struct StoreLayout {
     }
 
     /// The columns of an entity's identification, in order (empty when it has none).
-    func identityColumns(_ entity: Entity) -> [String] {
+    package func identityColumns(_ entity: Entity) -> [String] {
         guard entity.identityMap != nil else { return [] }
         return entity.identification.map { attributeColumns[entity.index][$0] }
     }
 
-    func joinCreation(_ join: String) -> String {
+    package func joinCreation(_ join: String) -> String {
         let (owner, target) = joins[join] ?? ("", "")
-        return "CREATE TABLE \(quote(join)) (\"owner\" INTEGER NOT NULL REFERENCES \(quote(owner))(\"_id\"), "
-            + "\"target\" INTEGER NOT NULL REFERENCES \(quote(target))(\"_id\"), \"position\" INTEGER NOT NULL, "
+        return "CREATE TABLE \(quote(join)) (\"owner\" \(keyType) NOT NULL REFERENCES \(quote(owner))(\"_id\")\(referenceTiming), "
+            + "\"target\" \(keyType) NOT NULL REFERENCES \(quote(target))(\"_id\")\(referenceTiming), \"position\" \(keyType) NOT NULL, "
             + "PRIMARY KEY (\"owner\", \"position\"))"
     }
 }
 
 /// An SQL identifier, quoted (a double quote inside is doubled).
-func quote(_ name: String) -> String { quote(name, "\"") }
+package func quote(_ name: String) -> String { quote(name, "\"") }
 
 /// `name` between two `mark`s, each `mark` inside doubled: with "'", an SQL string literal.
-func quote(_ name: String, _ mark: Character) -> String {
+package func quote(_ name: String, _ mark: Character) -> String {
     var quoted = String(mark)
     for character in name {
         if character == mark { quoted.append(mark) }

@@ -1,0 +1,214 @@
+import CPostgres
+import MappingCore
+import MappingSQL
+
+/// One libpq connection. Used only under the owning context's lock (opening, loading, each
+/// commit's write and each refresh), never from two threads at once.
+final class PostgresConnection: @unchecked Sendable {
+    private let connection: OpaquePointer
+    /// What error messages call the database: its schema (never the connection string, which may
+    /// hold a password).
+    let name: String
+    /// The SQLSTATE of the last statement that failed ("" after one that did not): whether a
+    /// failed commit may simply run again (`PostgresFailure.retryable`).
+    private(set) var lastState = ""
+
+    private init(_ connection: OpaquePointer, name: String) {
+        self.connection = connection
+        self.name = name
+    }
+
+    deinit { PQfinish(connection) }
+
+    static func open(_ conninfo: String, name: String) throws(MappingError) -> PostgresConnection {
+        guard let raw = PQconnectdb(conninfo) else { throw MappingError(.store, "cannot connect to PostgreSQL: out of memory") }
+        guard PQstatus(raw) == CONNECTION_OK else {
+            let message = Self.trimmed(PQerrorMessage(raw))
+            PQfinish(raw)
+            throw MappingError(.store, "cannot connect to PostgreSQL for the store \(name): \(message)")
+        }
+        return PostgresConnection(raw, name: name)
+    }
+
+    private static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
+        guard let text else { return "no message" }
+        var message = String(cString: text)
+        while message.last == "\n" || message.last == " " { message.removeLast() }
+        return message
+    }
+
+    /// Runs statements that return no rows (several may be separated by semicolons).
+    func execute(_ sql: String) throws(MappingError) {
+        let result = PostgresResult(PQexec(connection, sql))
+        try check(result, doing: sql)
+    }
+
+    /// Runs one statement with text parameters (nil for NULL) and returns its rows.
+    @discardableResult
+    func query(_ sql: String, _ parameters: [String?] = []) throws(MappingError) -> PostgresResult {
+        // Every parameter's bytes, NUL-terminated, in one buffer whose addresses stay put for the call.
+        var bytes: [UInt8] = []
+        var offsets: [Int?] = []
+        for parameter in parameters {
+            guard let parameter else { offsets.append(nil); continue }
+            guard !parameter.utf8.contains(0) else {
+                throw MappingError(.store, "PostgreSQL text cannot hold a NUL character: the store \(name) was not changed")
+            }
+            offsets.append(bytes.count)
+            bytes += parameter.utf8
+            bytes.append(0)
+        }
+        let raw: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in offset.flatMap { base?.advanced(by: $0) } }
+            return pointers.withUnsafeBufferPointer { values in
+                PQexecParams(connection, sql, Int32(clamping: parameters.count), nil, values.baseAddress, nil, nil, 0)
+            }
+        }
+        let result = PostgresResult(raw)
+        try check(result, doing: sql)
+        return result
+    }
+
+    private func check(_ result: PostgresResult, doing sql: String) throws(MappingError) {
+        lastState = ""
+        guard let raw = result.raw else {
+            throw MappingError(.store, "the store \(name) failed: \(Self.trimmed(PQerrorMessage(connection)))")
+        }
+        switch PQresultStatus(raw) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
+        default: break
+        }
+        let state = PQresultErrorField(raw, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        let message = Self.trimmed(PQresultErrorField(raw, Int32(UInt8(ascii: "M"))) ?? PQerrorMessage(connection))
+        lastState = state
+        throw PostgresFailure.error(state: state, message: message, store: name, sql: sql)
+    }
+
+    // MARK: Notifications
+
+    /// Whether the server has sent something not yet read (a notification), without waiting.
+    var hasInput: Bool {
+        var entry = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0 && entry.revents != 0
+    }
+
+    /// The payloads of the notifications received on `channel` so far: those libpq has queued
+    /// (it reads them along with any statement's results), and with `reading`, what the server has
+    /// sent since.
+    func notifications(on channel: String, reading: Bool) throws(MappingError) -> [String] {
+        guard !reading || PQconsumeInput(connection) == 1 else {
+            throw MappingError(.store, "the store \(name) lost its connection: \(Self.trimmed(PQerrorMessage(connection)))")
+        }
+        var payloads: [String] = []
+        while let notice = PQnotifies(connection) {
+            let note = notice.pointee
+            if let relname = note.relname, String(cString: relname) == channel, let extra = note.extra {
+                payloads.append(String(cString: extra))
+            }
+            PQfreemem(notice)
+        }
+        return payloads
+    }
+}
+
+/// The error for a failed statement: a conflict with another process (MAPPING_ECONFLICT), a lock
+/// or statement that waited too long (MAPPING_EBUSY), a constraint (MAPPING_ECONSTRAINT), or
+/// anything else about the database (MAPPING_ESTORE). `state` is PostgreSQL's SQLSTATE.
+enum PostgresFailure {
+    /// SQLSTATEs after which the whole transaction may simply run again: a deadlock, or a
+    /// serialization failure.
+    static let retryable: Set<String> = ["40P01", "40001"]
+
+    static func error(state: String, message: String, store: String, sql: String) -> MappingError {
+        let doing = String(sql.prefix(60))
+        switch state {
+        case "40P01", "40001":
+            return MappingError(.conflict, "the store \(store) ran into another process's commit (\(message)); nothing was changed")
+        case "55P03", "57014":
+            return MappingError(.busy, "the store \(store) waited too long for another process (\(message)); nothing was changed")
+        case "23503":
+            return MappingError(.conflict, "the store \(store) refused the commit: it names an object another process deleted (\(message))")
+        case let code where code.hasPrefix("23"):
+            return MappingError(.constraint, "the store \(store) refused \(doing): \(message)")
+        default:
+            return MappingError(.store, "the store \(store) failed to run \(doing): \(message)")
+        }
+    }
+}
+
+/// A statement's result: its rows, read as `StoredValue`s by column type.
+final class PostgresResult: StoredRows {
+    fileprivate let raw: OpaquePointer?
+    private var row: Int32 = -1
+    let count: Int32
+    private var kinds: [Kind] = []
+
+    private enum Kind { case integer, boolean, real, text }
+
+    fileprivate init(_ raw: OpaquePointer?) {
+        self.raw = raw
+        count = raw.map { PQntuples($0) } ?? 0
+        if let raw {
+            for column in 0..<PQnfields(raw) {
+                switch PQftype(raw, column) {
+                case 20, 21, 23, 26: kinds.append(.integer)  // int8, int2, int4, oid
+                case 16: kinds.append(.boolean)
+                case 700, 701: kinds.append(.real)
+                default: kinds.append(.text)
+                }
+            }
+        }
+    }
+
+    deinit { PQclear(raw) }
+
+    func step() throws(MappingError) -> Bool {
+        guard row < count else { return false }
+        row += 1
+        return row < count
+    }
+
+    func finish() { row = count }
+
+    /// Row `row`, column `column` (for reading a result by position rather than stepping).
+    func value(row: Int32, column: Int32) -> StoredValue {
+        guard let raw, row >= 0, row < count, column >= 0, Int(column) < kinds.count,
+              PQgetisnull(raw, row, column) == 0, let text = PQgetvalue(raw, row, column) else { return .null }
+        let length = Int(PQgetlength(raw, row, column))
+        let bytes = UnsafeRawBufferPointer(start: text, count: max(0, length))
+        switch kinds[Int(column)] {
+        case .integer: return Self.integer(bytes).map(StoredValue.integer) ?? .null
+        case .boolean: return .integer(bytes.first == UInt8(ascii: "t") ? 1 : 0)
+        case .real: return Double(String(decoding: bytes, as: UTF8.self)).map(StoredValue.real) ?? .null
+        case .text: return .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    func column(_ index: Int32) -> StoredValue { value(row: row, column: index) }
+
+    func column(_ index: Int32, is expected: [UInt8]) -> Bool {
+        guard let raw, row >= 0, row < count, PQgetisnull(raw, row, index) == 0, let text = PQgetvalue(raw, row, index) else { return false }
+        let length = Int(PQgetlength(raw, row, index))
+        guard length == expected.count else { return false }
+        return expected.elementsEqual(UnsafeRawBufferPointer(start: text, count: length))
+    }
+
+    /// A decimal integer's digits (with an optional sign), nil if they are not one or overflow.
+    private static func integer(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        var value: Int64 = 0
+        var negative = false
+        var digits = 0
+        for (index, byte) in bytes.enumerated() {
+            if index == 0, byte == UInt8(ascii: "-") { negative = true; continue }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            guard !overflow1, !overflow2 else { return nil }
+            value = next
+            digits += 1
+        }
+        return digits > 0 ? value : nil
+    }
+}

@@ -1,0 +1,356 @@
+import MappingCore
+import MappingSQL
+
+extension PostgresStore {
+    /// How many times a commit runs when PostgreSQL ends it for a deadlock or a serialization
+    /// failure, or when an identity another process inserted vanished before it could be read.
+    static let attempts = 5
+
+    /// Writes one commit in one PostgreSQL transaction (see `writeRows`), and announces it. A
+    /// failure rolls the transaction back and puts the key table back as it was; a deadlock or a
+    /// race over a new identity runs the commit again, up to `attempts` times.
+    public func write(_ commit: StoreCommit) throws(MappingError) {
+        guard !readOnly else {
+            throw MappingError(.store, "the store \(quote(schema)) was opened read-only: nothing was changed")
+        }
+        var attempt = 1
+        while true {
+            var undo = KeyUndo()
+            do throws(MappingError) {
+                try connection.execute("BEGIN")
+                if try writeRows(commit, undo: &undo) {
+                    try connection.execute("COMMIT")
+                    return
+                }
+            } catch {
+                let state = connection.lastState
+                try? connection.execute("ROLLBACK")
+                undo.restore(self)
+                guard PostgresFailure.retryable.contains(state), attempt < Self.attempts else { throw error }
+                attempt += 1
+                continue
+            }
+            try? connection.execute("ROLLBACK")
+            undo.restore(self)
+            guard attempt < Self.attempts else {
+                throw MappingError(.conflict, "the store \(quote(schema)): another process kept changing the identities this commit adds "
+                                   + "(\(Self.attempts) attempts); nothing was changed")
+            }
+            attempt += 1
+        }
+    }
+
+    /// The changes to the key table one attempt made, undone when it fails.
+    struct KeyUndo {
+        var rows: [(ObjectID, (key: Int64, version: Int64)?)] = []
+        var objects: [(Int64, ObjectID?)] = []
+
+        func restore(_ store: PostgresStore) {
+            for (key, object) in objects.reversed() { store.objects[key] = object }
+            for (object, row) in rows.reversed() { store.rows[object] = row }
+        }
+    }
+
+    private func setRow(_ object: ObjectID, _ row: (key: Int64, version: Int64)?, _ undo: inout KeyUndo) {
+        undo.rows.append((object, rows[object]))
+        rows[object] = row
+    }
+
+    private func setObject(_ key: Int64, _ object: ObjectID?, _ undo: inout KeyUndo) {
+        undo.objects.append((key, objects[key]))
+        objects[key] = object
+    }
+
+    /// One attempt, inside the transaction: deletions (checked against the versions read), new
+    /// rows (each table's from its sequence, `ON CONFLICT DO NOTHING`; a row whose identity another
+    /// process inserted first becomes that row), rewritten rows (checked against their versions),
+    /// moved positions, join tables, and the announcement. False when it must run again.
+    private func writeRows(_ commit: StoreCommit, undo: inout KeyUndo) throws(MappingError) -> Bool {
+        var announcement = Announcement()
+        try delete(commit.deleted, undo: &undo, announcement: &announcement)
+        try assignKeys(commit.inserted, undo: &undo)
+        var conflicted: [StoreCommit.Row] = []
+        for (entity, list) in grouped(commit.inserted) {
+            let result = try connection.query(insertStatement(entity), columns(of: list, leading: { stored, _ in
+                [.integer(StoreLayout.rowID(of: stored.key)), .text(entity.name)]
+            }))
+            var written: Set<Int64> = []
+            for row in 0..<result.count {
+                if case .integer(let id) = result.value(row: row, column: 0) { written.insert(id) }
+            }
+            for row in list where !written.contains(StoreLayout.rowID(of: rows[row.object]?.key ?? 0)) { conflicted.append(row) }
+        }
+        var rewrite: [(row: StoreCommit.Row, version: Int64)] = []
+        var remapped: Set<ObjectID> = []
+        for row in conflicted {
+            guard let found = try existing(row) else { return false }
+            if let old = rows[row.object]?.key { setObject(old, nil, &undo) }
+            setRow(row.object, found, &undo)
+            setObject(found.key, row.object, &undo)
+            remapped.insert(row.object)
+            rewrite.append((row, found.version))
+        }
+        if !remapped.isEmpty {
+            // New rows that link to one of those were written with the key it was given first.
+            for row in commit.inserted where !remapped.contains(row.object) && row.links.contains(where: { $0.contains(where: remapped.contains) }) {
+                rewrite.append((row, 1))
+            }
+        }
+        for row in commit.updated where !storedNames[row.entity.index].isDisjoint(with: row.changed) {
+            if let version = rows[row.object]?.version { rewrite.append((row, version)) }
+        }
+        try rewriteRows(rewrite, undo: &undo)
+        try writePositions(commit.moved)
+        let joinOwners = commit.inserted + commit.updated.filter { !storedNames[$0.entity.index].isDisjoint(with: $0.changed) }
+        try writeJoins(joinOwners, replacing: commit.inserted.isEmpty ? Set() : Set(commit.inserted.map(\.object)).subtracting(remapped))
+        for row in commit.inserted { if let key = rows[row.object]?.key { announcement.changed(key) } }
+        for (row, _) in rewrite { if let key = rows[row.object]?.key { announcement.changed(key) } }
+        try announcement.send(on: channel, from: origin, connection)
+        return true
+    }
+
+    // MARK: Deletions
+
+    private func delete(_ deleted: [(object: ObjectID, entity: Entity)], undo: inout KeyUndo,
+                        announcement: inout Announcement) throws(MappingError) {
+        var byRoot: [Int: [(object: ObjectID, key: Int64, version: Int64)]] = [:]
+        for (object, entity) in deleted {
+            guard let row = rows[object], layout.root.indices.contains(entity.index) else { continue }
+            byRoot[layout.root[entity.index], default: []].append((object, row.key, row.version))
+        }
+        for (root, doomed) in byRoot.sorted(by: { $0.key < $1.key }) {
+            guard let table = layout.tables[root] else { continue }
+            let ids = ArrayText.integers(doomed.map { StoreLayout.rowID(of: $0.key) })
+            for (join, ends) in layout.joins.sorted(by: { $0.key < $1.key }) {
+                if ends.owner == table.name { try connection.query("DELETE FROM \(quote(join)) WHERE \"owner\" = ANY($1::bigint[])", [ids]) }
+                if ends.target == table.name { try connection.query("DELETE FROM \(quote(join)) WHERE \"target\" = ANY($1::bigint[])", [ids]) }
+            }
+            let result = try connection.query("DELETE FROM \(quote(table.name)) AS t USING unnest($1::bigint[], $2::bigint[]) AS v(id, version) "
+                                              + "WHERE t.\"_id\" = v.id AND t.\"_version\" = v.version RETURNING t.\"_id\"",
+                                              [ids, ArrayText.integers(doomed.map(\.version))])
+            guard result.count == doomed.count else {
+                throw MappingError(.conflict, "another process changed or deleted \(doomed.count - Int(result.count)) of the \(doomed.count) "
+                                   + "\(table.name) row(s) this commit deletes since this context read them; nothing was changed")
+            }
+            for victim in doomed {
+                setRow(victim.object, nil, &undo)
+                setObject(victim.key, nil, &undo)
+                announcement.deleted(victim.key)
+            }
+        }
+    }
+
+    // MARK: New rows
+
+    /// Gives each new row an `_id` from its table's sequence (one query per table).
+    private func assignKeys(_ inserted: [StoreCommit.Row], undo: inout KeyUndo) throws(MappingError) {
+        var byRoot: [Int: [ObjectID]] = [:]
+        for row in inserted where layout.root.indices.contains(row.entity.index) {
+            byRoot[layout.root[row.entity.index], default: []].append(row.object)
+        }
+        for (root, list) in byRoot.sorted(by: { $0.key < $1.key }) {
+            guard let table = layout.tables[root] else { continue }
+            let result = try connection.query("SELECT nextval(pg_get_serial_sequence($1, '_id')) FROM generate_series(1, $2::int)",
+                                              [quote(schema) + "." + quote(table.name), String(list.count)])
+            guard result.count == list.count else { throw MappingError(.store, "the store \(quote(schema)) gave out too few ids") }
+            for (index, object) in list.enumerated() {
+                guard case .integer(let id) = result.value(row: Int32(clamping: index), column: 0), id > 0, id < 1 << 48 else {
+                    throw MappingError(.store, "the sequence of \(quote(table.name)) gave an id out of range")
+                }
+                let key = StoreLayout.globalKey(root: root, id: id)
+                setRow(object, (key, 1), &undo)
+                setObject(key, object, &undo)
+            }
+        }
+    }
+
+    /// The row another process inserted under a new row's identity, locked for this transaction;
+    /// nil when there is none (it was deleted again, or the conflict was not the identity's).
+    private func existing(_ row: StoreCommit.Row) throws(MappingError) -> (key: Int64, version: Int64)? {
+        let entity = row.entity
+        let root = layout.root[entity.index]
+        guard let table = layout.tables[root], entity.identityMap != nil, !entity.identification.isEmpty else { return nil }
+        var conditions: [String] = []
+        var parameters: [String?] = []
+        for attribute in entity.identification {
+            let column = layout.attributeColumns[entity.index][attribute]
+            let value = row.values.indices.contains(attribute) ? row.values[attribute] : nil
+            guard let text = Self.parameter(StoredValue(value)) else { return nil }
+            parameters.append(text)
+            conditions.append("\(quote(column)) = $\(parameters.count)::\(layout.sqlType(entity.attributes[attribute].type))")
+        }
+        let result = try connection.query("SELECT \"_id\", \"_version\", \"_entity\" FROM \(quote(table.name)) WHERE "
+                                          + conditions.joined(separator: " AND ") + " FOR UPDATE", parameters)
+        guard result.count == 1, case .integer(let id) = result.value(row: 0, column: 0),
+              case .integer(let version) = result.value(row: 0, column: 1) else { return nil }
+        guard result.value(row: 0, column: 2) == .text(entity.name) else {
+            throw MappingError(.constraint, "another process stored a \(table.name) of another entity under this \(entity.name)'s identity; nothing was changed",
+                               attribute: entity.name)
+        }
+        return (StoreLayout.globalKey(root: root, id: id), version)
+    }
+
+    // MARK: Rewritten rows
+
+    /// Rewrites rows whose own columns changed, each only if its version is still the one this
+    /// context read: otherwise another process changed it since, and the commit is a conflict.
+    private func rewriteRows(_ rewrite: [(row: StoreCommit.Row, version: Int64)], undo: inout KeyUndo) throws(MappingError) {
+        var seen: Set<ObjectID> = []
+        let unique = rewrite.filter { seen.insert($0.row.object).inserted }
+        var versions: [ObjectID: Int64] = [:]
+        for (row, version) in unique { versions[row.object] = version }
+        for (entity, list) in grouped(unique.map(\.row)) {
+            let parameters = try columns(of: list, leading: { [.integer(StoreLayout.rowID(of: $0.key)), .integer(versions[$1] ?? 0)] })
+            let result = try connection.query(updateStatement(entity), parameters)
+            guard result.count == list.count else {
+                throw MappingError(.conflict, "another process changed or deleted \(list.count - Int(result.count)) of the \(list.count) \(entity.name) "
+                                   + "object(s) this commit changes since this context read them; nothing was changed (the graph is brought "
+                                   + "up to the database before the next call)")
+            }
+            let root = layout.root[entity.index]
+            for index in 0..<result.count {
+                guard case .integer(let id) = result.value(row: index, column: 0),
+                      case .integer(let version) = result.value(row: index, column: 1) else { continue }
+                let key = StoreLayout.globalKey(root: root, id: id)
+                if let object = objects[key] { setRow(object, (key, version), &undo) }
+            }
+        }
+    }
+
+    /// Rows whose only change is their place in an owner's to-many: their position columns, with
+    /// no version check (an order two processes changed at once keeps the last one written).
+    private func writePositions(_ moved: [StoreCommit.Row]) throws(MappingError) {
+        for (entity, list) in grouped(moved) {
+            let positions = layout.positionColumns[entity.index].enumerated().compactMap { item in item.element.map { (item.offset, $0) } }
+            guard !positions.isEmpty, let table = layout.tables[layout.root[entity.index]] else { continue }
+            var arrays = [ArrayText()] + positions.map { _ in ArrayText() }
+            for row in list {
+                arrays[0].append(StoreLayout.rowID(of: rows[row.object]?.key ?? 0))
+                for (slot, position) in positions.enumerated() {
+                    let place = row.positions.indices.contains(position.0) ? row.positions[position.0] : nil
+                    arrays[slot + 1].append(place.map { StoredValue.integer(Int64($0)) } ?? .null)
+                }
+            }
+            let names = (0...positions.count).map { "c\($0)" }
+            let sets = positions.enumerated().map { "\(quote($0.element.1)) = v.c\($0.offset + 1)" }.joined(separator: ", ")
+            let casts = (0...positions.count).map { "$\($0 + 1)::bigint[]" }.joined(separator: ", ")
+            try connection.query("UPDATE \(quote(table.name)) AS t SET \(sets) FROM unnest(\(casts)) AS v(\(names.joined(separator: ", "))) "
+                                 + "WHERE t.\"_id\" = v.c0", arrays.map(\.literal))
+        }
+    }
+
+    /// The to-manys kept in join tables, of new rows and of rows whose own columns changed: each
+    /// owner's rows replaced by its targets in order.
+    private func writeJoins(_ owners: [StoreCommit.Row], replacing fresh: Set<ObjectID>) throws(MappingError) {
+        var cleared: [String: [Int64]] = [:]
+        var added: [String: (owners: ArrayText, targets: ArrayText, positions: ArrayText)] = [:]
+        for row in owners {
+            guard let key = rows[row.object]?.key else { continue }
+            for (index, join) in layout.joinTables[row.entity.index].enumerated() {
+                guard let join, row.links.indices.contains(index) else { continue }
+                if !fresh.contains(row.object) { cleared[join, default: []].append(StoreLayout.rowID(of: key)) }
+                var entry = added[join] ?? (ArrayText(), ArrayText(), ArrayText())
+                for (position, target) in row.links[index].enumerated() {
+                    guard let targetKey = rows[target]?.key else { continue }
+                    entry.owners.append(StoreLayout.rowID(of: key))
+                    entry.targets.append(StoreLayout.rowID(of: targetKey))
+                    entry.positions.append(Int64(position))
+                }
+                added[join] = entry
+            }
+        }
+        for (join, ids) in cleared.sorted(by: { $0.key < $1.key }) {
+            try connection.query("DELETE FROM \(quote(join)) WHERE \"owner\" = ANY($1::bigint[])", [ArrayText.integers(ids)])
+        }
+        for (join, entry) in added.sorted(by: { $0.key < $1.key }) where entry.owners.count > 0 {
+            try connection.query("INSERT INTO \(quote(join)) (\"owner\", \"target\", \"position\") "
+                                 + "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])",
+                                 [entry.owners.literal, entry.targets.literal, entry.positions.literal])
+        }
+    }
+
+    // MARK: Statements
+
+    /// Rows by entity, in the order entities are declared (every process locks tables in one order).
+    private func grouped(_ list: [StoreCommit.Row]) -> [(Entity, [StoreCommit.Row])] {
+        var byEntity: [Int: [StoreCommit.Row]] = [:]
+        for row in list { byEntity[row.entity.index, default: []].append(row) }
+        return byEntity.sorted { $0.key < $1.key }.compactMap { item in item.value.first.map { ($0.entity, item.value) } }
+    }
+
+    /// An entity's columns after `_id` (and `_entity` or `_version`): attributes, to-ones, positions.
+    private func rowColumns(_ entity: Entity) -> [String] {
+        layout.attributeColumns[entity.index] + layout.linkColumns[entity.index].compactMap { $0 }
+            + layout.positionColumns[entity.index].compactMap { $0 }
+    }
+
+    /// Each column of `list`'s rows as one array parameter: the two `leading` values of each row
+    /// (given its key and object), then its attributes, to-one keys and positions.
+    private func columns(of list: [StoreCommit.Row],
+                         leading: ((key: Int64, version: Int64), ObjectID) -> [StoredValue]) throws(MappingError) -> [String?] {
+        guard let first = list.first else { return [] }
+        let entity = first.entity
+        let attributes = layout.attributeColumns[entity.index].count
+        let links = layout.linkColumns[entity.index].enumerated().compactMap { $0.element == nil ? nil : $0.offset }
+        let positions = layout.positionColumns[entity.index].enumerated().compactMap { $0.element == nil ? nil : $0.offset }
+        var arrays = Array(repeating: ArrayText(), count: 2 + attributes + links.count + positions.count)
+        for row in list {
+            guard let stored = rows[row.object] else { throw MappingError(.failed, "a row of the commit has no key") }
+            var column = 0
+            for value in leading(stored, row.object) {
+                arrays[column].append(value)
+                column += 1
+            }
+            for index in 0..<attributes {
+                arrays[column].append(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
+                column += 1
+            }
+            for index in links {
+                let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { rows[$0]?.key } : nil
+                arrays[column].append(target.map { StoredValue.integer(StoreLayout.rowID(of: $0)) } ?? .null)
+                column += 1
+            }
+            for index in positions {
+                let place = row.positions.indices.contains(index) ? row.positions[index] : nil
+                arrays[column].append(place.map { StoredValue.integer(Int64($0)) } ?? .null)
+                column += 1
+            }
+        }
+        return arrays.map(\.literal)
+    }
+
+    /// Each array parameter's cast, in `columns(of:)` order after the two leading ones.
+    private func casts(_ entity: Entity, leading: [String]) -> [String] {
+        let table = layout.tables[layout.root[entity.index]]
+        var types: [String: String] = [:]
+        if let table { for (index, column) in table.columns.enumerated() { types[column] = table.types[index] } }
+        return (leading + rowColumns(entity).map { types[$0] ?? "TEXT" }).enumerated().map { "$\($0.offset + 1)::\($0.element)[]" }
+    }
+
+    private func insertStatement(_ entity: Entity) -> String {
+        let table = layout.tables[layout.root[entity.index]]?.name ?? entity.name
+        let columns = ["\"_id\"", "\"_entity\""] + rowColumns(entity).map(quote)
+        return "INSERT INTO \(quote(table)) (\(columns.joined(separator: ", "))) SELECT * FROM unnest("
+            + casts(entity, leading: ["BIGINT", "TEXT"]).joined(separator: ", ") + ") ON CONFLICT DO NOTHING RETURNING \"_id\""
+    }
+
+    private func updateStatement(_ entity: Entity) -> String {
+        let table = layout.tables[layout.root[entity.index]]?.name ?? entity.name
+        let columns = rowColumns(entity)
+        let names = (0..<(columns.count + 2)).map { "c\($0)" }
+        let sets = columns.enumerated().map { "\(quote($0.element)) = v.c\($0.offset + 2)" } + ["\"_version\" = t.\"_version\" + 1"]
+        return "UPDATE \(quote(table)) AS t SET \(sets.joined(separator: ", ")) FROM unnest("
+            + casts(entity, leading: ["BIGINT", "BIGINT"]).joined(separator: ", ") + ") AS v(\(names.joined(separator: ", "))) "
+            + "WHERE t.\"_id\" = v.c0 AND t.\"_version\" = v.c1 RETURNING t.\"_id\", t.\"_version\""
+    }
+
+    /// A value as a statement's text parameter (nil for NULL).
+    static func parameter(_ value: StoredValue) -> String? {
+        switch value {
+        case .null: nil
+        case .integer(let number): String(number)
+        case .real(let number): number.isNaN ? "NaN" : number.isInfinite ? (number < 0 ? "-Infinity" : "Infinity") : String(number)
+        case .text(let text): text
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import MappingCore
+import MappingJSON
+import MappingSQL
+
+/// The graph kept in a PostgreSQL schema that many processes share (`StoreLayout` says how, as for
+/// SQLite, plus a `_version` per row). Each context keeps the whole graph in memory as a cache.
+///
+/// - A commit writes its changes in one PostgreSQL transaction (`PostgresStore+Write`): all of it or
+///   none. Identities are UNIQUE indexes, so two processes that import the same new identity end
+///   with one row: the second commit finds it and writes its values there. A row another process
+///   changed since this context read it fails the commit with MAPPING_ECONFLICT.
+/// - Each commit is announced with NOTIFY; every other context applies it before its next call
+///   (`PostgresStore+Refresh`), which its observers see as a commit.
+public final class PostgresStore: PersistentStore, @unchecked Sendable {
+    /// The layout version this library writes; a schema with a higher one is refused.
+    static let format = 1
+
+    let connection: PostgresConnection
+    let layout: StoreLayout
+    let schema: String
+    /// The channel commits are announced on, one per schema.
+    let channel: String
+    /// Names this store's own announcements, which it skips.
+    let origin: String
+    let readOnly: Bool
+
+    /// Per object: its key across the store (`StoreLayout.globalKey`) and the version of its row
+    /// as this context last read or wrote it. Kept in step with the database under the context's lock.
+    var rows: [ObjectID: (key: Int64, version: Int64)] = [:]
+    /// Each key's object.
+    var objects: [Int64: ObjectID] = [:]
+    /// Per entity: the attribute and relationship names whose change rewrites its row (the to-manys
+    /// kept on their targets' rows change those rows instead).
+    let storedNames: [Set<String>]
+    /// What the refresh being applied read: each row's version.
+    var refreshed: [Int64: Int64] = [:]
+
+    private init(connection: PostgresConnection, layout: StoreLayout, schema: String, readOnly: Bool) {
+        self.connection = connection
+        self.layout = layout
+        self.schema = schema
+        self.readOnly = readOnly
+        channel = "mapping:" + schema
+        var random = SystemRandomNumberGenerator()
+        origin = String(random.next() as UInt64, radix: 36)
+        storedNames = layout.model.entities.map { entity in
+            var names: Set<String> = []
+            for attribute in entity.attributes { names.insert(attribute.name) }
+            for (index, relationship) in entity.relationships.enumerated()
+            where !relationship.toMany || layout.joinTables[entity.index][index] != nil {
+                names.insert(relationship.name)
+            }
+            return names
+        }
+    }
+
+    public struct Options: Sendable {
+        public var create = true
+        public var readOnly = false
+        /// When the spec changed: drop the store's objects and start over.
+        public var rebuild = false
+        public init(create: Bool = true, readOnly: Bool = false, rebuild: Bool = false) {
+            self.create = create
+            self.readOnly = readOnly
+            self.rebuild = rebuild
+        }
+    }
+
+    /// Whether `text` names a PostgreSQL database rather than a file: a `postgresql://` or
+    /// `postgres://` URI.
+    public static func isConnectionString(_ text: String) -> Bool {
+        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+    }
+
+    /// Connects, creates or checks the schema, and loads every object into `context`, which must be
+    /// empty. `uri` is libpq's URI, with one parameter of ours: `schema` (default `mapping`).
+    @discardableResult
+    public static func open(_ uri: String, for context: MappingContext, specText: String,
+                            options: Options = Options()) throws(MappingError) -> PostgresStore {
+        let canonical = try JanssonDocument.parse(specText).value().text()
+        let (conninfo, schema) = try ConnectionString.split(uri)
+        let connection = try PostgresConnection.open(conninfo, name: quote(schema))
+        // A call holds its context's lock while it waits on the database: bounded, never forever.
+        try connection.execute("SET lock_timeout = '10s'; SET statement_timeout = '300s'; SET search_path TO \(quote(schema))")
+        let store = PostgresStore(connection: connection, layout: StoreLayout(model: context.model, dialect: .postgres),
+                                  schema: schema, readOnly: options.readOnly)
+        try store.prepare(specText: canonical, options: options)
+        // Listening before the rows are read: a commit after the read is announced, one before it is
+        // in what is read (one in between is read twice, which changes nothing).
+        try connection.execute("LISTEN \(quote(store.channel))")
+        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        let loaded: [LoadedRow]
+        do throws(MappingError) {
+            loaded = try store.layout.load { (sql) throws(MappingError) in try connection.query(sql) }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        let found = try context.attach(store, loading: loaded.map {
+            StoredObject(key: $0.key, entity: $0.entity, values: $0.values, links: $0.links)
+        })
+        store.rows.reserveCapacity(loaded.count)
+        store.objects.reserveCapacity(loaded.count)
+        for row in loaded {
+            guard let object = found[row.key] else { continue }
+            store.rows[object] = (row.key, row.version)
+            store.objects[row.key] = object
+        }
+        return store
+    }
+
+    /// Under an advisory lock (processes opening one schema at once take turns): creates the
+    /// schema, or checks its layout version and spec.
+    private func prepare(specText: String, options: Options) throws(MappingError) {
+        try connection.execute("BEGIN")
+        do throws(MappingError) {
+            try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["libmapping:" + schema])
+            let marker = try connection.query("SELECT to_regclass($1) IS NOT NULL, "
+                                              + "(SELECT count(*) FROM pg_tables WHERE schemaname = $2)",
+                                              [quote(schema) + ".\"_mapping\"", schema])
+            let hasMarker = marker.value(row: 0, column: 0) == .integer(1)
+            if !hasMarker {
+                guard marker.value(row: 0, column: 1) == .integer(0) else {
+                    throw MappingError(.store, "the schema \(quote(schema)) holds tables but is not a libmapping store")
+                }
+                guard options.create, !options.readOnly else {
+                    throw MappingError(.store, "there is no store in the schema \(quote(schema)) (MAPPING_OPEN_CREATE makes one)")
+                }
+                try create(specText: specText)
+            } else {
+                try check(specText: specText, options: options)
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func check(specText: String, options: Options) throws(MappingError) {
+        let meta = try connection.query("SELECT \"key\", \"value\" FROM \"_mapping\"")
+        var recorded: [String: String] = [:]
+        for row in 0..<meta.count {
+            if case .text(let key) = meta.value(row: row, column: 0), case .text(let value) = meta.value(row: row, column: 1) {
+                recorded[key] = value
+            }
+        }
+        guard let format = recorded["format"].flatMap({ Int($0) }) else {
+            throw MappingError(.store, "the schema \(quote(schema)) has no layout version: it is not a libmapping store")
+        }
+        guard format <= Self.format else {
+            throw MappingError(.store, "the schema \(quote(schema)) was written by a newer libmapping (layout \(format); this one reads up to \(Self.format))")
+        }
+        guard let written = recorded["spec"], written != specText else { return }
+        guard options.rebuild, !options.readOnly else {
+            throw MappingError(.spec, "the store \(quote(schema)) was written with another spec; a PostgreSQL store does not migrate: "
+                               + "open it with MAPPING_OPEN_REBUILD to drop its objects and start over")
+        }
+        try connection.execute("DROP SCHEMA \(quote(schema)) CASCADE")
+        try create(specText: specText)
+    }
+
+    private func create(specText: String) throws(MappingError) {
+        try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quote(schema))")
+        try connection.execute("CREATE TABLE \"_mapping\" (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)")
+        for statement in layout.creation { try connection.execute(statement) }
+        try connection.query("INSERT INTO \"_mapping\" (\"key\", \"value\") VALUES ('format', $1), ('spec', $2)",
+                             [String(Self.format), specText])
+    }
+}
+
+/// A `postgresql://` URI as libpq takes it, and the schema our own `schema` parameter names.
+enum ConnectionString {
+    static func split(_ uri: String) throws(MappingError) -> (conninfo: String, schema: String) {
+        guard let question = uri.firstIndex(of: "?") else { return (uri, "mapping") }
+        var kept: [Substring] = []
+        var schema = "mapping"
+        for parameter in uri[uri.index(after: question)...].split(separator: "&") {
+            if parameter.hasPrefix("schema=") {
+                schema = PercentEncoding.unescape(String(parameter.dropFirst("schema=".count)))
+            } else {
+                kept.append(parameter)
+            }
+        }
+        guard !schema.isEmpty, schema.utf8.count <= 48, !schema.utf8.contains(0) else {
+            throw MappingError(.misuse, "the schema of a PostgreSQL store must be 1 to 48 bytes long, without NUL")
+        }
+        let base = String(uri[..<question])
+        return (kept.isEmpty ? base : base + "?" + kept.joined(separator: "&"), schema)
+    }
+}

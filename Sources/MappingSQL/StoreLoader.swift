@@ -1,0 +1,190 @@
+import MappingCore
+
+/// A query's rows as a database hands them out, one at a time.
+package protocol StoredRows: AnyObject {
+    /// Moves to the next row: false when there is none.
+    func step() throws(MappingError) -> Bool
+    func column(_ index: Int32) -> StoredValue
+    /// Whether a column holds text of exactly these bytes (no String made to compare).
+    func column(_ index: Int32, is bytes: [UInt8]) -> Bool
+    /// Ends the query (its read of the database).
+    func finish()
+}
+
+/// One row read back: its key across the store, its entity, values, the keys its links name (a
+/// to-many stored on its targets' rows is left empty: `StoreLayout.load` fills it in), and its
+/// version (1 where the database keeps none).
+package struct LoadedRow {
+    package let key: Int64
+    package let entity: Int
+    package let values: [AttributeValue?]
+    package var links: [[Int64]]
+    package let version: Int64
+}
+
+/// A to-many read back from the to-one column of its targets: owner and relationship.
+package struct OwnerLink: Hashable {
+    package let owner: Int64
+    package let relationship: Int
+}
+
+extension StoreLayout {
+    /// An object's key across the whole store: its table (the root entity's index) in the high bits,
+    /// its `_id` in the low 48.
+    package static func globalKey(root: Int, id: Int64) -> Int64 { Int64(truncatingIfNeeded: root) << 48 | (id & 0xFFFF_FFFF_FFFF) }
+    package static func rowID(of key: Int64) -> Int64 { key & 0xFFFF_FFFF_FFFF }
+    package static func root(of key: Int64) -> Int { Int(truncatingIfNeeded: key >> 48) }
+
+    /// Every object in the store, with its values and the keys of its targets, in `_id` order per
+    /// table (creation order: a graph reopened lists its objects as it did before).
+    package func load<Rows: StoredRows>(_ query: (String) throws(MappingError) -> Rows) throws(MappingError) -> [LoadedRow] {
+        let toMany = try joinTargets(query)
+        var reverse: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
+        var rows: [LoadedRow] = []
+        for rootIndex in tables.keys.sorted() {
+            rows += try self.rows(of: rootIndex, filter: "", toMany: toMany, reverse: &reverse, query)
+        }
+        try checkLinks(rows)
+        return rows.map { row in
+            var row = row
+            for (index, relationship) in model.entities[row.entity].relationships.enumerated()
+            where relationship.toMany && joinTables[row.entity][index] == nil && row.links.indices.contains(index) {
+                let held = reverse[OwnerLink(owner: row.key, relationship: index)] ?? []
+                row.links[index] = held.sorted { ($0.position, $0.target) < ($1.position, $1.target) }.map(\.target)
+            }
+            return row
+        }
+    }
+
+    /// The rows of one table that `filter` (an SQL `WHERE …`, or empty) picks, in `_id` order. Each
+    /// to-one whose inverse is a to-many is also noted in `reverse`, under its owner, with its
+    /// position; to-manys kept in join tables are read from `toMany`.
+    package func rows<Rows: StoredRows>(of rootIndex: Int, filter: String, toMany: [String: [Int64: [Int64]]],
+                                        reverse: inout [OwnerLink: [(position: Int64, target: Int64)]],
+                                        _ query: (String) throws(MappingError) -> Rows) throws(MappingError) -> [LoadedRow] {
+        guard let table = tables[rootIndex] else { return [] }
+        var entityByName: [String: Int] = [:]
+        for entity in model.entities { entityByName[entity.name] = entity.index }
+        let versioned = dialect == .postgres
+        let leading = versioned ? ["\"_id\"", "\"_entity\"", "\"_version\""] : ["\"_id\"", "\"_entity\""]
+        let columns = leading + table.columns.map(quote)
+        let cursor = try query("SELECT \(columns.joined(separator: ", ")) FROM \(quote(table.name)) \(filter) ORDER BY \"_id\"")
+        defer { cursor.finish() }
+        let places = ColumnPlaces(self, table: table, first: leading.count)
+        var rows: [LoadedRow] = []
+        // Rows of one table mostly name the same entity: the last name read is compared as bytes
+        // before a new String is made and looked up.
+        var last: (name: [UInt8], entity: Int)?
+        while try cursor.step() {
+            let entityIndex: Int
+            if let last, cursor.column(1, is: last.name) {
+                entityIndex = last.entity
+            } else {
+                guard case .text(let name) = cursor.column(1), let found = entityByName[name], root[found] == rootIndex else {
+                    throw MappingError(.store, "a row of \(quote(table.name)) names no entity of the spec")
+                }
+                entityIndex = found
+                last = (Array(name.utf8), found)
+            }
+            guard case .integer(let id) = cursor.column(0), id >= 0, id < 1 << 48 else {
+                throw MappingError(.store, "a row of \(quote(table.name)) has an _id out of range")
+            }
+            var version: Int64 = 1
+            if versioned, case .integer(let stored) = cursor.column(2) { version = stored }
+            let key = Self.globalKey(root: rootIndex, id: id)
+            let entity = model.entities[entityIndex]
+            var values: [AttributeValue?] = []
+            values.reserveCapacity(entity.attributes.count)
+            for (index, attribute) in entity.attributes.enumerated() {
+                if let at = places.attributes[entityIndex][index] {
+                    values.append(try cursor.column(at).attribute(attribute.type, column: attributeColumns[entityIndex][index]))
+                } else {
+                    values.append(nil)
+                }
+            }
+            var links: [[Int64]] = []
+            links.reserveCapacity(entity.relationships.count)
+            for (index, relationship) in entity.relationships.enumerated() {
+                let targetRoot = root[relationship.destination]
+                if relationship.toMany {
+                    let join = joinTables[entityIndex][index]
+                    links.append(join.map { (toMany[$0]?[id] ?? []).map { Self.globalKey(root: targetRoot, id: $0) } } ?? [])
+                } else if let at = places.links[entityIndex][index], case .integer(let target) = cursor.column(at) {
+                    guard target > 0, target < 1 << 48 else {
+                        throw MappingError(.store, "row \(id) of \(quote(table.name)) links to _id \(target), which no row can have")
+                    }
+                    let owner = Self.globalKey(root: targetRoot, id: target)
+                    links.append([owner])
+                    if let inverse = relationship.inverse, positionColumns[entityIndex][index] != nil {
+                        var place = id
+                        if let at = places.positions[entityIndex][index], case .integer(let stored) = cursor.column(at) { place = stored }
+                        reverse[OwnerLink(owner: owner, relationship: inverse), default: []].append((place, key))
+                    }
+                } else {
+                    links.append([])
+                }
+            }
+            rows.append(LoadedRow(key: key, entity: entityIndex, values: values, links: links, version: version))
+        }
+        return rows
+    }
+
+    /// Every link must reach a row of the relationship's destination (or a sub-entity of it): a
+    /// store edited by hand could point a to-one at a sibling entity sharing the table, which would
+    /// break the graph's inverses. Links to rows that are gone are dropped when attaching.
+    private func checkLinks(_ rows: [LoadedRow]) throws(MappingError) {
+        var entityOf: [Int64: Int] = [:]
+        entityOf.reserveCapacity(rows.count)
+        for row in rows { entityOf[row.key] = row.entity }
+        for row in rows {
+            let entity = model.entities[row.entity]
+            for (index, targets) in row.links.enumerated() where entity.relationships.indices.contains(index) {
+                let relationship = entity.relationships[index]
+                for target in targets {
+                    guard let found = entityOf[target], !model.isKind(found, of: relationship.destination) else { continue }
+                    throw MappingError(.store, "\(entity.name).\(relationship.name) of row \(Self.rowID(of: row.key)) links to a "
+                                       + "\(model.entities[found].name), not a \(model.entities[relationship.destination].name): the store was changed by hand",
+                                       attribute: "\(entity.name).\(relationship.name)")
+                }
+            }
+        }
+    }
+
+    /// Where each entity's attribute, to-one and position columns are in a table's SELECT (after
+    /// the `first` leading columns), worked out once per table rather than once per row.
+    private struct ColumnPlaces {
+        var attributes: [[Int32?]] = []
+        var links: [[Int32?]] = []
+        var positions: [[Int32?]] = []
+
+        init(_ layout: StoreLayout, table: StoreLayout.Table, first: Int) {
+            var place: [String: Int32] = [:]
+            for (index, column) in table.columns.enumerated() { place[column] = Int32(clamping: index + first) }
+            attributes = layout.attributeColumns.map { $0.map { place[$0] } }
+            links = layout.linkColumns.map { $0.map { $0.flatMap { place[$0] } } }
+            positions = layout.positionColumns.map { $0.map { $0.flatMap { place[$0] } } }
+        }
+    }
+
+    /// The targets of each join table, by owner `_id`, in position order; `filter` (an SQL
+    /// `WHERE …` on `owner`, or empty) picks the owners.
+    package func joinTargets<Rows: StoredRows>(_ query: (String) throws(MappingError) -> Rows,
+                                               filter: String = "") throws(MappingError) -> [String: [Int64: [Int64]]] {
+        var toMany: [String: [Int64: [Int64]]] = [:]
+        for join in Set(joinTables.flatMap { $0.compactMap { $0 } }) {
+            let cursor = try query("SELECT \"owner\", \"target\" FROM \(quote(join)) \(filter) ORDER BY \"owner\", \"position\"")
+            defer { cursor.finish() }
+            var targets: [Int64: [Int64]] = [:]
+            while try cursor.step() {
+                if case .integer(let owner) = cursor.column(0), case .integer(let target) = cursor.column(1) {
+                    guard owner > 0, owner < 1 << 48, target > 0, target < 1 << 48 else {
+                        throw MappingError(.store, "\(quote(join)) holds an _id no row can have (\(owner) → \(target))")
+                    }
+                    targets[owner, default: []].append(target)
+                }
+            }
+            toMany[join] = targets
+        }
+        return toMany
+    }
+}
