@@ -96,14 +96,14 @@ extension PostgresStore {
                 rewrite.append((row, 1))
             }
         }
-        for row in commit.updated where !storedNames[row.entity.index].isDisjoint(with: row.changed) {
+        for row in commit.updated where !columnNames[row.entity.index].isDisjoint(with: row.changed) {
             if let version = rows[row.object]?.version { rewrite.append((row, version)) }
         }
         try rewriteRows(rewrite, undo: &undo)
         try writePositions(commit.moved)
-        let joinOwners = commit.inserted + commit.updated.filter { !storedNames[$0.entity.index].isDisjoint(with: $0.changed) }
-        try writeJoins(joinOwners, replacing: commit.inserted.isEmpty ? Set() : Set(commit.inserted.map(\.object)).subtracting(remapped))
-        for row in commit.inserted { if let key = rows[row.object]?.key { announcement.changed(key) } }
+        let joinOwners = commit.inserted + commit.updated.filter { !joinNames[$0.entity.index].isDisjoint(with: $0.changed) }
+        try writeJoins(joinOwners)
+        for row in joinOwners { if let key = rows[row.object]?.key { announcement.changed(key) } }
         for (row, _) in rewrite { if let key = rows[row.object]?.key { announcement.changed(key) } }
         try announcement.send(on: channel, from: origin, connection)
         return true
@@ -239,32 +239,45 @@ extension PostgresStore {
         }
     }
 
-    /// The to-manys kept in join tables, of new rows and of rows whose own columns changed: each
-    /// owner's rows replaced by its targets in order.
-    private func writeJoins(_ owners: [StoreCommit.Row], replacing fresh: Set<ObjectID>) throws(MappingError) {
-        var cleared: [String: [Int64]] = [:]
-        var added: [String: (owners: ArrayText, targets: ArrayText, positions: ArrayText)] = [:]
+    /// The to-manys kept in join tables, of new rows and of rows whose to-many changed: the targets
+    /// an owner no longer holds are deleted, the ones it holds are written with their positions.
+    /// Targets another process added meanwhile stay (a to-many two processes add to at once keeps
+    /// both additions, ordered by position, ties by row), so a join table needs no version check.
+    private func writeJoins(_ owners: [StoreCommit.Row]) throws(MappingError) {
+        var removed: [String: (owners: ArrayText, targets: ArrayText)] = [:]
+        var held: [String: (owners: ArrayText, targets: ArrayText, positions: ArrayText)] = [:]
         for row in owners {
             guard let key = rows[row.object]?.key else { continue }
+            let owner = StoreLayout.rowID(of: key)
             for (index, join) in layout.joinTables[row.entity.index].enumerated() {
                 guard let join, row.links.indices.contains(index) else { continue }
-                if !fresh.contains(row.object) { cleared[join, default: []].append(StoreLayout.rowID(of: key)) }
-                var entry = added[join] ?? (ArrayText(), ArrayText(), ArrayText())
+                if row.removed.indices.contains(index), !row.removed[index].isEmpty {
+                    var entry = removed[join] ?? (ArrayText(), ArrayText())
+                    for target in row.removed[index] {
+                        guard let targetKey = rows[target]?.key else { continue }
+                        entry.owners.append(owner)
+                        entry.targets.append(StoreLayout.rowID(of: targetKey))
+                    }
+                    removed[join] = entry
+                }
+                var entry = held[join] ?? (ArrayText(), ArrayText(), ArrayText())
                 for (position, target) in row.links[index].enumerated() {
                     guard let targetKey = rows[target]?.key else { continue }
-                    entry.owners.append(StoreLayout.rowID(of: key))
+                    entry.owners.append(owner)
                     entry.targets.append(StoreLayout.rowID(of: targetKey))
                     entry.positions.append(Int64(position))
                 }
-                added[join] = entry
+                held[join] = entry
             }
         }
-        for (join, ids) in cleared.sorted(by: { $0.key < $1.key }) {
-            try connection.query("DELETE FROM \(quote(join)) WHERE \"owner\" = ANY($1::bigint[])", [ArrayText.integers(ids)])
+        for (join, entry) in removed.sorted(by: { $0.key < $1.key }) where entry.owners.count > 0 {
+            try connection.query("DELETE FROM \(quote(join)) AS j USING unnest($1::bigint[], $2::bigint[]) AS v(o, t) "
+                                 + "WHERE j.\"owner\" = v.o AND j.\"target\" = v.t", [entry.owners.literal, entry.targets.literal])
         }
-        for (join, entry) in added.sorted(by: { $0.key < $1.key }) where entry.owners.count > 0 {
+        for (join, entry) in held.sorted(by: { $0.key < $1.key }) where entry.owners.count > 0 {
             try connection.query("INSERT INTO \(quote(join)) (\"owner\", \"target\", \"position\") "
-                                 + "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])",
+                                 + "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) "
+                                 + "ON CONFLICT (\"owner\", \"target\") DO UPDATE SET \"position\" = EXCLUDED.\"position\"",
                                  [entry.owners.literal, entry.targets.literal, entry.positions.literal])
         }
     }

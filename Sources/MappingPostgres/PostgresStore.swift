@@ -29,9 +29,10 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     var rows: [ObjectID: (key: Int64, version: Int64)] = [:]
     /// Each key's object.
     var objects: [Int64: ObjectID] = [:]
-    /// Per entity: the attribute and relationship names whose change rewrites its row (the to-manys
-    /// kept on their targets' rows change those rows instead).
-    let storedNames: [Set<String>]
+    /// Per entity: the attribute and relationship names whose change rewrites its row (a version
+    /// check), and the to-manys kept in join tables (written without one, see `writeJoins`).
+    let columnNames: [Set<String>]
+    let joinNames: [Set<String>]
     /// What the refresh being applied read: each row's version.
     var refreshed: [Int64: Int64] = [:]
 
@@ -43,14 +44,11 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         channel = "mapping:" + schema
         var random = SystemRandomNumberGenerator()
         origin = String(random.next() as UInt64, radix: 36)
-        storedNames = layout.model.entities.map { entity in
-            var names: Set<String> = []
-            for attribute in entity.attributes { names.insert(attribute.name) }
-            for (index, relationship) in entity.relationships.enumerated()
-            where !relationship.toMany || layout.joinTables[entity.index][index] != nil {
-                names.insert(relationship.name)
-            }
-            return names
+        columnNames = layout.model.entities.map { entity in
+            Set(entity.attributes.map(\.name) + entity.relationships.filter { !$0.toMany }.map(\.name))
+        }
+        joinNames = layout.model.entities.map { entity in
+            Set(entity.relationships.indices.filter { layout.joinTables[entity.index][$0] != nil }.map { entity.relationships[$0].name })
         }
     }
 

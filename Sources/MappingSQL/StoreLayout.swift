@@ -233,11 +233,13 @@ package struct StoreLayout {
         return entity.identification.map { attributeColumns[entity.index][$0] }
     }
 
+    /// A join table. In PostgreSQL a target is listed once per owner and positions may tie: processes
+    /// that add to one to-many at once each add their own targets, and none of them loses any.
     package func joinCreation(_ join: String) -> String {
         let (owner, target) = joins[join] ?? ("", "")
         return "CREATE TABLE \(quote(join)) (\"owner\" \(keyType) NOT NULL REFERENCES \(quote(owner))(\"_id\")\(referenceTiming), "
             + "\"target\" \(keyType) NOT NULL REFERENCES \(quote(target))(\"_id\")\(referenceTiming), \"position\" \(keyType) NOT NULL, "
-            + "PRIMARY KEY (\"owner\", \"position\"))"
+            + "PRIMARY KEY (\"owner\", \(dialect == .sqlite ? "\"position\"" : "\"target\"")))"
     }
 }
 

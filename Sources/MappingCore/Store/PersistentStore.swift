@@ -51,6 +51,10 @@ public struct StoreCommit {
         /// For an updated row, the names of the attributes and relationships the commit changed, in
         /// declaration order; empty for an inserted or moved row.
         public let changed: [String]
+        /// For an updated row, per to-many relationship, the targets it held before the commit and
+        /// holds no longer (so a store shared with other processes can remove just those, keeping
+        /// what others added meanwhile); empty otherwise.
+        public let removed: [[ObjectID]]
     }
 
     public let model: Model
@@ -90,7 +94,8 @@ extension ObjectStore {
         }
         var written = Set(journal.created)
         for updated in changes.updated where written.insert(updated.object).inserted {
-            if let row = row(updated.object, model, &positions, changed: updated.changed) { commit.updated.append(row) }
+            let before = liveSlot(of: updated.object).flatMap { journal.beforeImages[$0] }
+            if let row = row(updated.object, model, &positions, changed: updated.changed, before: before) { commit.updated.append(row) }
         }
         // An owner whose to-many changed moves its targets' positions: their rows are written too.
         for updated in changes.updated {
@@ -122,7 +127,8 @@ extension ObjectStore {
         var positions: [Key: [ObjectID: Int]] = [:]
     }
 
-    private func row(_ object: ObjectID, _ model: Model, _ cache: inout PositionCache, changed: [String]) -> StoreCommit.Row? {
+    private func row(_ object: ObjectID, _ model: Model, _ cache: inout PositionCache, changed: [String],
+                     before: ObjectRecord? = nil) -> StoreCommit.Row? {
         guard let record = record(object), model.entities.indices.contains(record.entity) else { return nil }
         let entity = model.entities[record.entity]
         // Loops rather than `map`/`filter(contains)`: a method reference captures a copy of the
@@ -160,8 +166,16 @@ extension ObjectStore {
             }
             positions.append(cache.positions[key]?[object])
         }
+        var removed: [[ObjectID]] = []
+        if let before {
+            for (index, link) in before.links.enumerated() {
+                guard case .many(let list) = link, links.indices.contains(index) else { removed.append([]); continue }
+                let now = Set(links[index])
+                removed.append(list.ids.filter { !now.contains($0) })
+            }
+        }
         return StoreCommit.Row(object: object, entity: entity, values: record.values, links: links, positions: positions,
-                               changed: changed)
+                               changed: changed, removed: removed)
     }
 }
 

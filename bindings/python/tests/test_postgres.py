@@ -1,0 +1,362 @@
+"""Context(spec, store="postgresql://…"): one graph shared by many processes through a PostgreSQL
+schema. Needs a server: MAPPING_TEST_POSTGRES names one (`make test-postgres` starts a throwaway one
+and sets it, with MAPPING_REQUIRE_POSTGRES=1 so that these tests fail rather than skip without it).
+Each test works in a schema of its own."""
+import itertools
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from decimal import Decimal
+
+import pytest
+
+import mapping
+
+SERVER = os.environ.get("MAPPING_TEST_POSTGRES")
+if not SERVER:
+    if os.environ.get("MAPPING_REQUIRE_POSTGRES") == "1":
+        raise RuntimeError("MAPPING_REQUIRE_POSTGRES=1 but MAPPING_TEST_POSTGRES names no server")
+    pytest.skip("no PostgreSQL server: set MAPPING_TEST_POSTGRES (make test-postgres does)", allow_module_level=True)
+
+SPEC = {
+    "entities": {
+        "Person": {
+            "attributes": {"id": "integer", "name": "string", "born": "date", "score": "double", "active": "boolean",
+                           "weight": "decimal", "extra": "json"},
+            "relationships": {
+                "company": {"entity": "Company", "inverse": "employees"},
+                "phones": {"entity": "Phone", "toMany": True, "ordered": True, "inverse": "owner"},
+                "tags": {"entity": "Tag", "toMany": True, "inverse": "people"},
+            },
+        },
+        "Company": {
+            "attributes": {"id": "integer", "name": "string"},
+            "relationships": {"employees": {"entity": "Person", "toMany": True, "inverse": "company"}},
+        },
+        "Phone": {
+            "attributes": {"number": "string", "kind": "string"}, "identification": "number",
+            "relationships": {"owner": {"entity": "Person", "inverse": "phones"}},
+        },
+        "Tag": {
+            "attributes": {"name": "string"}, "identification": "name",
+            "relationships": {"people": {"entity": "Person", "toMany": True, "inverse": "tags"}},
+        },
+    },
+    "mappings": {
+        "person": {
+            "entity": "Person", "rootPath": "people",
+            "attributes": {"id": "id", "name": "name", "born": "born", "score": "score", "active": "active",
+                           "weight": "weight", "extra": "extra"},
+            "relationships": {"company": {"mapping": "company"}, "phones": {"mapping": "phone"},
+                              "tags": {"mapping": "tag"}},
+        },
+        "company": {"entity": "Company", "attributes": {"id": "id", "name": "name"}},
+        "phone": {"entity": "Phone", "attributes": {"number": "number", "kind": "kind"}},
+        "tag": {"entity": "Tag", "attributes": {"name": "name"}},
+    },
+}
+SPEC_TEXT = json.dumps(SPEC)
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+
+
+def person(i):
+    """Person `i`, the same on every page it appears on: every attribute type, a company shared with
+    others, 0-2 phones and 0-3 tags shared with others."""
+    rnd = random.Random(i)
+    return {"id": i, "name": f"P{i} {rnd.choice(['Ada', 'Bo', 'Cy', 'Dee'])} \"q\" \\ ü",
+            "born": f"19{50 + i % 50}-0{1 + i % 9}-1{i % 10}T0{i % 10}:30:00.123456Z",
+            "score": rnd.random() * 100, "active": i % 3 != 0,
+            "weight": f"{i}.{i:04d}00000000000000000000001", "extra": {"n": i, "list": [i, str(i), None]},
+            "company": {"id": i % 7, "name": f"Company {i % 7}"},
+            "phones": [{"number": f"+1-{i}-{p}", "kind": ["home", "work"][p]} for p in range(i % 3)],
+            "tags": [{"name": f"t{(i + k) % 11}"} for k in range(i % 4)]}
+
+
+def page(start, size):
+    return json.dumps({"people": [person(i) for i in range(start, start + size)]}).encode()
+
+
+@pytest.fixture
+def store():
+    """A URI naming a schema no other test uses."""
+    return f"{SERVER}&schema=t_{uuid.uuid4().hex[:12]}"
+
+
+def sql(uri, query):
+    """Runs `query` through psql in the store's schema; its rows as lists of text."""
+    base, schema = uri.rsplit("&schema=", 1)
+    out = subprocess.run(["psql", base, "-XAtq", "-v", "ON_ERROR_STOP=1", "-F", "\t",
+                          "-c", f'SET search_path TO "{schema}"', "-c", query],
+                         check=True, capture_output=True, text=True).stdout
+    return [line.split("\t") for line in out.splitlines()]
+
+
+def graph(ctx):
+    """Every object with its values and relationships; to-manys as sorted sets (processes that add
+    to one at once keep all their members, in an order that depends on who wrote first)."""
+    # Numbers kept as their text: a decimal must come back with every digit.
+    people = json.loads(ctx.serialize("person", ctx.all("Person"), include_nulls=True), parse_float=str)
+    people = people["people"] if isinstance(people, dict) else people
+    for entry in people:
+        entry["phones"] = sorted(entry["phones"], key=lambda phone: phone["number"])
+        entry["tags"] = sorted(tag["name"] for tag in entry["tags"])
+    companies = {c["id"]: sorted(p["id"] for p in c.related("employees")) for c in ctx.all("Company")}
+    tags = {t["name"]: sorted(p["id"] for p in t.related("people")) for t in ctx.all("Tag")}
+    owners = {p["number"]: p.related("owner")["id"] for p in ctx.all("Phone")}
+    return {"people": sorted(people, key=lambda entry: entry["id"]), "companies": companies, "tags": tags,
+            "phones": owners}
+
+
+def run(script, *arguments, **options):
+    return subprocess.run([sys.executable, "-c", script, *arguments], env=ENV, **options)
+
+
+DUMP = """
+import json, sys
+sys.path.insert(0, sys.argv[3])
+import test_postgres, mapping
+with mapping.Context(sys.argv[1], store=sys.argv[2]) as ctx:
+    print(json.dumps(test_postgres.graph(ctx), sort_keys=True))
+"""
+
+
+def dump_in_new_process(uri):
+    out = run(DUMP, SPEC_TEXT, uri, os.path.dirname(__file__), check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def serial_graph(pages):
+    with mapping.Context(SPEC) as ctx:
+        for start, size in pages:
+            ctx.import_json("person", page(start, size))
+        return json.loads(json.dumps(graph(ctx), sort_keys=True))
+
+
+def test_a_store_written_through_postgresql_reads_back_identically_in_a_new_process(store):
+    with mapping.Context(SPEC, store=store) as ctx, mapping.Context(SPEC) as memory:
+        for target in (ctx, memory):
+            target.import_json("person", page(0, 60))
+            target.get("Person", 5)["weight"] = "98765432109876543210.0123456789"
+            target.delete(target.get("Phone", "+1-4-0"))
+            target.get("Person", 7).set_related("tags", [target.get("Tag", "t1"), target.get("Tag", "t9")])
+        expected = json.loads(json.dumps(graph(memory), sort_keys=True))
+        assert json.loads(json.dumps(graph(ctx), sort_keys=True)) == expected
+    again = dump_in_new_process(store)
+    assert again == expected
+    assert again["people"][5]["weight"] == "98765432109876543210.0123456789"
+    # The schema reads like the spec: one row per identity, a _version per row, join tables.
+    assert sql(store, 'SELECT count(*), count(DISTINCT id), min("_version") FROM "Person"') == [["60", "60", "1"]]
+    assert sql(store, 'SELECT "_version" FROM "Person" WHERE id = 5') == [["2"]]
+    assert sql(store, 'SELECT t.name FROM "Person_tags" j JOIN "Tag" t ON t._id = j.target '
+                      'JOIN "Person" p ON p._id = j.owner WHERE p.id = 7 ORDER BY j.position') == [["t1"], ["t9"]]
+
+
+IMPORTER = """
+import json, os, sys, time
+sys.path.insert(0, sys.argv[3])
+import test_postgres, mapping
+pages = [tuple(map(int, item.split(":"))) for item in sys.argv[4].split(",")]
+go = sys.argv[5]
+with mapping.Context(sys.argv[1], store=sys.argv[2]) as ctx:
+    while not os.path.exists(go):
+        time.sleep(0.005)
+    try:
+        for start, size in pages:
+            ctx.import_json("person", test_postgres.page(start, size))
+    finally:
+        open(go + "." + str(os.getpid()), "w").close()
+    # Once every importer is done, this graph is brought up to theirs.
+    deadline = time.monotonic() + 120
+    while len([n for n in os.listdir(os.path.dirname(go)) if n.startswith(os.path.basename(go) + ".")]) < 4:
+        assert time.monotonic() < deadline, "the other importers never finished"
+        time.sleep(0.01)
+    ctx.refresh()
+    print(json.dumps(test_postgres.graph(ctx), sort_keys=True))
+"""
+
+
+def test_four_processes_importing_overlapping_pages_end_with_the_serial_graph(store, tmp_path):
+    # Pages of 40 people every 25: each overlaps the next by 15, and every process imports pages
+    # that others import too, in its own order.
+    pages = [(start, 40) for start in range(0, 400, 25)]
+    with mapping.Context(SPEC, store=store):
+        pass  # creates the schema, so the four start on an existing store
+    shares = [pages[w::2] if w < 2 else list(reversed(pages[w - 2::2])) for w in range(4)]
+    go = tmp_path / "go"
+    workers = [subprocess.Popen([sys.executable, "-c", IMPORTER, SPEC_TEXT, store, os.path.dirname(__file__),
+                                 ",".join(f"{s}:{n}" for s, n in share), str(go)], env=ENV,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for share in shares]
+    time.sleep(0.3)
+    go.touch()
+    results = [worker.communicate(timeout=300) for worker in workers]
+    for worker, (out, err) in zip(workers, results):
+        assert worker.returncode == 0, err
+    expected = serial_graph(pages)
+    assert len(expected["people"]) == 415
+    # Every process's live graph, brought up to the others' commits, is the serial one...
+    for out, _ in results:
+        assert json.loads(out) == expected
+    # ...and so is the database, read by a new process.
+    assert dump_in_new_process(store) == expected
+    assert sql(store, 'SELECT count(*), count(DISTINCT id) FROM "Person"') == [["415", "415"]]
+    assert sql(store, 'SELECT count(*), count(DISTINCT name) FROM "Tag"') == [["11", "11"]]
+    assert sql(store, 'SELECT count(*) FROM "Phone"') == [[str(len(expected["phones"]))]]
+    assert sql(store, 'SELECT count(*) FROM (SELECT owner, target FROM "Tag_people" GROUP BY 1, 2 HAVING count(*) > 1) d') == [["0"]]
+
+
+KILLED = """
+import sys
+sys.path.insert(0, sys.argv[3])
+import test_postgres, mapping
+with mapping.Context(sys.argv[1], store=sys.argv[2]) as ctx:
+    print("ready", flush=True)
+    sys.stdin.readline()
+    ctx.import_json("person", test_postgres.page(1000, 20000))
+    print("committed", flush=True)
+"""
+
+
+def test_a_process_killed_during_a_commit_leaves_no_part_of_it(store):
+    with mapping.Context(SPEC, store=store) as ctx:
+        ctx.import_json("person", page(0, 10))
+    tagged = store + "&application_name=killed_commit"
+    child = subprocess.Popen([sys.executable, "-c", KILLED, SPEC_TEXT, tagged, os.path.dirname(__file__)], env=ENV,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "ready"
+    child.stdin.write("go\n")
+    child.stdin.flush()
+    # Killed once its commit's transaction has written rows (its backend is inside the transaction).
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        busy = sql(store, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'killed_commit' "
+                          "AND xact_start IS NOT NULL AND query ILIKE 'INSERT%'")
+        if busy != [["0"]]:
+            break
+        time.sleep(0.002)
+    else:
+        pytest.fail("the child's commit never started")
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    assert child.returncode == -signal.SIGKILL
+    # Its backend ends its transaction when the connection drops: nothing of it stays.
+    deadline = time.monotonic() + 10
+    while sql(store, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'killed_commit'") != [["0"]]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert sql(store, 'SELECT count(*), max(id) FROM "Person"') == [["10", "9"]]
+    assert sql(store, 'SELECT count(*) FROM "Phone"') == [[str(sum(i % 3 for i in range(10)))]]
+    reopened = dump_in_new_process(store)
+    assert [entry["id"] for entry in reopened["people"]] == list(range(10))
+
+
+def test_a_conflicting_update_is_reported_and_writes_nothing(store):
+    with mapping.Context(SPEC, store=store) as mine, mapping.Context(SPEC, store=store) as theirs:
+        mine.import_json("person", page(0, 5))
+        theirs.refresh()
+        mine.begin()
+        mine.get("Person", 1)["name"] = "mine"
+        mine.get("Person", 2)["name"] = "also mine"
+        theirs.get("Person", 1)["name"] = "theirs"
+        with pytest.raises(mapping.ConflictError, match="another process changed"):
+            mine.commit()
+        # All or nothing: Person 2 kept its name in the database too.
+        assert sql(store, 'SELECT id, name, "_version" FROM "Person" WHERE id IN (1, 2) ORDER BY id') == [
+            ["1", "theirs", "2"], ["2", person(2)["name"], "1"]]
+        # The next call brings this graph up to the database: the change can be made again on it.
+        assert mine.get("Person", 1)["name"] == "theirs"
+        assert mine.get("Person", 2)["name"] == person(2)["name"]
+        mine.get("Person", 1)["name"] = "mine, after theirs"
+        assert sql(store, 'SELECT name, "_version" FROM "Person" WHERE id = 1') == [["mine, after theirs", "3"]]
+        # Deleting what another process changed is a conflict as well.
+        mine.begin()
+        mine.delete(mine.get("Person", 3))
+        theirs.get("Person", 3)["active"] = True
+        with pytest.raises(mapping.ConflictError):
+            mine.commit()
+        assert sql(store, 'SELECT count(*) FROM "Person" WHERE id = 3') == [["1"]]
+        assert mine.get("Person", 3)["active"] is True
+
+
+def test_two_processes_adding_one_new_identity_end_with_one_row(store):
+    with mapping.Context(SPEC, store=store) as first, mapping.Context(SPEC, store=store) as second:
+        first.begin()
+        second.begin()
+        first.create("Company", id=500, name="first")
+        second.create("Company", id=500, name="second")
+        second.get("Company", 500).set_related("employees", [second.create("Person", id=9000, name="hired")])
+        first.commit()
+        second.commit()  # resolves to the row the first inserted, and writes its values there
+        assert sql(store, 'SELECT count(*), max(name), max("_version") FROM "Company" WHERE id = 500') == [["1", "second", "2"]]
+        assert sql(store, 'SELECT c.id FROM "Person" p JOIN "Company" c ON c._id = p.company WHERE p.id = 9000') == [["500"]]
+        first.refresh()
+        company = first.get("Company", 500)
+        assert company["name"] == "second"
+        assert [p["id"] for p in company.related("employees")] == [9000]
+
+
+READER = """
+import json, sys, time
+sys.path.insert(0, sys.argv[3])
+import mapping
+seen = []
+with mapping.Context(sys.argv[1], store=sys.argv[2]) as ctx:
+    observer = ctx.observe(lambda changes: seen.append((time.monotonic(), changes)))  # kept: closing it stops it
+    print("ready", flush=True)
+    deadline = time.monotonic() + 10
+    while not seen and time.monotonic() < deadline:
+        ctx.count("Person")  # any call applies what other processes have announced
+        time.sleep(0.01)
+    if seen:
+        at, changes = seen[0]
+        print(json.dumps({"at": at, "updated": [[u.object["id"], list(u.changed)] for u in changes.updated if u.object.entity == "Person"],
+                          "inserted": sorted(o["id"] for o in changes.inserted if o.entity == "Person"),
+                          "name": ctx.get("Person", 1)["name"]}), flush=True)
+"""
+
+
+def test_a_reader_sees_another_process_commit_through_its_observers_within_a_second(store):
+    with mapping.Context(SPEC, store=store) as writer:
+        writer.import_json("person", page(0, 3))
+        reader = subprocess.Popen([sys.executable, "-c", READER, SPEC_TEXT, store, os.path.dirname(__file__)],
+                                  env=ENV, stdout=subprocess.PIPE, text=True)
+        assert reader.stdout.readline().strip() == "ready"
+        writer.begin()
+        writer.get("Person", 1)["name"] = "renamed"
+        writer.import_json("person", page(3, 2))
+        committed = time.monotonic()
+        writer.commit()
+        out, _ = reader.communicate(timeout=30)
+    seen = json.loads(out)
+    assert seen["at"] - committed < 1.0
+    assert [1, ["name"]] in seen["updated"]
+    assert seen["inserted"] == [3, 4]
+    assert seen["name"] == "renamed"
+
+
+def test_errors_name_the_store_and_leave_it_alone(store):
+    with pytest.raises(mapping.StoreError, match="no store in the schema"):
+        mapping.Context(SPEC, store=store, create=False)
+    with mapping.Context(SPEC, store=store) as ctx:
+        ctx.import_json("person", page(0, 2))
+    changed = json.loads(SPEC_TEXT)
+    changed["entities"]["Company"]["attributes"]["name"] = "integer"
+    with pytest.raises(mapping.SpecError, match="MAPPING_OPEN_REBUILD"):
+        mapping.Context(changed, store=store)
+    with mapping.Context(SPEC, store=store, read_only=True) as reader:
+        assert reader.count("Person") == 2
+        with pytest.raises(mapping.StoreError, match="read-only"):
+            reader.get("Person", 1)["name"] = "x"
+        assert reader.get("Person", 1)["name"] == person(1)["name"]
+    with pytest.raises(mapping.StoreError, match="cannot connect"):
+        mapping.Context(SPEC, store="postgresql:///nosuchdb?host=/nonexistent&schema=x")
+    with mapping.Context(SPEC, store=store) as ctx:
+        with pytest.raises(mapping.StoreError, match="NUL"):
+            ctx.get("Person", 1)["name"] = "a\u0000b"
+        assert ctx.get("Person", 1)["name"] == person(1)["name"]
+    assert sql(store, 'SELECT count(*) FROM "Person"') == [["2"]]
