@@ -1,8 +1,9 @@
 # libmapping — build, install, demo and test. Building installs what it needs when missing (`deps`:
-# pkg-config, libjansson-dev, libsqlite3-dev and libsimdjson-dev through apt); `make test` also
-# installs what the tests need (`test-deps`: valgrind and python3-venv through apt; pytest, setuptools
-# and wheel through pip). MAPPING_NO_DEPS=1 installs nothing. MAPPING_SIMDJSON=0 builds without the
-# simdjson parser (and installs no simdjson). `make install` honours PREFIX and DESTDIR.
+# pkg-config, libjansson-dev, libsqlite3-dev, libsimdjson-dev and libpq-dev through apt); `make test`
+# also installs what the tests need (`test-deps`: valgrind and python3-venv through apt; pytest,
+# setuptools and wheel through pip; `test-postgres`: postgresql). MAPPING_NO_DEPS=1 installs nothing.
+# MAPPING_SIMDJSON=0 builds without the simdjson parser, MAPPING_POSTGRES=0 without the PostgreSQL
+# store (and neither installs what it would need). `make install` honours PREFIX and DESTDIR.
 
 SWIFT       ?= swift
 CC          ?= cc
@@ -21,6 +22,9 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export MAPPING_LIBRARY := $(LIB)
 MAPPING_SIMDJSON ?= 1
 export MAPPING_SIMDJSON
+# The PostgreSQL store (libpq): MAPPING_POSTGRES=0 builds without it (and installs no libpq-dev).
+MAPPING_POSTGRES ?= 1
+export MAPPING_POSTGRES
 MAPPING_NO_DEPS ?= 0
 PREFIX      ?= /usr/local
 DESTDIR     ?=
@@ -32,7 +36,7 @@ INSTALLED   := $(addprefix $(DESTDIR)$(PREFIX)/,lib/$(REALNAME) lib/$(SONAME) li
                  include/mapping.h lib/pkgconfig/mapping.pc bin/mapping)
 
 .PHONY: all deps test-deps release debug cli install uninstall examples demo test test-swift test-c test-python \
-        test-abi test-install test-wheel test-readme test-cli test-tsan test-asan fuzz bench bench-check clean
+        test-abi test-postgres test-install test-wheel test-readme test-cli test-tsan test-asan fuzz bench bench-check clean
 
 all: release
 
@@ -48,6 +52,7 @@ deps:
 	pkg-config --exists jansson 2>/dev/null || missing="$$missing libjansson-dev"; \
 	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
 	if [ "$(MAPPING_SIMDJSON)" = 1 ] && [ ! -f /usr/include/simdjson.h ]; then missing="$$missing libsimdjson-dev"; fi; \
+	if [ "$(MAPPING_POSTGRES)" = 1 ] && [ ! -f /usr/include/postgresql/libpq-fe.h ]; then missing="$$missing libpq-dev"; fi; \
 	$(APT_INSTALL)
 
 # What the tests need besides: valgrind (test-c), python3-venv (test-wheel, for Debian's python3),
@@ -123,7 +128,7 @@ demo: examples
 	@for example in examples/python/[0-9]*.py; do echo "== $$example"; \
 	  PYTHONPATH=bindings/python/src $(PYTHON) $$example examples/data || exit 1; done
 
-test: release test-deps test-swift test-abi test-c test-python test-install test-wheel test-readme test-cli test-tsan test-asan
+test: release test-deps test-swift test-abi test-c test-python test-postgres test-install test-wheel test-readme test-cli test-tsan test-asan
 
 # The Swift suite runs once per parser: every import test must pass on both backends.
 test-swift: deps
@@ -142,10 +147,20 @@ test-c: release test-deps
 	$(MAKE) -s -C Tests/c LIBDIR=$(RELEASE_DIR) run memcheck
 
 test-python: examples test-deps
-	cd bindings/python && $(PYTHON) -m pytest -q tests
+	cd bindings/python && $(PYTHON) -m pytest -q tests --ignore=tests/test_postgres.py
 	@for example in examples/python/[0-9]*.py; do \
 	  PYTHONPATH=bindings/python/src $(PYTHON) $$example examples/data > /dev/null || exit 1; done
 	@echo "python examples: all ran"
+
+# The PostgreSQL store against a real server: Debian's postgresql installed when missing, a cluster
+# made in a temporary folder and started on a Unix socket there, the C and Python tests, the server
+# stopped (Tests/postgres/run.sh). Nothing to do in a build without the store (MAPPING_POSTGRES=0).
+test-postgres: release test-deps
+	@if [ "$(MAPPING_POSTGRES)" = 1 ]; then \
+	  missing=; ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing=" postgresql"; \
+	  $(APT_INSTALL); \
+	  PYTHON=$(PYTHON) bash Tests/postgres/run.sh; \
+	else echo "MAPPING_POSTGRES=0: no PostgreSQL store to test"; fi
 
 # `make install` into a temporary DESTDIR: the files and links, a C program built with
 # `pkg-config --cflags --libs mapping` against the staged copy, then `make uninstall` removing it all.
