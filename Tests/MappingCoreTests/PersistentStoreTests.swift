@@ -50,4 +50,101 @@ final class PersistentStoreTests: XCTestCase {
             XCTAssertEqual((error as? MappingError)?.code, .misuse, "a store attaches only to an empty context")
         }
     }
+
+    /// A store other processes write: each call hands the context what they committed.
+    private final class Shared: PersistentStore, @unchecked Sendable {
+        var commits: [StoreCommit] = []
+        var pending: [StoreRefresh] = []
+        var asked: [Bool] = []
+        var applied: [[Int64: ObjectID]] = []
+        func write(_ commit: StoreCommit) throws(MappingError) { commits.append(commit) }
+        func othersChanges(wait: Bool) throws(MappingError) -> StoreRefresh? {
+            asked.append(wait)
+            return pending.isEmpty ? nil : pending.removeFirst()
+        }
+        func applied(_ refresh: StoreRefresh, objects: [Int64: ObjectID]) { applied.append(objects) }
+    }
+
+    private func person(_ key: Int64, id: Int64, name: String, company: Int64?, _ ctx: MappingContext) throws -> StoredObject {
+        let entity = try XCTUnwrap(ctx.model.entity(named: "Person"))
+        var values = [AttributeValue?](repeating: nil, count: entity.attributes.count)
+        values[0] = .integer(id)
+        values[1] = .string(name)
+        return StoredObject(key: key, entity: entity.index, values: values, links: [company.map { [$0] } ?? [], []])
+    }
+
+    /// A company row; `employees` as a database load gives them (a refresh leaves them to the people's rows).
+    private func company(_ key: Int64, id: Int64, name: String, employees: [Int64] = [], _ ctx: MappingContext) throws -> StoredObject {
+        StoredObject(key: key, entity: try XCTUnwrap(ctx.model.entity(named: "Company")).index,
+                     values: [.integer(id), .string(name)], links: [employees])
+    }
+
+    func testOtherProcessesCommitsAreAppliedBeforeTheNextCallAsACommitObserversSeeAndNothingIsWrittenBack() throws {
+        let ctx = try TestFixtures.context(TestFixtures.peopleSpec)
+        let store = Shared()
+        let loaded = try ctx.attach(store, loading: [try company(7, id: 10, name: "Old", employees: [8], ctx), try person(8, id: 1, name: "Ada", company: 7, ctx)])
+        let (old, ada) = (try XCTUnwrap(loaded[7]), try XCTUnwrap(loaded[8]))
+        XCTAssertEqual(try ctx.relatedObjects(of: old, relationship: "employees"), [ada])
+        let seen = Locked<[ChangeSet]>([])
+        ctx.addObserver { changes in seen.withLock { $0.append(changes) } }
+
+        // Ada renamed and moved to a company made by another process.
+        store.pending = [StoreRefresh(rows: [try person(8, id: 1, name: "Ada L.", company: 9, ctx), try company(9, id: 11, name: "New", ctx)],
+                                      deleted: [], objects: [7: old, 8: ada])]
+        XCTAssertEqual(try ctx.count(of: "Person"), 1)
+        let made = try XCTUnwrap(ctx.object(of: "Company", identity: .integer(11)), "a new row becomes an object in the identity map")
+        XCTAssertEqual(try ctx.value(of: ada, attribute: "name").0, .string("Ada L."))
+        XCTAssertEqual([try ctx.relatedObject(of: ada, relationship: "company")].compactMap { $0 }, [made])
+        XCTAssertEqual(try ctx.relatedObjects(of: old, relationship: "employees"), [], "the inverse followed the to-one")
+        XCTAssertEqual(try ctx.relatedObjects(of: made, relationship: "employees"), [ada])
+        XCTAssertEqual(store.applied.last?[9], made, "the store is told which object each row became")
+        XCTAssertEqual(store.applied.last?[8], ada)
+        XCTAssertTrue(store.commits.isEmpty, "what came from the database is not written back")
+        let changes = try XCTUnwrap(seen.withLock { $0 }.first, "observers see the refresh as a commit")
+        XCTAssertEqual(changes.inserted.map(\.object), [made])
+        XCTAssertEqual(Set(changes.updated.map(\.object)), [ada, old])
+        XCTAssertEqual(changes.updated.first { $0.object == ada }?.changed, ["name", "company"])
+
+        // Two companies trade identities in one refresh, and the old one is then deleted.
+        store.pending = [StoreRefresh(rows: [try company(7, id: 11, name: "Old", ctx), try company(9, id: 10, name: "New", ctx)],
+                                      deleted: [], objects: [7: old, 9: made])]
+        try ctx.refresh()
+        XCTAssertEqual(store.asked.last, true, "an explicit refresh asks the database first")
+        XCTAssertEqual(try ctx.object(of: "Company", identity: .integer(11)), old)
+        XCTAssertEqual(try ctx.object(of: "Company", identity: .integer(10)), made)
+        store.pending = [StoreRefresh(rows: [], deleted: [7], objects: [7: old])]
+        XCTAssertEqual(try ctx.count(of: "Company"), 1)
+        XCTAssertNil(try ctx.object(of: "Company", identity: .integer(11)))
+        XCTAssertEqual(seen.withLock { $0 }.last?.deleted.map(\.entity), ["Company"])
+
+        // Inside a transaction nothing is applied: it would be written back as the transaction's own.
+        try ctx.begin()
+        store.pending = [StoreRefresh(rows: [try person(8, id: 1, name: "Later", company: 9, ctx)], deleted: [], objects: [8: ada, 9: made])]
+        try ctx.set(ada, attribute: "age", to: .integer(36))
+        XCTAssertEqual(try ctx.value(of: ada, attribute: "name").0, .string("Ada L."))
+        try ctx.commit()
+        XCTAssertEqual(store.commits.count, 1)
+        XCTAssertEqual(store.pending.count, 1, "still waiting for the next call")
+        XCTAssertEqual(try ctx.value(of: ada, attribute: "name").0, .string("Later"))
+        XCTAssertEqual(try ctx.value(of: ada, attribute: "age").0, nil, "the row as the database has it")
+    }
+
+    func testACommitNamesWhatEachToManyLostAndTheRowsOnlyMoved() throws {
+        let ctx = try TestFixtures.context(TestFixtures.peopleSpec)
+        let store = Recording()
+        _ = try ctx.attach(store, loading: [])
+        _ = try ctx.importJSON(mapping: "person", TestFixtures.peoplePayload)
+        let ada = try XCTUnwrap(ctx.object(of: "Person", identity: .integer(1)))
+        let phones = try ctx.relatedObjects(of: ada, relationship: "phones")
+        XCTAssertGreaterThanOrEqual(phones.count, 2)
+        let first = try XCTUnwrap(phones.first)
+        try ctx.removeRelated(ada, relationship: "phones", first)
+        let commit = try XCTUnwrap(store.commits.last)
+        let updated = try XCTUnwrap(commit.updated.first { $0.object == ada })
+        XCTAssertEqual(updated.changed, ["phones"])
+        let index = try XCTUnwrap(updated.entity.relationships.firstIndex { $0.name == "phones" })
+        XCTAssertEqual(updated.removed[index], [first])
+        XCTAssertEqual(Set(commit.moved.map(\.object)), Set(phones.dropFirst()), "the other phones moved up one place")
+        XCTAssertTrue(commit.moved.allSatisfy { $0.changed.isEmpty && $0.removed.isEmpty })
+    }
 }
