@@ -237,6 +237,10 @@ bench: release
 	  $(PYTHON) bench/payloads.py | tee bench/payloads.md; \
 	else $(PYTHON) bench/payloads.py; fi
 	$(PYTHON) bench/store.py | tee bench/store.md
+	@if [ "$(MAPPING_POSTGRES)" = 1 ]; then \
+	  missing=; ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing=" postgresql"; $(APT_INSTALL); \
+	  echo "$(PYTHON) bench/scaling.py | tee bench/scaling.md"; $(PYTHON) bench/scaling.py | tee bench/scaling.md; \
+	else echo "MAPPING_POSTGRES=0: no PostgreSQL scaling bench"; fi
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -Iinclude -o bench/bin/memory bench/memory.c \
 	  -L$(RELEASE_DIR) -lmapping -Wl,-rpath,$(RELEASE_DIR)
 	$(MAKE) -s bench/data/people_1m.json

@@ -24,7 +24,7 @@ BUILTINS = {
     mapping.StoreError: OSError,
 }
 PLAIN = [mapping.MappingError, mapping.DeniedError, mapping.ConstraintError, mapping.ResponseError,
-         mapping.UnavailableError]
+         mapping.UnavailableError, mapping.ConflictError]
 
 
 def test_every_error_class_is_the_builtin_that_fits():

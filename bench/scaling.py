@@ -1,0 +1,108 @@
+"""Many processes, one graph (`make bench` writes bench/scaling.md): the people workload
+(bench/people.py, 1M people by default, MAPPING_SCALING_PEOPLE to change it) cut into pages of
+10,000, imported as one commit per page by 1, 2 and 4 processes into one PostgreSQL store (each
+process a disjoint share of the pages), beside one process importing them all into an SQLite store.
+Every process keeps the whole graph: before each commit it applies what the others committed (the
+companies are shared by all slices, so the others' rows reach it). Reported: wall time from the
+first commit to the last, throughput, and per-commit latency (the import call, its write and the
+refresh before it). The server is a throwaway one (Tests/postgres/server.sh) on a Unix socket, with
+PostgreSQL's default durability (fsync on); SQLite runs with the store's default (WAL, NORMAL)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SPEC = os.path.join(HERE, "people.spec.json")
+PEOPLE = int(os.environ.get("MAPPING_SCALING_PEOPLE", "1000000"))
+PAGE = 10_000
+
+WORKER = r"""
+import json, os, sys, time
+sys.path.insert(0, sys.argv[1])
+import mapping
+spec, store, go = sys.argv[2:5]
+pages = sys.argv[5:]
+with mapping.Context(spec, parser="simdjson" if "simdjson" in mapping.available_parsers() else None, store=store) as ctx:
+    print("ready", flush=True)
+    while not os.path.exists(go):
+        time.sleep(0.001)
+    latencies = []
+    start = time.perf_counter()
+    for path in pages:
+        data = open(path, "rb").read()
+        t = time.perf_counter()
+        ctx.import_json("person", data)
+        latencies.append(time.perf_counter() - t)
+    end = time.perf_counter()
+    ctx.refresh()  # the others' last commits, so that every process ends with the whole graph
+    print(json.dumps({"start": start, "end": end, "latencies": latencies, "people": ctx.count("Person")}))
+"""
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def run(store, shares):
+    binding = os.path.join(ROOT, "bindings", "python", "src")
+    with tempfile.TemporaryDirectory() as folder:
+        go = os.path.join(folder, "go")
+        workers = [subprocess.Popen([sys.executable, "-c", WORKER, binding, SPEC, store, go, *share],
+                                    stdout=subprocess.PIPE, text=True) for share in shares]
+        for worker in workers:
+            assert worker.stdout.readline().strip() == "ready"
+        open(go, "w").close()
+        results = []
+        for worker in workers:
+            out, _ = worker.communicate()
+            assert worker.returncode == 0
+            results.append(json.loads(out))
+    wall = max(r["end"] for r in results) - min(r["start"] for r in results)
+    latencies = [latency for r in results for latency in r["latencies"]]
+    return {"wall": wall, "rate": PEOPLE / wall, "p50": percentile(latencies, 0.5), "p95": percentile(latencies, 0.95),
+            "max": max(latencies), "people": [r["people"] for r in results]}
+
+
+def main():
+    sys.path.insert(0, HERE)
+    import people as generator
+    with tempfile.TemporaryDirectory() as folder:
+        everyone = generator.people(PEOPLE)["people"]
+        pages = []
+        for number, start in enumerate(range(0, PEOPLE, PAGE)):
+            path = os.path.join(folder, f"page{number}.json")
+            with open(path, "w") as file:
+                json.dump({"people": everyone[start:start + PAGE]}, file, separators=(",", ":"))
+            pages.append(path)
+        del everyone
+        server = os.path.join(folder, "server")
+        uri = subprocess.run(["bash", os.path.join(ROOT, "Tests", "postgres", "server.sh"), "start", server],
+                             check=True, capture_output=True, text=True).stdout.strip()
+        rows = []
+        try:
+            sqlite = run(os.path.join(folder, "people.db"), [pages])
+            rows.append(("SQLite, 1 process", sqlite))
+            for processes in (1, 2, 4):
+                store = f"{uri}&schema=scaling{processes}"
+                rows.append((f"PostgreSQL, {processes} process{'es' if processes > 1 else ''}",
+                             run(store, [pages[w::processes] for w in range(processes)])))
+        finally:
+            subprocess.run(["bash", os.path.join(ROOT, "Tests", "postgres", "server.sh"), "stop", server], check=False)
+    print(f"# Many processes, one graph: {PEOPLE:,} people in pages of {PAGE:,}, one commit per page\n")
+    print("Each PostgreSQL process imports a disjoint share of the pages and keeps the whole graph (it applies the")
+    print("others' commits before each of its own). Latency is one page's import call: its refresh, mapping and commit.\n")
+    print("| store | wall time | people/s | vs SQLite | commit p50 | commit p95 | commit max | people each process holds at the end |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    base = rows[0][1]["rate"]
+    for name, r in rows:
+        print(f"| {name} | {r['wall']:.1f} s | {r['rate']:,.0f} | {r['rate'] / base:.2f}× | {r['p50'] * 1000:.0f} ms "
+              f"| {r['p95'] * 1000:.0f} ms | {r['max'] * 1000:.0f} ms | {', '.join(f'{n:,}' for n in r['people'])} |")
+
+
+if __name__ == "__main__":
+    main()
