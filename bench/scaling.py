@@ -38,7 +38,11 @@ with mapping.Context(spec, parser="simdjson" if "simdjson" in mapping.available_
         ctx.import_json("person", data)
         latencies.append(time.perf_counter() - t)
     end = time.perf_counter()
-    ctx.refresh()  # the others' last commits, so that every process ends with the whole graph
+    # Once every process is done, the others' last commits: each should end with the whole graph.
+    open(go + "." + str(os.getpid()), "w").close()
+    while len([n for n in os.listdir(os.path.dirname(go)) if n.startswith("go.")]) < int(os.environ["WORKERS"]):
+        time.sleep(0.01)
+    ctx.refresh()
     print(json.dumps({"start": start, "end": end, "latencies": latencies, "people": ctx.count("Person")}))
 """
 
@@ -52,8 +56,9 @@ def run(store, shares):
     binding = os.path.join(ROOT, "bindings", "python", "src")
     with tempfile.TemporaryDirectory() as folder:
         go = os.path.join(folder, "go")
+        environment = dict(os.environ, WORKERS=str(len(shares)))
         workers = [subprocess.Popen([sys.executable, "-c", WORKER, binding, SPEC, store, go, *share],
-                                    stdout=subprocess.PIPE, text=True) for share in shares]
+                                    stdout=subprocess.PIPE, text=True, env=environment) for share in shares]
         for worker in workers:
             assert worker.stdout.readline().strip() == "ready"
         open(go, "w").close()
@@ -80,9 +85,12 @@ def main():
                 json.dump({"people": everyone[start:start + PAGE]}, file, separators=(",", ":"))
             pages.append(path)
         del everyone
-        server = os.path.join(folder, "server")
+        # The server runs as an unprivileged user when this runs as root: its folder is one of its own
+        # (a TemporaryDirectory is closed to other users).
+        server = tempfile.mkdtemp(prefix="mapping-pg.")
+        os.chmod(server, 0o755)
         uri = subprocess.run(["bash", os.path.join(ROOT, "Tests", "postgres", "server.sh"), "start", server],
-                             check=True, capture_output=True, text=True).stdout.strip()
+                             check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
         rows = []
         try:
             sqlite = run(os.path.join(folder, "people.db"), [pages])

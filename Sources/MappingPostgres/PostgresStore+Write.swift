@@ -82,14 +82,20 @@ extension PostgresStore {
         }
         var rewrite: [(row: StoreCommit.Row, version: Int64)] = []
         var remapped: Set<ObjectID> = []
-        for row in conflicted {
-            guard let found = try existing(row) else { return false }
-            if let old = rows[row.object]?.key { setObject(old, nil, &undo) }
-            setRow(row.object, found, &undo)
-            setObject(found.key, row.object, &undo)
-            remapped.insert(row.object)
-            rewrite.append((row, found.version))
+        var found: [(row: StoreCommit.Row, existing: LoadedRow)] = []
+        for (entity, list) in grouped(conflicted) {
+            guard let existing = try existingRows(entity, list) else { return false }
+            for (row, loaded) in zip(list, existing) {
+                if let old = rows[row.object]?.key { setObject(old, nil, &undo) }
+                setRow(row.object, (loaded.key, loaded.version), &undo)
+                setObject(loaded.key, row.object, &undo)
+                remapped.insert(row.object)
+                found.append((row, loaded))
+            }
         }
+        // Written over only where this commit's values differ (two imports of one page agree, and
+        // then neither waits for the other's row); the version read must still hold.
+        for (row, loaded) in found where !same(row, loaded) { rewrite.append((row, loaded.version)) }
         if !remapped.isEmpty {
             // New rows that link to one of those were written with the key it was given first.
             for row in commit.inserted where !remapped.contains(row.object) && row.links.contains(where: { $0.contains(where: remapped.contains) }) {
@@ -150,8 +156,8 @@ extension PostgresStore {
         }
         for (root, list) in byRoot.sorted(by: { $0.key < $1.key }) {
             guard let table = layout.tables[root] else { continue }
-            let result = try connection.query("SELECT nextval(pg_get_serial_sequence($1, '_id')) FROM generate_series(1, $2::int)",
-                                              [quote(schema) + "." + quote(table.name), String(list.count)])
+            let result = try connection.query("SELECT nextval($1::regclass) FROM generate_series(1, $2::int)",
+                                              [try sequence(of: root, table), String(list.count)])
             guard result.count == list.count else { throw MappingError(.store, "the store \(quote(schema)) gave out too few ids") }
             for (index, object) in list.enumerated() {
                 guard case .integer(let id) = result.value(row: Int32(clamping: index), column: 0), id > 0, id < 1 << 48 else {
@@ -164,30 +170,64 @@ extension PostgresStore {
         }
     }
 
-    /// The row another process inserted under a new row's identity, locked for this transaction;
-    /// nil when there is none (it was deleted again, or the conflict was not the identity's).
-    private func existing(_ row: StoreCommit.Row) throws(MappingError) -> (key: Int64, version: Int64)? {
-        let entity = row.entity
+    /// The sequence a table's ids come from, looked up once (asked per row, the lookup cost more than
+    /// the ids).
+    private func sequence(of root: Int, _ table: StoreLayout.Table) throws(MappingError) -> String {
+        if let known = sequences[root] { return known }
+        let result = try connection.query("SELECT pg_get_serial_sequence($1, '_id')", [quote(schema) + "." + quote(table.name)])
+        guard case .text(let name) = result.value(row: 0, column: 0) else {
+            throw MappingError(.store, "the table \(quote(table.name)) of the store \(quote(schema)) has no id sequence")
+        }
+        sequences[root] = name
+        return name
+    }
+
+    /// The rows other processes inserted under the identities of `list` (new rows of `entity` the
+    /// database refused), in `list`'s order, read in one query; nil when one is not there (it was
+    /// deleted again, or the conflict was not the identity's): the commit then runs again.
+    private func existingRows(_ entity: Entity, _ list: [StoreCommit.Row]) throws(MappingError) -> [LoadedRow]? {
         let root = layout.root[entity.index]
-        guard let table = layout.tables[root], entity.identityMap != nil, !entity.identification.isEmpty else { return nil }
-        var conditions: [String] = []
-        var parameters: [String?] = []
-        for attribute in entity.identification {
-            let column = layout.attributeColumns[entity.index][attribute]
-            let value = row.values.indices.contains(attribute) ? row.values[attribute] : nil
-            guard let text = Self.parameter(StoredValue(value)) else { return nil }
-            parameters.append(text)
-            conditions.append("\(quote(column)) = $\(parameters.count)::\(layout.sqlType(entity.attributes[attribute].type))")
+        guard entity.identityMap != nil, !entity.identification.isEmpty, layout.tables[root] != nil else { return nil }
+        let columns = entity.identification.map { layout.attributeColumns[entity.index][$0] }
+        var arrays = Array(repeating: ArrayText(), count: columns.count)
+        for row in list {
+            for (slot, attribute) in entity.identification.enumerated() {
+                arrays[slot].append(StoredValue(row.values.indices.contains(attribute) ? row.values[attribute] : nil))
+            }
         }
-        let result = try connection.query("SELECT \"_id\", \"_version\", \"_entity\" FROM \(quote(table.name)) WHERE "
-                                          + conditions.joined(separator: " AND ") + " FOR UPDATE", parameters)
-        guard result.count == 1, case .integer(let id) = result.value(row: 0, column: 0),
-              case .integer(let version) = result.value(row: 0, column: 1) else { return nil }
-        guard result.value(row: 0, column: 2) == .text(entity.name) else {
-            throw MappingError(.constraint, "another process stored a \(table.name) of another entity under this \(entity.name)'s identity; nothing was changed",
-                               attribute: entity.name)
+        let casts = zip(arrays, entity.identification).map { array, attribute in
+            quote(array.literal, "'") + "::" + layout.sqlType(entity.attributes[attribute].type) + "[]"
         }
-        return (StoreLayout.globalKey(root: root, id: id), version)
+        let filter = "WHERE (\(columns.map(quote).joined(separator: ", "))) IN (SELECT * FROM unnest(\(casts.joined(separator: ", "))))"
+        var reverse: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
+        let loaded = try layout.rows(of: root, filter: filter, toMany: [:], reverse: &reverse) {
+            (sql) throws(MappingError) in try connection.query(sql)
+        }
+        var byIdentity: [[AttributeValue?]: LoadedRow] = [:]
+        for row in loaded { byIdentity[entity.identification.map { row.values.indices.contains($0) ? row.values[$0] : nil }] = row }
+        var result: [LoadedRow] = []
+        for row in list {
+            let identity = entity.identification.map { row.values.indices.contains($0) ? row.values[$0] : nil }
+            guard let existing = byIdentity[identity] else { return nil }
+            guard existing.entity == entity.index else {
+                throw MappingError(.constraint, "another process stored a \(layout.model.entities[existing.entity].name) under this "
+                                   + "\(entity.name)'s identity; nothing was changed", attribute: entity.name)
+            }
+            result.append(existing)
+        }
+        return result
+    }
+
+    /// Whether a new row says what the row another process inserted under its identity says: its
+    /// values and to-ones (their positions aside).
+    private func same(_ row: StoreCommit.Row, _ existing: LoadedRow) -> Bool {
+        guard row.values == existing.values else { return false }
+        for (index, relationship) in row.entity.relationships.enumerated() where !relationship.toMany {
+            let mine = row.links.indices.contains(index) ? row.links[index].first.flatMap { rows[$0]?.key } : nil
+            let theirs = existing.links.indices.contains(index) ? existing.links[index].first : nil
+            if mine != theirs { return false }
+        }
+        return true
     }
 
     // MARK: Rewritten rows
@@ -284,11 +324,47 @@ extension PostgresStore {
 
     // MARK: Statements
 
-    /// Rows by entity, in the order entities are declared (every process locks tables in one order).
+    /// Rows by entity, in the order entities are declared, and within an entity in one order every
+    /// process agrees on: by identity, else by key. Processes that insert or rewrite the same rows
+    /// at once then wait for each other's rows in the same order, never in a cycle (a deadlock,
+    /// which PostgreSQL breaks only after its deadlock_timeout).
     private func grouped(_ list: [StoreCommit.Row]) -> [(Entity, [StoreCommit.Row])] {
         var byEntity: [Int: [StoreCommit.Row]] = [:]
         for row in list { byEntity[row.entity.index, default: []].append(row) }
-        return byEntity.sorted { $0.key < $1.key }.compactMap { item in item.value.first.map { ($0.entity, item.value) } }
+        return byEntity.sorted { $0.key < $1.key }.compactMap { item in
+            guard let entity = item.value.first?.entity else { return nil }
+            let keyed = item.value.map { row in
+                (row: row, identity: entity.identification.map { StoredValue(row.values.indices.contains($0) ? row.values[$0] : nil) },
+                 key: rows[row.object]?.key ?? 0)
+            }
+            let ordered = keyed.sorted { left, right in
+                if left.identity != right.identity { return Self.precedes(left.identity, right.identity) }
+                return left.key < right.key
+            }
+            return (entity, ordered.map(\.row))
+        }
+    }
+
+    /// A total order on identities: value by value, nulls, then numbers, then text.
+    private static func precedes(_ left: [StoredValue], _ right: [StoredValue]) -> Bool {
+        for (a, b) in zip(left, right) where a != b {
+            switch (a, b) {
+            case (.integer(let x), .integer(let y)): return x < y
+            case (.real(let x), .real(let y)): return x < y || (x.isNaN && !y.isNaN)
+            case (.text(let x), .text(let y)): return x < y
+            default: return rank(a) < rank(b)
+            }
+        }
+        return left.count < right.count
+    }
+
+    private static func rank(_ value: StoredValue) -> Int {
+        switch value {
+        case .null: 0
+        case .integer: 1
+        case .real: 2
+        case .text: 3
+        }
     }
 
     /// An entity's columns after `_id` (and `_entity` or `_version`): attributes, to-ones, positions.
@@ -355,15 +431,5 @@ extension PostgresStore {
         return "UPDATE \(quote(table)) AS t SET \(sets.joined(separator: ", ")) FROM unnest("
             + casts(entity, leading: ["BIGINT", "BIGINT"]).joined(separator: ", ") + ") AS v(\(names.joined(separator: ", "))) "
             + "WHERE t.\"_id\" = v.c0 AND t.\"_version\" = v.c1 RETURNING t.\"_id\", t.\"_version\""
-    }
-
-    /// A value as a statement's text parameter (nil for NULL).
-    static func parameter(_ value: StoredValue) -> String? {
-        switch value {
-        case .null: nil
-        case .integer(let number): String(number)
-        case .real(let number): number.isNaN ? "NaN" : number.isInfinite ? (number < 0 ? "-Infinity" : "Infinity") : String(number)
-        case .text(let text): text
-        }
     }
 }

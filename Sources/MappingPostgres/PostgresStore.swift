@@ -33,6 +33,8 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     /// check), and the to-manys kept in join tables (written without one, see `writeJoins`).
     let columnNames: [Set<String>]
     let joinNames: [Set<String>]
+    /// Per table, the sequence its ids come from (`assignKeys`).
+    var sequences: [Int: String] = [:]
     /// What the refresh being applied read: each row's version.
     var refreshed: [Int64: Int64] = [:]
 

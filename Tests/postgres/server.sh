@@ -19,7 +19,11 @@ case $action in
 start)
   mkdir -p "$dir"
   chmod 755 "$dir"
-  [ "$(id -u)" = 0 ] && chown mappingpg "$dir"
+  if [ "$(id -u)" = 0 ]; then
+    chown mappingpg "$dir"
+    # Every folder above it must let the server's user through.
+    runuser -u mappingpg -- test -x "$dir" || { echo "server.sh: $dir is closed to other users" >&2; exit 1; }
+  fi
   "${as[@]}" "$bindir/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log" >&2; exit 1; }
   "${as[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
