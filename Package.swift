@@ -80,6 +80,7 @@ var postgresTargets: [Target] {
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "MappingPostgres", dependencies: ["MappingCore", "MappingJSON", "MappingSQL", "CPostgres"],
                 swiftSettings: optimize),
+        .testTarget(name: "MappingPostgresTests", dependencies: ["MappingPostgres", "MappingSQL"]),
     ]
 }
 

@@ -32,14 +32,16 @@ with mapping.Context(spec, parser="simdjson" if "simdjson" in mapping.available_
         time.sleep(0.001)
     latencies = []
     start = time.perf_counter()
-    for path in pages:
-        data = open(path, "rb").read()
-        t = time.perf_counter()
-        ctx.import_json("person", data)
-        latencies.append(time.perf_counter() - t)
+    try:
+        for path in pages:
+            data = open(path, "rb").read()
+            t = time.perf_counter()
+            ctx.import_json("person", data)
+            latencies.append(time.perf_counter() - t)
+    finally:
+        open(go + "." + str(os.getpid()), "w").close()  # so that the others stop waiting for this one
     end = time.perf_counter()
     # Once every process is done, the others' last commits: each should end with the whole graph.
-    open(go + "." + str(os.getpid()), "w").close()
     while len([n for n in os.listdir(os.path.dirname(go)) if n.startswith("go.")]) < int(os.environ["WORKERS"]):
         time.sleep(0.01)
     ctx.refresh()

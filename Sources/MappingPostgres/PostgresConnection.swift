@@ -148,9 +148,9 @@ final class PostgresResult: StoredRows {
 
     fileprivate init(_ raw: OpaquePointer?) {
         self.raw = raw
-        count = raw.map { PQntuples($0) } ?? 0
+        count = max(0, raw.map { PQntuples($0) } ?? 0)
         if let raw {
-            for column in 0..<PQnfields(raw) {
+            for column in 0..<max(0, PQnfields(raw)) {
                 switch PQftype(raw, column) {
                 case 20, 21, 23, 26: kinds.append(.integer)  // int8, int2, int4, oid
                 case 16: kinds.append(.boolean)

@@ -71,11 +71,12 @@ extension PostgresStore {
     /// that every commit that ended before the call has been announced.
     public func othersChanges(wait: Bool) throws(MappingError) -> StoreRefresh? {
         if wait { try connection.execute("SELECT 1") }
-        var written: Set<Int64> = []
-        var deleted: Set<Int64> = []
         for payload in try connection.notifications(on: channel, reading: wait || connection.hasInput) {
-            Announcement.parse(payload, skipping: origin, written: &written, deleted: &deleted)
+            Announcement.parse(payload, skipping: origin, written: &announcedWritten, deleted: &announcedDeleted)
         }
+        // Kept until applied (`applied`): a read that fails leaves them for the next call.
+        let written = announcedWritten
+        var deleted = announcedDeleted
         guard !written.isEmpty || !deleted.isEmpty else { return nil }
         try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         var loaded: [LoadedRow] = []
@@ -107,8 +108,10 @@ extension PostgresStore {
             if let object = objects[row.key] { known[row.key] = object }
             for targets in row.links { for target in targets { if let object = objects[target] { known[target] = object } } }
         }
-        return StoreRefresh(rows: loaded.map { StoredObject(key: $0.key, entity: $0.entity, values: $0.values, links: $0.links) },
-                            deleted: deleted.sorted(), objects: known)
+        let refresh = StoreRefresh(rows: loaded.map { StoredObject(key: $0.key, entity: $0.entity, values: $0.values, links: $0.links) },
+                                   deleted: deleted.filter { objects[$0] != nil }.sorted(), objects: known)
+        if refresh.isEmpty { applied(refresh, objects: [:]) }  // nothing of it is in this graph
+        return refresh.isEmpty ? nil : refresh
     }
 
     /// The rows of `keys`, table by table, with their join-table targets.
@@ -139,5 +142,7 @@ extension PostgresStore {
             objects[row.key] = object
         }
         refreshed = [:]
+        announcedWritten = []
+        announcedDeleted = []
     }
 }

@@ -195,13 +195,12 @@ extension PostgresStore {
                 arrays[slot].append(StoredValue(row.values.indices.contains(attribute) ? row.values[attribute] : nil))
             }
         }
-        let casts = zip(arrays, entity.identification).map { array, attribute in
-            quote(array.literal, "'") + "::" + layout.sqlType(entity.attributes[attribute].type) + "[]"
-        }
+        let casts = entity.identification.enumerated().map { "$\($0.offset + 1)::" + layout.sqlType(entity.attributes[$0.element].type) + "[]" }
         let filter = "WHERE (\(columns.map(quote).joined(separator: ", "))) IN (SELECT * FROM unnest(\(casts.joined(separator: ", "))))"
+        let parameters = arrays.map(\.literal)
         var reverse: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
         let loaded = try layout.rows(of: root, filter: filter, toMany: [:], reverse: &reverse) {
-            (sql) throws(MappingError) in try connection.query(sql)
+            (sql) throws(MappingError) in try connection.query(sql, parameters)
         }
         var byIdentity: [[AttributeValue?]: LoadedRow] = [:]
         for row in loaded { byIdentity[entity.identification.map { row.values.indices.contains($0) ? row.values[$0] : nil }] = row }
@@ -386,7 +385,7 @@ extension PostgresStore {
         for row in list {
             guard let stored = rows[row.object] else { throw MappingError(.failed, "a row of the commit has no key") }
             var column = 0
-            for value in leading(stored, row.object) {
+            for value in leading(stored, row.object).prefix(2) {
                 arrays[column].append(value)
                 column += 1
             }

@@ -35,6 +35,9 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     let joinNames: [Set<String>]
     /// Per table, the sequence its ids come from (`assignKeys`).
     var sequences: [Int: String] = [:]
+    /// The rows other processes announced they wrote or deleted, not applied yet.
+    var announcedWritten: Set<Int64> = []
+    var announcedDeleted: Set<Int64> = []
     /// What the refresh being applied read: each row's version.
     var refreshed: [Int64: Int64] = [:]
 
@@ -81,7 +84,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         let (conninfo, schema) = try ConnectionString.split(uri)
         let connection = try PostgresConnection.open(conninfo, name: quote(schema))
         // A call holds its context's lock while it waits on the database: bounded, never forever.
-        try connection.execute("SET lock_timeout = '10s'; SET statement_timeout = '300s'; SET search_path TO \(quote(schema))")
+        try connection.execute("SET lock_timeout = '60s'; SET statement_timeout = '300s'; SET search_path TO \(quote(schema))")
         let store = PostgresStore(connection: connection, layout: StoreLayout(model: context.model, dialect: .postgres),
                                   schema: schema, readOnly: options.readOnly)
         try store.prepare(specText: canonical, options: options)

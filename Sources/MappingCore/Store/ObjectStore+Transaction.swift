@@ -110,7 +110,9 @@ extension ObjectStore {
 
     private mutating func commit(model: Model) throws(MappingError) {
         guard let committed = journal else { return }
-        try checkCounts(committed, model: model)
+        // Other processes' commits were checked where they were made; applying them must not fail
+        // (they would stay unapplied, and every later call would fail with them).
+        if !applyingStoreChanges { try checkCounts(committed, model: model) }
         if persistent != nil || collectsChanges {
             let changes = changeSet(of: committed, model: model)
             if let persistent, !applyingStoreChanges {

@@ -97,13 +97,22 @@ extension ObjectStore {
             let before = liveSlot(of: updated.object).flatMap { journal.beforeImages[$0] }
             if let row = row(updated.object, model, &positions, changed: updated.changed, before: before) { commit.updated.append(row) }
         }
-        // An owner whose to-many changed moves its targets' positions: their rows are written too.
+        // An owner whose to-many changed may move its targets: the rows whose place in it is not
+        // the one they had are written too (appending moves none; removing one moves those after it).
         for updated in changes.updated {
             guard let kind = entityIndex(of: updated.object), model.entities.indices.contains(kind) else { continue }
             let entity = model.entities[kind]
+            let before = liveSlot(of: updated.object).flatMap { journal.beforeImages[$0] }
             for (index, relationship) in entity.relationships.enumerated()
             where relationship.toMany && updated.changed.contains(relationship.name) && model.inverse(of: relationship)?.toMany == false {
-                for target in targets(of: updated.object, index) where written.insert(target).inserted {
+                var placeBefore: [ObjectID: Int] = [:]
+                if let before, before.links.indices.contains(index), case .many(let list) = before.links[index] {
+                    for (place, target) in list.ids.enumerated() { placeBefore[target] = place }
+                }
+                var place = 0
+                for target in targets(of: updated.object, index) where contains(target) {
+                    defer { place += 1 }
+                    guard placeBefore[target] != place, written.insert(target).inserted else { continue }
                     if let row = row(target, model, &positions, changed: []) { commit.moved.append(row) }
                 }
             }
