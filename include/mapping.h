@@ -272,7 +272,9 @@ MAPPING_EXTERN int mapping_context_open(const char *spec, size_t len, const char
  * PostgreSQL store when the call began, telling observers as for a commit. Every call does this
  * with what the database has announced already; this one asks it first (one round trip). Nothing
  * for a context without a store or with an SQLite one; inside a transaction, nothing until it ends.
- * @return MAPPING_OK; MAPPING_ESTORE when the database cannot be reached (the graph is unchanged).
+ * @return MAPPING_OK; MAPPING_ESTORE when the database cannot be reached or what others wrote cannot be
+ *         read (the objects they changed stay as they were); MAPPING_EBUSY when another thread's
+ *         transaction outlasts the busy timeout; MAPPING_EMISUSE.
  */
 MAPPING_EXTERN int mapping_context_refresh(mapping_context *ctx);
 

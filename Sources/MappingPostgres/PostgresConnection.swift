@@ -21,6 +21,14 @@ final class PostgresConnection: @unchecked Sendable {
     deinit { PQfinish(connection) }
 
     static func open(_ conninfo: String, name: String) throws(MappingError) -> PostgresConnection {
+        // libpq's messages about a malformed URI quote it, password and all: checked first, and
+        // its message is not passed on.
+        var parseError: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(conninfo, &parseError) else {
+            PQfreemem(parseError)
+            throw MappingError(.misuse, "the store \(name): the connection string is not a PostgreSQL URI libpq accepts")
+        }
+        PQconninfoFree(options)
         guard let raw = PQconnectdb(conninfo) else { throw MappingError(.store, "cannot connect to PostgreSQL: out of memory") }
         guard PQstatus(raw) == CONNECTION_OK else {
             let message = Self.trimmed(PQerrorMessage(raw))
@@ -128,7 +136,8 @@ enum PostgresFailure {
         case "55P03", "57014":
             return MappingError(.busy, "the store \(store) waited too long for another process (\(message)); nothing was changed")
         case "23503":
-            return MappingError(.conflict, "the store \(store) refused the commit: it names an object another process deleted (\(message))")
+            return MappingError(.conflict, "the store \(store) refused the commit: it links to an object another process deleted, or "
+                                + "deletes one another process linked to meanwhile (\(message)); nothing was changed")
         case let code where code.hasPrefix("23"):
             return MappingError(.constraint, "the store \(store) refused \(doing): \(message)")
         default:

@@ -53,7 +53,8 @@ struct Announcement {
         let tokens = payload.split(separator: " ")
         guard let first = tokens.first, first != origin else { return }
         for token in tokens.dropFirst() {
-            guard let mark = token.first, let colon = token.firstIndex(of: ":"),
+            // Anyone who may connect may NOTIFY: a payload is read as untrusted text.
+            guard let mark = token.first, let colon = token.firstIndex(of: ":"), colon > token.startIndex,
                   let root = Int(token[token.index(after: token.startIndex)..<colon]), root >= 0, root < 1 << 15 else { continue }
             for id in token[token.index(after: colon)...].split(separator: ",") {
                 guard let id = Int64(id), id > 0, id < 1 << 48 else { continue }
@@ -76,8 +77,22 @@ extension PostgresStore {
         }
         // Kept until applied (`applied`): a read that fails leaves them for the next call.
         let written = announcedWritten
-        var deleted = announcedDeleted
+        let deleted = announcedDeleted
         guard !written.isEmpty || !deleted.isEmpty else { return nil }
+        do throws(MappingError) {
+            return try read(written: written, deleted: deleted)
+        } catch {
+            // Reported once, then dropped: rows that cannot be read (a lost connection, a row edited
+            // into something the spec cannot hold) must not fail every later call. Those objects
+            // stay as they were until they change again or the store is reopened.
+            applied(StoreRefresh(rows: [], deleted: [], objects: [:]), objects: [:])
+            throw MappingError(error.code, error.message + " (while applying other processes' commits: the objects they changed stay as they were)")
+        }
+    }
+
+    /// The refresh of `written` and `deleted` keys, read in one snapshot.
+    private func read(written: Set<Int64>, deleted: Set<Int64>) throws(MappingError) -> StoreRefresh? {
+        var deleted = deleted
         try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         var loaded: [LoadedRow] = []
         do throws(MappingError) {

@@ -86,6 +86,12 @@ extension PostgresStore {
         for (entity, list) in grouped(conflicted) {
             guard let existing = try existingRows(entity, list) else { return false }
             for (row, loaded) in zip(list, existing) {
+                if let holder = objects[loaded.key], holder != row.object {
+                    // This graph holds that row as another object, under an identity it has since lost.
+                    throw MappingError(.conflict, "another process gave the identity of a new \(entity.name) to a row this context "
+                                       + "holds under another identity; nothing was changed (the graph is brought up to the database "
+                                       + "before the next call)")
+                }
                 if let old = rows[row.object]?.key { setObject(old, nil, &undo) }
                 setRow(row.object, (loaded.key, loaded.version), &undo)
                 setObject(loaded.key, row.object, &undo)
@@ -106,7 +112,10 @@ extension PostgresStore {
             if let version = rows[row.object]?.version { rewrite.append((row, version)) }
         }
         try rewriteRows(rewrite, undo: &undo)
-        try writePositions(commit.moved)
+        // Rows not rewritten may still have moved in an owner's to-many (a row whose only change is a
+        // many-to-many is not rewritten): their positions are written as moved rows' are.
+        let rewritten = Set(rewrite.map(\.row.object))
+        try writePositions(commit.moved + commit.updated.filter { !rewritten.contains($0.object) })
         let joinOwners = commit.inserted + commit.updated.filter { !joinNames[$0.entity.index].isDisjoint(with: $0.changed) }
         try writeJoins(joinOwners)
         for row in joinOwners { if let key = rows[row.object]?.key { announcement.changed(key) } }
@@ -278,45 +287,60 @@ extension PostgresStore {
         }
     }
 
-    /// The to-manys kept in join tables, of new rows and of rows whose to-many changed: the targets
-    /// an owner no longer holds are deleted, the ones it holds are written with their positions.
-    /// Targets another process added meanwhile stay (a to-many two processes add to at once keeps
-    /// both additions, ordered by position, ties by row), so a join table needs no version check.
+    /// The to-manys kept in join tables, of new rows and of rows whose to-many changed: what the
+    /// commit changed, against the list before it, and nothing else. The targets an owner lost are
+    /// deleted, the ones it gained inserted, the ones that moved get their new position. What
+    /// another process added or removed meanwhile stays as it did (a to-many two processes change
+    /// at once keeps both changes, ordered by position, ties by target), so a join table needs no
+    /// version check, and a stale graph cannot bring back a pair another process removed.
     private func writeJoins(_ owners: [StoreCommit.Row]) throws(MappingError) {
-        var removed: [String: (owners: ArrayText, targets: ArrayText)] = [:]
-        var held: [String: (owners: ArrayText, targets: ArrayText, positions: ArrayText)] = [:]
+        typealias Pairs = (owners: ArrayText, targets: ArrayText, positions: ArrayText)
+        var removed: [String: Pairs] = [:]
+        var added: [String: Pairs] = [:]
+        var moved: [String: Pairs] = [:]
+        func note(_ pairs: inout [String: Pairs], _ join: String, _ owner: Int64, _ target: Int64, _ position: Int) {
+            var entry = pairs[join] ?? (ArrayText(), ArrayText(), ArrayText())
+            entry.owners.append(owner)
+            entry.targets.append(target)
+            entry.positions.append(Int64(position))
+            pairs[join] = entry
+        }
         for row in owners {
             guard let key = rows[row.object]?.key else { continue }
             let owner = StoreLayout.rowID(of: key)
             for (index, join) in layout.joinTables[row.entity.index].enumerated() {
                 guard let join, row.links.indices.contains(index) else { continue }
-                if row.removed.indices.contains(index), !row.removed[index].isEmpty {
-                    var entry = removed[join] ?? (ArrayText(), ArrayText())
-                    for target in row.removed[index] {
-                        guard let targetKey = rows[target]?.key else { continue }
-                        entry.owners.append(owner)
-                        entry.targets.append(StoreLayout.rowID(of: targetKey))
-                    }
-                    removed[join] = entry
+                let before = row.before.flatMap { $0.indices.contains(index) ? $0[index] : nil } ?? []
+                var placeBefore: [ObjectID: Int] = [:]
+                for (place, target) in before.enumerated() where placeBefore[target] == nil { placeBefore[target] = place }
+                let now = Set(row.links[index])
+                for target in before where !now.contains(target) {
+                    if let targetKey = rows[target]?.key { note(&removed, join, owner, StoreLayout.rowID(of: targetKey), 0) }
                 }
-                var entry = held[join] ?? (ArrayText(), ArrayText(), ArrayText())
                 for (position, target) in row.links[index].enumerated() {
                     guard let targetKey = rows[target]?.key else { continue }
-                    entry.owners.append(owner)
-                    entry.targets.append(StoreLayout.rowID(of: targetKey))
-                    entry.positions.append(Int64(position))
+                    if let place = placeBefore[target] {
+                        if place != position { note(&moved, join, owner, StoreLayout.rowID(of: targetKey), position) }
+                    } else {
+                        note(&added, join, owner, StoreLayout.rowID(of: targetKey), position)
+                    }
                 }
-                held[join] = entry
             }
         }
         for (join, entry) in removed.sorted(by: { $0.key < $1.key }) where entry.owners.count > 0 {
             try connection.query("DELETE FROM \(quote(join)) AS j USING unnest($1::bigint[], $2::bigint[]) AS v(o, t) "
                                  + "WHERE j.\"owner\" = v.o AND j.\"target\" = v.t", [entry.owners.literal, entry.targets.literal])
         }
-        for (join, entry) in held.sorted(by: { $0.key < $1.key }) where entry.owners.count > 0 {
+        for (join, entry) in added.sorted(by: { $0.key < $1.key }) where entry.owners.count > 0 {
             try connection.query("INSERT INTO \(quote(join)) (\"owner\", \"target\", \"position\") "
                                  + "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) "
                                  + "ON CONFLICT (\"owner\", \"target\") DO UPDATE SET \"position\" = EXCLUDED.\"position\"",
+                                 [entry.owners.literal, entry.targets.literal, entry.positions.literal])
+        }
+        for (join, entry) in moved.sorted(by: { $0.key < $1.key }) where entry.owners.count > 0 {
+            // Only pairs still there: one another process removed stays removed.
+            try connection.query("UPDATE \(quote(join)) AS j SET \"position\" = v.p FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) "
+                                 + "AS v(o, t, p) WHERE j.\"owner\" = v.o AND j.\"target\" = v.t",
                                  [entry.owners.literal, entry.targets.literal, entry.positions.literal])
         }
     }

@@ -250,11 +250,15 @@ package func quote(_ name: String) -> String { quote(name, "\"") }
 
 /// `name` between two `mark`s, each `mark` inside doubled: with "'", an SQL string literal.
 package func quote(_ name: String, _ mark: Character) -> String {
-    var quoted = String(mark)
-    for character in name {
-        if character == mark { quoted.append(mark) }
-        quoted.append(character)
+    // By Unicode scalar: a mark followed by a combining character is one Character that is not
+    // equal to the mark, and would go through undoubled.
+    let scalar = mark.unicodeScalars.first ?? "\""
+    var quoted = String.UnicodeScalarView()
+    quoted.append(scalar)
+    for each in name.unicodeScalars {
+        if each == scalar { quoted.append(scalar) }
+        quoted.append(each)
     }
-    quoted.append(mark)
-    return quoted
+    quoted.append(scalar)
+    return String(quoted)
 }

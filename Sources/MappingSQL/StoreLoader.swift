@@ -172,7 +172,7 @@ extension StoreLayout {
                                                filter: String = "") throws(MappingError) -> [String: [Int64: [Int64]]] {
         var toMany: [String: [Int64: [Int64]]] = [:]
         for join in Set(joinTables.flatMap { $0.compactMap { $0 } }) {
-            let cursor = try query("SELECT \"owner\", \"target\" FROM \(quote(join)) \(filter) ORDER BY \"owner\", \"position\"")
+            let cursor = try query("SELECT \"owner\", \"target\" FROM \(quote(join)) \(filter) ORDER BY \"owner\", \"position\", \"target\"")
             defer { cursor.finish() }
             var targets: [Int64: [Int64]] = [:]
             while try cursor.step() {

@@ -143,8 +143,13 @@ final class PersistentStoreTests: XCTestCase {
         let updated = try XCTUnwrap(commit.updated.first { $0.object == ada })
         XCTAssertEqual(updated.changed, ["phones"])
         let index = try XCTUnwrap(updated.entity.relationships.firstIndex { $0.name == "phones" })
-        XCTAssertEqual(updated.removed[index], [first])
+        XCTAssertEqual(updated.before?[index], phones)
         XCTAssertEqual(Set(commit.moved.map(\.object)), Set(phones.dropFirst()), "the other phones moved up one place")
-        XCTAssertTrue(commit.moved.allSatisfy { $0.changed.isEmpty && $0.removed.isEmpty })
+        XCTAssertTrue(commit.moved.allSatisfy { $0.changed.isEmpty && $0.before == nil })
+        // Appending moves nobody.
+        let added = try ctx.create("Phone", values: [JSONMember("number", .string("+1-new"))])
+        try ctx.addRelated(ada, relationship: "phones", added)
+        XCTAssertEqual(store.commits.last?.moved.count, 0)
+        XCTAssertEqual(store.commits.last?.updated.first { $0.object == ada }?.before?[index], Array(phones.dropFirst()))
     }
 }

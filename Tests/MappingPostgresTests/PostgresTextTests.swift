@@ -67,7 +67,8 @@ final class PostgresTextTests: XCTestCase {
         XCTAssertEqual(laterWritten, [StoreLayout.globalKey(root: 0, id: 3)])
         XCTAssertEqual(laterDeleted, [StoreLayout.globalKey(root: 1, id: 7)])
         // Garbage is ignored, not trusted.
-        Announcement.parse("x w:1 wz:2 w1:-4,abc,0 d99999:1", skipping: "me", written: &laterWritten, deleted: &laterDeleted)
+        Announcement.parse("x w:1 wz:2 w1:-4,abc,0 d99999:1 :1 : w w1: d:", skipping: "me", written: &laterWritten, deleted: &laterDeleted)
+        Announcement.parse(":1", skipping: "me", written: &laterWritten, deleted: &laterDeleted)
         XCTAssertEqual(laterWritten, [StoreLayout.globalKey(root: 0, id: 3)])
     }
 }

@@ -52,7 +52,11 @@ extension ObjectStore {
             for (index, relationship) in row.entity.relationships.enumerated() where row.stored.links.indices.contains(index) {
                 // A to-many whose inverse is a to-one is kept on its targets' rows, which set it.
                 if relationship.toMany && model.inverse(of: relationship)?.toMany == false { continue }
-                let targets = row.stored.links[index].compactMap { objects[$0] }.filter { contains($0) }
+                // Only live objects of the relationship's destination: a row edited by hand could
+                // name another entity's, which would break the inverses.
+                let targets = row.stored.links[index].compactMap { objects[$0] }.filter { target in
+                    entityIndex(of: target).map { model.isKind($0, of: relationship.destination) } ?? false
+                }
                 let current = self.targets(of: row.object, index)
                 if current != targets {
                     setTargets(of: row.object, relationship: index, relationship, to: targets, model: model)

@@ -51,10 +51,10 @@ public struct StoreCommit {
         /// For an updated row, the names of the attributes and relationships the commit changed, in
         /// declaration order; empty for an inserted or moved row.
         public let changed: [String]
-        /// For an updated row, per to-many relationship, the targets it held before the commit and
-        /// holds no longer (so a store shared with other processes can remove just those, keeping
-        /// what others added meanwhile); empty otherwise.
-        public let removed: [[ObjectID]]
+        /// For an updated row, per relationship, the targets a to-many held before the commit (empty
+        /// for a to-one), so that a store shared with other processes can write just what the commit
+        /// added, removed and moved, keeping what others did meanwhile; nil for an inserted or moved row.
+        public let before: [[ObjectID]]?
     }
 
     public let model: Model
@@ -99,6 +99,11 @@ extension ObjectStore {
         }
         // An owner whose to-many changed may move its targets: the rows whose place in it is not
         // the one they had are written too (appending moves none; removing one moves those after it).
+        // Places count live targets, as `row` does: those of the list before the commit that were
+        // live then (live now, or deleted by this commit).
+        let deletedHere = Set(journal.deleted.map {
+            ObjectID(tag: space.tag, generation: $0.generation, slot: UInt32(truncatingIfNeeded: space.firstSlot + $0.slot))
+        })
         for updated in changes.updated {
             guard let kind = entityIndex(of: updated.object), model.entities.indices.contains(kind) else { continue }
             let entity = model.entities[kind]
@@ -107,7 +112,9 @@ extension ObjectStore {
             where relationship.toMany && updated.changed.contains(relationship.name) && model.inverse(of: relationship)?.toMany == false {
                 var placeBefore: [ObjectID: Int] = [:]
                 if let before, before.links.indices.contains(index), case .many(let list) = before.links[index] {
-                    for (place, target) in list.ids.enumerated() { placeBefore[target] = place }
+                    for target in list.ids where contains(target) || deletedHere.contains(target) {
+                        placeBefore[target] = placeBefore.count
+                    }
                 }
                 var place = 0
                 for target in targets(of: updated.object, index) where contains(target) {
@@ -175,16 +182,14 @@ extension ObjectStore {
             }
             positions.append(cache.positions[key]?[object])
         }
-        var removed: [[ObjectID]] = []
-        if let before {
-            for (index, link) in before.links.enumerated() {
-                guard case .many(let list) = link, links.indices.contains(index) else { removed.append([]); continue }
-                let now = Set(links[index])
-                removed.append(list.ids.filter { !now.contains($0) })
+        let held = before.map { image in
+            image.links.map { link -> [ObjectID] in
+                if case .many(let list) = link { return list.ids }
+                return []
             }
         }
         return StoreCommit.Row(object: object, entity: entity, values: record.values, links: links, positions: positions,
-                               changed: changed, removed: removed)
+                               changed: changed, before: held)
     }
 }
 

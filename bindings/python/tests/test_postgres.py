@@ -360,3 +360,51 @@ def test_errors_name_the_store_and_leave_it_alone(store):
             ctx.get("Person", 1)["name"] = "a\u0000b"
         assert ctx.get("Person", 1)["name"] == person(1)["name"]
     assert sql(store, 'SELECT count(*) FROM "Person"') == [["2"]]
+
+
+def test_a_stale_graph_does_not_bring_back_what_another_process_removed_from_a_to_many(store):
+    with mapping.Context(SPEC, store=store) as mine, mapping.Context(SPEC, store=store) as theirs:
+        mine.import_json("person", page(0, 12))
+        theirs.refresh()
+        mine.begin()  # from here this graph is stale: it does not see their removal
+        theirs.get("Person", 7).remove_related("tags", theirs.get("Tag", "t7"))
+        mine.get("Person", 7).add_related("tags", mine.get("Tag", "t1"))
+        mine.commit()
+        tags = sql(store, 'SELECT t.name FROM "Person_tags" j JOIN "Tag" t ON t._id = j.target JOIN "Person" p ON p._id = j.owner '
+                          'WHERE p.id = 7 ORDER BY t.name')
+        assert tags == [["t1"], ["t8"], ["t9"]]  # person 7 had t7, t8, t9: their removal and my addition both hold
+        mine.refresh()
+        assert sorted(t["name"] for t in mine.get("Person", 7).related("tags")) == ["t1", "t8", "t9"]
+
+
+def test_an_identity_another_process_moved_onto_a_row_this_graph_holds_is_a_conflict(store):
+    with mapping.Context(SPEC, store=store) as mine, mapping.Context(SPEC, store=store) as theirs:
+        mine.create("Company", id=1, name="one")
+        theirs.refresh()
+        mine.begin()
+        theirs.get("Company", 1)["id"] = 2  # the row this graph holds as Company 1 is now Company 2
+        mine.create("Company", id=2, name="new")
+        with pytest.raises(mapping.ConflictError, match="another identity"):
+            mine.commit()
+        assert mine.get("Company", 2)["name"] == "one"
+        assert mine.get("Company", 1) is None
+        assert sql(store, 'SELECT id, name FROM "Company"') == [["2", "one"]]
+
+
+def test_announcements_from_elsewhere_are_untrusted_text(store):
+    with mapping.Context(SPEC, store=store) as ctx:
+        ctx.import_json("person", page(0, 2))
+        schema = store.rsplit("schema=", 1)[1]
+        for payload in ["x :1", ":", "x w", "x w0:99999999999999999999", "x w7:1"]:
+            sql(store, f"NOTIFY \"mapping:{schema}\", '{payload}'")
+        ctx.refresh()
+        assert ctx.count("Person") == 2
+
+
+def test_a_connection_string_libpq_cannot_parse_is_refused_without_repeating_it():
+    with pytest.raises(mapping.MisuseError) as raised:
+        mapping.Context(SPEC, store="postgresql://someone:s3cr3t-pw@[::1/db?schema=x")
+    assert "s3cr3t" not in str(raised.value)
+    with pytest.raises(mapping.StoreError) as raised:
+        mapping.Context(SPEC, store="postgresql://someone:s3cr3t-pw@/nosuchdb?host=/nonexistent&schema=x")
+    assert "s3cr3t" not in str(raised.value)
