@@ -24,9 +24,10 @@ WORKER = r"""
 import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
 import mapping
-spec, store, go = sys.argv[2:5]
-pages = sys.argv[5:]
-with mapping.Context(spec, parser="simdjson" if "simdjson" in mapping.available_parsers() else None, store=store) as ctx:
+spec, store, go, follow = sys.argv[2:6]
+pages = sys.argv[6:]
+with mapping.Context(spec, parser="simdjson" if "simdjson" in mapping.available_parsers() else None, store=store,
+                     follow=follow == "follow") as ctx:
     print("ready", flush=True)
     while not os.path.exists(go):
         time.sleep(0.001)
@@ -57,12 +58,13 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def run(store, shares):
+def run(store, shares, follow=True):
     binding = os.path.join(ROOT, "bindings", "python", "src")
     with tempfile.TemporaryDirectory() as folder:
         go = os.path.join(folder, "go")
         environment = dict(os.environ, WORKERS=str(len(shares)))
-        workers = [subprocess.Popen([sys.executable, "-c", WORKER, binding, SPEC, store, go, *share],
+        workers = [subprocess.Popen([sys.executable, "-c", WORKER, binding, SPEC, store, go,
+                                     "follow" if follow else "no-follow", *share],
                                     stdout=subprocess.PIPE, text=True, env=environment) for share in shares]
         for worker in workers:
             assert worker.stdout.readline().strip() == "ready"
@@ -102,16 +104,19 @@ def main():
         try:
             sqlite = run(os.path.join(folder, "people.db"), [pages])
             rows.append(("SQLite, 1 process", sqlite))
-            for processes in (1, 2, 4):
-                store = f"{uri}&schema=scaling{processes}"
-                rows.append((f"PostgreSQL, {processes} process{'es' if processes > 1 else ''}",
-                             run(store, [pages[w::processes] for w in range(processes)])))
+            for follow in (True, False):
+                for processes in (1, 2, 4):
+                    store = f"{uri}&schema=scaling{processes}{'' if follow else '_alone'}"
+                    name = f"PostgreSQL, {processes} process{'es' if processes > 1 else ''}" + ("" if follow else ", not following")
+                    rows.append((name, run(store, [pages[w::processes] for w in range(processes)], follow)))
         finally:
             subprocess.run(["bash", os.path.join(ROOT, "Tests", "postgres", "server.sh"), "stop", server], check=False)
     print(f"# Many processes, one graph: {PEOPLE:,} people in pages of {PAGE:,}, one commit per page\n")
     print("Each PostgreSQL process imports a disjoint share of the pages and keeps the whole graph: before each page it")
     print("applies what the others committed (`refresh`, timed apart). Commit latency is one page's import call: mapping")
-    print("10,000 people and writing them. Wall time runs from the first page to the last, refreshes included.\n")
+    print("10,000 people and writing them. Wall time runs from the first page to the last, refreshes included.")
+    print("Processes \"not following\" open with follow=False (MAPPING_OPEN_NO_FOLLOW): they apply nothing of the others'")
+    print("commits, so each ends holding only its own slice (and what it shares with the others: the companies).\n")
     print("| store | wall time | people/s | vs SQLite | commit p50 | commit p95 | commit max | refresh p50 | refreshing, all processes | people each process holds at the end |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     base = rows[0][1]["rate"]

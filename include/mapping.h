@@ -225,6 +225,8 @@ typedef enum mapping_open_flags {
     MAPPING_OPEN_READONLY = 2,  /* read the graph; every commit then fails with MAPPING_ESTORE */
     MAPPING_OPEN_DURABLE = 4,   /* make each commit survive power loss too (SQLite synchronous=FULL) */
     MAPPING_OPEN_REBUILD = 8,   /* a spec changed beyond growth: drop the store's objects and start over */
+    MAPPING_OPEN_NO_FOLLOW = 16, /* PostgreSQL: leave other processes' commits out of this graph (importers
+                                    that never read what others wrote); no effect on SQLite */
 } mapping_open_flags;
 
 /**
@@ -259,7 +261,9 @@ typedef enum mapping_open_flags {
  * with one row, the later commit writing its values to it; a commit that changes or deletes an
  * object another process changed since this context read it fails whole with MAPPING_ECONFLICT.
  * Every call made outside a transaction first applies what other processes committed and announced
- * (observers see it as a commit); mapping_context_refresh() asks the database at once. Many contexts
+ * (observers see it as a commit); mapping_context_refresh() asks the database at once; with
+ * MAPPING_OPEN_NO_FOLLOW neither happens, and the graph holds what was there at open plus what this
+ * context wrote (its commits still resolve identities and check versions). Many contexts
  * may open one schema (no MAPPING_EBUSY); a spec that changed needs MAPPING_OPEN_REBUILD (no
  * migration); MAPPING_OPEN_DURABLE changes nothing (PostgreSQL's commits are durable as configured
  * on the server). MAPPING_EUNAVAILABLE when this build has no PostgreSQL store (no libpq).

@@ -14,7 +14,7 @@ public func mapping_context_open(_ spec: UnsafePointer<CChar>?, _ length: Int, _
     return withoutContext { () throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let known = CUnsignedInt(MAPPING_OPEN_CREATE.rawValue | MAPPING_OPEN_READONLY.rawValue | MAPPING_OPEN_DURABLE.rawValue
-            | MAPPING_OPEN_REBUILD.rawValue)
+            | MAPPING_OPEN_REBUILD.rawValue | MAPPING_OPEN_NO_FOLLOW.rawValue)
         guard flags & ~known == 0 else { throw MappingError(.misuse, "unknown flags \(flags & ~known)") }
         let bytes = try CString.buffer(spec, length: UInt(bitPattern: length), "spec")
         let context = try MappingContext(spec: try CompiledSpec.load(json: bytes))
@@ -26,7 +26,8 @@ public func mapping_context_open(_ spec: UnsafePointer<CChar>?, _ length: Int, _
         if location.hasPrefix("postgresql://") || location.hasPrefix("postgres://") {
             #if MAPPING_POSTGRES
             try PostgresStore.open(location, for: context, specText: specText,
-                                   options: PostgresStore.Options(create: create, readOnly: readOnly, rebuild: rebuild))
+                                   options: PostgresStore.Options(create: create, readOnly: readOnly, rebuild: rebuild,
+                                                                  follow: flags & CUnsignedInt(MAPPING_OPEN_NO_FOLLOW.rawValue) == 0))
             #else
             throw MappingError(.unavailable, "this build of libmapping has no PostgreSQL store (it was built without libpq)")
             #endif

@@ -71,6 +71,7 @@ extension PostgresStore {
     /// does not have yet, and the keys of the rows they deleted. `wait` first makes a round trip, so
     /// that every commit that ended before the call has been announced.
     public func othersChanges(wait: Bool) throws(MappingError) -> StoreRefresh? {
+        guard follows else { return nil }
         if wait { try connection.execute("SELECT 1") }
         for payload in try connection.notifications(on: channel, reading: wait || connection.hasInput) {
             Announcement.parse(payload, skipping: origin, written: &announcedWritten, deleted: &announcedDeleted)

@@ -40,6 +40,12 @@ extension PostgresStore {
         }
     }
 
+    /// What a conflict's message says comes next.
+    private var afterConflict: String {
+        follows ? "(the graph is brought up to the database before the next call)"
+            : "(this context does not follow other processes' commits: open it again to see them)"
+    }
+
     /// The changes to the key table one attempt made, undone when it fails.
     struct KeyUndo {
         var rows: [(ObjectID, (key: Int64, version: Int64)?)] = []
@@ -89,8 +95,7 @@ extension PostgresStore {
                 if let holder = objects[loaded.key], holder != row.object {
                     // This graph holds that row as another object, under an identity it has since lost.
                     throw MappingError(.conflict, "another process gave the identity of a new \(entity.name) to a row this context "
-                                       + "holds under another identity; nothing was changed (the graph is brought up to the database "
-                                       + "before the next call)")
+                                       + "holds under another identity; nothing was changed " + afterConflict)
                 }
                 if let old = rows[row.object]?.key { setObject(old, nil, &undo) }
                 setRow(row.object, (loaded.key, loaded.version), &undo)
@@ -252,8 +257,7 @@ extension PostgresStore {
             let result = try connection.query(updateStatement(entity), parameters)
             guard result.count == list.count else {
                 throw MappingError(.conflict, "another process changed or deleted \(list.count - Int(result.count)) of the \(list.count) \(entity.name) "
-                                   + "object(s) this commit changes since this context read them; nothing was changed (the graph is brought "
-                                   + "up to the database before the next call)")
+                                   + "object(s) this commit changes since this context read them; nothing was changed " + afterConflict)
             }
             let root = layout.root[entity.index]
             for index in 0..<result.count {

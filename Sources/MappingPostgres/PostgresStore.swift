@@ -23,6 +23,8 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     /// Names this store's own announcements, which it skips.
     let origin: String
     let readOnly: Bool
+    /// Whether other processes' commits are applied (`Options.follow`).
+    let follows: Bool
 
     /// Per object: its key across the store (`StoreLayout.globalKey`) and the version of its row
     /// as this context last read or wrote it. Kept in step with the database under the context's lock.
@@ -41,11 +43,12 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     /// What the refresh being applied read: each row's version.
     var refreshed: [Int64: Int64] = [:]
 
-    private init(connection: PostgresConnection, layout: StoreLayout, schema: String, readOnly: Bool) {
+    private init(connection: PostgresConnection, layout: StoreLayout, schema: String, readOnly: Bool, follows: Bool) {
         self.connection = connection
         self.layout = layout
         self.schema = schema
         self.readOnly = readOnly
+        self.follows = follows
         channel = "mapping:" + schema
         var random = SystemRandomNumberGenerator()
         origin = String(random.next() as UInt64, radix: 36)
@@ -62,10 +65,14 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         public var readOnly = false
         /// When the spec changed: drop the store's objects and start over.
         public var rebuild = false
-        public init(create: Bool = true, readOnly: Bool = false, rebuild: Bool = false) {
+        /// Whether the graph follows other processes' commits (LISTEN, and a refresh before each
+        /// call). An importer that never reads what others wrote saves reading all of it.
+        public var follow = true
+        public init(create: Bool = true, readOnly: Bool = false, rebuild: Bool = false, follow: Bool = true) {
             self.create = create
             self.readOnly = readOnly
             self.rebuild = rebuild
+            self.follow = follow
         }
     }
 
@@ -86,11 +93,11 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         // A call holds its context's lock while it waits on the database: bounded, never forever.
         try connection.execute("SET lock_timeout = '60s'; SET statement_timeout = '300s'; SET search_path TO \(quote(schema))")
         let store = PostgresStore(connection: connection, layout: StoreLayout(model: context.model, dialect: .postgres),
-                                  schema: schema, readOnly: options.readOnly)
+                                  schema: schema, readOnly: options.readOnly, follows: options.follow)
         try store.prepare(specText: canonical, options: options)
         // Listening before the rows are read: a commit after the read is announced, one before it is
         // in what is read (one in between is read twice, which changes nothing).
-        try connection.execute("LISTEN \(quote(store.channel))")
+        if options.follow { try connection.execute("LISTEN \(quote(store.channel))") }
         try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         let loaded: [LoadedRow]
         do throws(MappingError) {

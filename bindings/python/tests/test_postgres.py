@@ -408,3 +408,24 @@ def test_a_connection_string_libpq_cannot_parse_is_refused_without_repeating_it(
     with pytest.raises(mapping.StoreError) as raised:
         mapping.Context(SPEC, store="postgresql://someone:s3cr3t-pw@/nosuchdb?host=/nonexistent&schema=x")
     assert "s3cr3t" not in str(raised.value)
+
+
+def test_a_context_that_does_not_follow_writes_as_others_do_but_applies_nothing_of_theirs(store):
+    with mapping.Context(SPEC, store=store) as first:
+        first.import_json("person", page(0, 3))
+    with mapping.Context(SPEC, store=store, follow=False) as worker, mapping.Context(SPEC, store=store) as other:
+        assert worker.count("Person") == 3  # what was there at open
+        seen = []
+        observer = worker.observe(seen.append)
+        other.import_json("person", page(3, 3))
+        other.get("Person", 1)["name"] = "theirs"
+        worker.refresh()
+        assert worker.count("Person") == 3 and seen == []
+        assert worker.get("Person", 1)["name"] == person(1)["name"]
+        # Its commits still resolve identities others inserted, and still conflict on rows others changed.
+        worker.import_json("person", page(4, 4))  # people 4 and 5 are the other's rows
+        assert sql(store, 'SELECT count(*), count(DISTINCT id) FROM "Person"') == [["8", "8"]]
+        with pytest.raises(mapping.ConflictError):
+            worker.get("Person", 1)["name"] = "mine"
+        assert sql(store, 'SELECT name FROM "Person" WHERE id = 1') == [["theirs"]]
+        observer.close()

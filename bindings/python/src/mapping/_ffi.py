@@ -110,7 +110,7 @@ error_message = function("mapping_error_message", [ContextP], c_char_p)
 error_last = function("mapping_error_last", [ContextP], POINTER(ErrorRecord))
 
 context_new = status("mapping_context_new", [c_char_p, c_size_t, POINTER(ContextP)])
-OPEN_CREATE, OPEN_READONLY, OPEN_DURABLE, OPEN_REBUILD = 1, 2, 4, 8
+OPEN_CREATE, OPEN_READONLY, OPEN_DURABLE, OPEN_REBUILD, OPEN_NO_FOLLOW = 1, 2, 4, 8, 16
 context_open = status("mapping_context_open", [c_char_p, c_size_t, c_char_p, c_uint, POINTER(ContextP)])
 context_refresh = status("mapping_context_refresh", [ContextP])
 context_free = function("mapping_context_free", [ContextP], None)

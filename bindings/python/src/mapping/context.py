@@ -76,14 +76,16 @@ class Context(Handle, _ContextHTTP):
     graph in that database's schema instead, shared with every other context that opens it, in this
     process or another (docs/scaling.md): each call first applies what the others committed (observers
     see it), refresh() asks the database at once, and a commit that changes an object another process
-    changed since this context read it raises ConflictError and changes nothing.
+    changed since this context read it raises ConflictError and changes nothing. `follow=False`
+    leaves other processes' commits out of this graph (an importer that never reads them).
     """
 
     _kind = "context"
 
     def __init__(self, spec: Spec, *, parser: Optional[str] = None, busy_timeout: Optional[float] = 5.0,
                  max_input_size: Optional[int] = None, store: Union[str, "os.PathLike[str]", None] = None,
-                 create: bool = True, read_only: bool = False, durable: bool = False, rebuild: bool = False) -> None:
+                 create: bool = True, read_only: bool = False, durable: bool = False, rebuild: bool = False,
+                 follow: bool = True) -> None:
         if isinstance(spec, os.PathLike) or (isinstance(spec, str) and not spec.lstrip().startswith("{")):
             with open(spec, "rb") as file:
                 spec = file.read()
@@ -93,7 +95,8 @@ class Context(Handle, _ContextHTTP):
             _ffi.context_new(data, len(data), ctypes.byref(pointer))
         else:
             flags = ((_ffi.OPEN_CREATE if create else 0) | (_ffi.OPEN_READONLY if read_only else 0)
-                     | (_ffi.OPEN_DURABLE if durable else 0) | (_ffi.OPEN_REBUILD if rebuild else 0))
+                     | (_ffi.OPEN_DURABLE if durable else 0) | (_ffi.OPEN_REBUILD if rebuild else 0)
+                     | (0 if follow else _ffi.OPEN_NO_FOLLOW))
             _ffi.context_open(data, len(data), os.fsencode(store), flags, ctypes.byref(pointer))
         super().__init__(pointer, _ffi.context_free)
         self._spec = data
