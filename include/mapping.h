@@ -264,8 +264,8 @@ typedef enum mapping_open_flags {
  * (observers see it as a commit); mapping_context_refresh() asks the database at once; with
  * MAPPING_OPEN_NO_FOLLOW neither happens, and the graph holds what was there at open plus what this
  * context wrote (its commits still resolve identities and check versions). Many contexts
- * may open one schema (no MAPPING_EBUSY); a spec that changed needs MAPPING_OPEN_REBUILD (no
- * migration); MAPPING_OPEN_DURABLE changes nothing (PostgreSQL's commits are durable as configured
+ * may open one schema (no MAPPING_EBUSY); a spec that grew brings the schema up to it as for SQLite;
+ * MAPPING_OPEN_DURABLE changes nothing (PostgreSQL's commits are durable as configured
  * on the server). MAPPING_EUNAVAILABLE when this build has no PostgreSQL store (no libpq).
  */
 MAPPING_EXTERN int mapping_context_open(const char *spec, size_t len, const char *path, unsigned flags,

@@ -163,12 +163,38 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
             throw MappingError(.store, "the schema \(quote(schema)) was written by a newer libmapping (layout \(format); this one reads up to \(Self.format))")
         }
         guard let written = recorded["spec"], written != specText else { return }
-        guard options.rebuild, !options.readOnly else {
-            throw MappingError(.spec, "the store \(quote(schema)) was written with another spec; a PostgreSQL store does not migrate: "
-                               + "open it with MAPPING_OPEN_REBUILD to drop its objects and start over")
+        guard !options.readOnly else {
+            throw MappingError(.spec, "the store \(quote(schema)) was written with another spec; open it for writing once to bring it up to this one")
         }
-        try connection.execute("DROP SCHEMA \(quote(schema)) CASCADE")
-        try create(specText: specText)
+        if options.rebuild {
+            try connection.execute("DROP SCHEMA \(quote(schema)) CASCADE")
+            try create(specText: specText)
+        } else {
+            try migrate(from: written, to: specText)
+        }
+    }
+
+    /// Brings the schema up to a spec that grew since (as an SQLite store is: `StoreLayout.growth`),
+    /// inside the transaction and advisory lock of `prepare`: renames first, then new tables and
+    /// columns, then the spec recorded. Anything beyond growth is MAPPING_ESPEC, and nothing changes.
+    private func migrate(from oldSpecText: String, to specText: String) throws(MappingError) {
+        let oldModel: Model
+        do {
+            oldModel = try CompiledSpec.load(json: oldSpecText).model
+        } catch {
+            throw MappingError(.store, "the spec recorded in the store \(quote(schema)) no longer loads: \(error.message)")
+        }
+        let stored = StoreLayout(model: oldModel, dialect: .postgres)
+        let old = StoreLayout(model: oldModel, naming: Naming.renaming(oldModel, to: layout.model), dialect: .postgres)
+        for statement in try stored.renames(to: old) { try connection.execute(statement) }
+        let grown = try layout.growth(from: old) { (table, entity) throws(MappingError) -> Int64 in
+            let result = try connection.query("SELECT count(*) FROM \(quote(table))" + (entity == nil ? "" : " WHERE \"_entity\" = $1"),
+                                              entity.map { [$0] } ?? [])
+            guard case .integer(let count) = result.value(row: 0, column: 0) else { return 0 }
+            return count
+        }
+        for statement in grown { try connection.execute(statement) }
+        try connection.query("UPDATE \"_mapping\" SET \"value\" = $1 WHERE \"key\" = 'spec'", [specText])
     }
 
     private func create(specText: String) throws(MappingError) {

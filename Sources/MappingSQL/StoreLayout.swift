@@ -161,18 +161,20 @@ package struct StoreLayout {
             statements += tableCreation(root: rootIndex) + indexCreation(root: rootIndex)
         }
         for join in joins.keys.sorted() { statements.append(joinCreation(join)) }
-        if dialect == .postgres {
-            // PostgreSQL checks that a referenced table exists, so the links are added once all are.
-            for rootIndex in tables.keys.sorted() {
-                guard let table = tables[rootIndex] else { continue }
-                for (index, reference) in table.references.enumerated() {
-                    guard let reference else { continue }
-                    statements.append("ALTER TABLE \(quote(table.name)) ADD FOREIGN KEY (\(quote(table.columns[index]))) "
-                                      + "REFERENCES \(quote(reference))(\"_id\")\(referenceTiming)")
-                }
-            }
+        // PostgreSQL checks that a referenced table exists, so the links are added once all are.
+        for rootIndex in tables.keys.sorted() {
+            guard let table = tables[rootIndex] else { continue }
+            statements += table.columns.indices.compactMap { foreignKey(table, $0) }
         }
         return statements
+    }
+
+    /// PostgreSQL's reference for a link column, added after the tables; nil for other columns, and
+    /// in SQLite (whose column definition carries it).
+    package func foreignKey(_ table: Table, _ index: Int) -> String? {
+        guard dialect == .postgres, table.references.indices.contains(index), let reference = table.references[index] else { return nil }
+        return "ALTER TABLE \(quote(table.name)) ADD FOREIGN KEY (\(quote(table.columns[index]))) "
+            + "REFERENCES \(quote(reference))(\"_id\")\(referenceTiming)"
     }
 
     /// Every join table, with the root entities of its owners and targets.

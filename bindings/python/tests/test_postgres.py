@@ -346,7 +346,7 @@ def test_errors_name_the_store_and_leave_it_alone(store):
         ctx.import_json("person", page(0, 2))
     changed = json.loads(SPEC_TEXT)
     changed["entities"]["Company"]["attributes"]["name"] = "integer"
-    with pytest.raises(mapping.SpecError, match="MAPPING_OPEN_REBUILD"):
+    with pytest.raises(mapping.SpecError, match="Company.name changed type"):
         mapping.Context(changed, store=store)
     with mapping.Context(SPEC, store=store, read_only=True) as reader:
         assert reader.count("Person") == 2
@@ -429,3 +429,36 @@ def test_a_context_that_does_not_follow_writes_as_others_do_but_applies_nothing_
             worker.get("Person", 1)["name"] = "mine"
         assert sql(store, 'SELECT name FROM "Person" WHERE id = 1') == [["theirs"]]
         observer.close()
+
+
+def test_a_grown_or_renamed_spec_brings_the_schema_up_to_it_and_other_changes_are_refused(store):
+    with mapping.Context(SPEC, store=store) as ctx:
+        ctx.import_json("person", page(0, 8))
+    grown = json.loads(SPEC_TEXT)
+    entities = grown["entities"]
+    entities["Person"]["attributes"]["nickname"] = "string"
+    entities["Pet"] = {"attributes": {"name": "string"}, "identification": "name",
+                       "relationships": {"owner": {"entity": "Person", "inverse": "pets"}}}
+    entities["Person"]["relationships"]["pets"] = {"entity": "Pet", "toMany": True, "inverse": "owner"}
+    entities["Company"]["attributes"]["title"] = {"type": "string", "renamedFrom": "name"}
+    del entities["Company"]["attributes"]["name"]
+    grown["mappings"]["company"]["attributes"] = {"id": "id", "title": "name"}
+    with mapping.Context(grown, store=store) as ctx:
+        assert ctx.count("Person") == 8
+        assert ctx.get("Company", 3)["title"] == "Company 3"
+        ada = ctx.get("Person", 1)
+        assert ada.get("nickname") is None
+        ada["nickname"] = "Ada"
+        ada.add_related("pets", ctx.create("Pet", name="Rex"))
+    with mapping.Context(grown, store=store) as ctx:  # a new process would see the same
+        assert ctx.get("Person", 1)["nickname"] == "Ada"
+        assert [pet["name"] for pet in ctx.get("Person", 1).related("pets")] == ["Rex"]
+    assert sql(store, 'SELECT c.title FROM "Company" c WHERE c.id = 3') == [["Company 3"]]
+    assert sql(store, "SELECT count(*) FROM pg_constraint WHERE conrelid = to_regclass('\"Pet\"') AND contype = 'f'") == [["1"]]
+    # The smaller spec would lose what the store holds: refused, and the schema is as it was.
+    with pytest.raises(mapping.SpecError, match="nickname is stored but no longer in the spec"):
+        mapping.Context(SPEC, store=store)
+    assert sql(store, "SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() "
+               "AND table_name = 'Person' AND column_name = 'nickname'") == [["1"]]
+    with mapping.Context(SPEC, store=store, rebuild=True) as ctx:
+        assert ctx.count("Person") == 0
