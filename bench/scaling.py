@@ -53,6 +53,26 @@ with mapping.Context(spec, parser="simdjson" if "simdjson" in mapping.available_
 """
 
 
+OPEN = r"""
+import json, os, sys, time
+sys.path.insert(0, sys.argv[1])
+import mapping
+t = time.perf_counter()
+ctx = mapping.Context(sys.argv[2], store=sys.argv[3])
+took = time.perf_counter() - t
+with open("/proc/self/status") as status:
+    peak = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
+print(json.dumps({"seconds": took, "peak": peak, "people": ctx.count("Person")}))
+"""
+
+
+def open_store(store):
+    """Opening a store that holds everything, in a new process: time, peak memory."""
+    binding = os.path.join(ROOT, "bindings", "python", "src")
+    out = subprocess.run([sys.executable, "-c", OPEN, binding, SPEC, store], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -104,11 +124,14 @@ def main():
         try:
             sqlite = run(os.path.join(folder, "people.db"), [pages])
             rows.append(("SQLite, 1 process", sqlite))
+            opens = [("SQLite", open_store(os.path.join(folder, "people.db")))]
             for follow in (True, False):
                 for processes in (1, 2, 4):
                     store = f"{uri}&schema=scaling{processes}{'' if follow else '_alone'}"
                     name = f"PostgreSQL, {processes} process{'es' if processes > 1 else ''}" + ("" if follow else ", not following")
                     rows.append((name, run(store, [pages[w::processes] for w in range(processes)], follow)))
+                    if processes == 1 and follow:
+                        opens.append(("PostgreSQL", open_store(store)))
         finally:
             subprocess.run(["bash", os.path.join(ROOT, "Tests", "postgres", "server.sh"), "stop", server], check=False)
     print(f"# Many processes, one graph: {PEOPLE:,} people in pages of {PAGE:,}, one commit per page\n")
@@ -124,6 +147,11 @@ def main():
         print(f"| {name} | {r['wall']:.1f} s | {r['rate']:,.0f} | {r['rate'] / base:.2f}× | {r['p50'] * 1000:.0f} ms "
               f"| {r['p95'] * 1000:.0f} ms | {r['max'] * 1000:.0f} ms | {r['refresh'] * 1000:.0f} ms | {r['refreshes']:.1f} s "
               f"| {', '.join(f'{n:,}' for n in r['people'])} |")
+    print(f"\nOpening the store of {PEOPLE:,} people in a new process (loading the whole graph):\n")
+    print("| store | time | peak memory | people |")
+    print("|---|---:|---:|---:|")
+    for name, o in opens:
+        print(f"| {name} | {o['seconds']:.1f} s | {o['peak'] / 1e6:,.0f} MB | {o['people']:,} |")
 
 
 if __name__ == "__main__":
