@@ -138,8 +138,9 @@ extension PostgresStore {
             guard let row = rows[object], layout.root.indices.contains(entity.index) else { continue }
             byRoot[layout.root[entity.index], default: []].append((object, row.key, row.version))
         }
-        for (root, doomed) in byRoot.sorted(by: { $0.key < $1.key }) {
+        for (root, unordered) in byRoot.sorted(by: { $0.key < $1.key }) {
             guard let table = layout.tables[root] else { continue }
+            let doomed = unordered.sorted { $0.key < $1.key }  // the order every process locks rows in
             let ids = ArrayText.integers(doomed.map { StoreLayout.rowID(of: $0.key) })
             for (join, ends) in layout.joins.sorted(by: { $0.key < $1.key }) {
                 if ends.owner == table.name { try connection.query("DELETE FROM \(quote(join)) WHERE \"owner\" = ANY($1::bigint[])", [ids]) }
