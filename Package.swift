@@ -110,7 +110,8 @@ let package = Package(
                 swiftSettings: optimize + simdjsonDefine),
         .target(name: "MappingSQL", dependencies: ["MappingCore", "MappingJSON"], swiftSettings: optimize),
         .target(name: "MappingSQLite", dependencies: ["MappingCore", "MappingJSON", "MappingSQL", "CSQLite"], swiftSettings: optimize),
-        .target(name: "Mapping", dependencies: ["MappingArena", "MappingCore", "MappingJSON", "MappingSQLite", "MappingLock", "CMappingHeader"]
+        .target(name: "Mapping", dependencies: ["MappingArena", "MappingCore", "MappingJSON", "MappingSQL", "MappingSQLite", "MappingLock",
+                                                "CMappingHeader"]
                     + postgresDependency,
                 swiftSettings: optimize + postgresDefine),
         .target(name: "_MappingTestSupport", dependencies: ["MappingCore", "MappingJSON"],

@@ -1,6 +1,7 @@
 import CMappingHeader
 import MappingCore
 import MappingJSON
+import MappingSQL
 import MappingSQLite
 #if MAPPING_POSTGRES
 import MappingPostgres
@@ -23,7 +24,7 @@ public func mapping_context_open(_ spec: UnsafePointer<CChar>?, _ length: Int, _
         let readOnly = flags & CUnsignedInt(MAPPING_OPEN_READONLY.rawValue) != 0
         let rebuild = flags & CUnsignedInt(MAPPING_OPEN_REBUILD.rawValue) != 0
         let location = try CString.argument(path, "path")
-        if location.hasPrefix("postgresql://") || location.hasPrefix("postgres://") {
+        if StoreLocation.isPostgreSQL(location) {
             #if MAPPING_POSTGRES
             try PostgresStore.open(location, for: context, specText: specText,
                                    options: PostgresStore.Options(create: create, readOnly: readOnly, rebuild: rebuild,

@@ -206,9 +206,7 @@ extension PostgresStore {
         let columns = entity.identification.map { layout.attributeColumns[entity.index][$0] }
         var arrays = Array(repeating: ArrayText(), count: columns.count)
         for row in list {
-            for (slot, attribute) in entity.identification.enumerated() {
-                arrays[slot].append(StoredValue(row.values.indices.contains(attribute) ? row.values[attribute] : nil))
-            }
+            for (slot, value) in Self.identity(row.values, entity).enumerated() { arrays[slot].append(StoredValue(value)) }
         }
         let casts = entity.identification.enumerated().map { "$\($0.offset + 1)::" + layout.sqlType(entity.attributes[$0.element].type) + "[]" }
         let filter = "WHERE (\(columns.map(quote).joined(separator: ", "))) IN (SELECT * FROM unnest(\(casts.joined(separator: ", "))))"
@@ -218,11 +216,10 @@ extension PostgresStore {
             (sql) throws(MappingError) in try connection.query(sql, parameters)
         }
         var byIdentity: [[AttributeValue?]: LoadedRow] = [:]
-        for row in loaded { byIdentity[entity.identification.map { row.values.indices.contains($0) ? row.values[$0] : nil }] = row }
+        for row in loaded { byIdentity[Self.identity(row.values, entity)] = row }
         var result: [LoadedRow] = []
         for row in list {
-            let identity = entity.identification.map { row.values.indices.contains($0) ? row.values[$0] : nil }
-            guard let existing = byIdentity[identity] else { return nil }
+            guard let existing = byIdentity[Self.identity(row.values, entity)] else { return nil }
             guard existing.entity == entity.index else {
                 throw MappingError(.constraint, "another process stored a \(layout.model.entities[existing.entity].name) under this "
                                    + "\(entity.name)'s identity; nothing was changed", attribute: entity.name)
@@ -230,6 +227,11 @@ extension PostgresStore {
             result.append(existing)
         }
         return result
+    }
+
+    /// A row's identification values, in order.
+    private static func identity(_ values: [AttributeValue?], _ entity: Entity) -> [AttributeValue?] {
+        entity.identification.map { values.indices.contains($0) ? values[$0] : nil }
     }
 
     /// Whether a new row says what the row another process inserted under its identity says: its
@@ -315,6 +317,9 @@ extension PostgresStore {
             let owner = StoreLayout.rowID(of: key)
             for (index, join) in layout.joinTables[row.entity.index].enumerated() {
                 guard let join, row.links.indices.contains(index) else { continue }
+                // An updated owner's to-manys the commit did not change are left alone.
+                let relationships = row.entity.relationships
+                if row.before != nil, !(relationships.indices.contains(index) && row.changed.contains(relationships[index].name)) { continue }
                 let before = row.before.flatMap { $0.indices.contains(index) ? $0[index] : nil } ?? []
                 var placeBefore: [ObjectID: Int] = [:]
                 for (place, target) in before.enumerated() where placeBefore[target] == nil { placeBefore[target] = place }
@@ -362,7 +367,7 @@ extension PostgresStore {
         return byEntity.sorted { $0.key < $1.key }.compactMap { item in
             guard let entity = item.value.first?.entity else { return nil }
             let keyed = item.value.map { row in
-                (row: row, identity: entity.identification.map { StoredValue(row.values.indices.contains($0) ? row.values[$0] : nil) },
+                (row: row, identity: Self.identity(row.values, entity).map(StoredValue.init),
                  key: rows[row.object]?.key ?? 0)
             }
             let ordered = keyed.sorted { left, right in

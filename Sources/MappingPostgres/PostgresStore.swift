@@ -76,12 +76,6 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    /// Whether `text` names a PostgreSQL database rather than a file: a `postgresql://` or
-    /// `postgres://` URI.
-    public static func isConnectionString(_ text: String) -> Bool {
-        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
-    }
-
     /// Connects, creates or checks the schema, and loads every object into `context`, which must be
     /// empty. `uri` is libpq's URI, with one parameter of ours: `schema` (default `mapping`).
     @discardableResult

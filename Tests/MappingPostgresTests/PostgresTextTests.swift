@@ -21,8 +21,8 @@ final class PostgresTextTests: XCTestCase {
                 XCTAssertEqual((error as? MappingError)?.code, .misuse, bad)
             }
         }
-        XCTAssertTrue(PostgresStore.isConnectionString("postgres://x"))
-        XCTAssertFalse(PostgresStore.isConnectionString("/tmp/postgresql://x.db"))
+        XCTAssertTrue(StoreLocation.isPostgreSQL("postgres://x"))
+        XCTAssertFalse(StoreLocation.isPostgreSQL("/tmp/postgresql://x.db"))
     }
 
     func testArrayLiteralsQuoteTextAndSpellSpecialNumbersAsPostgreSQLDoes() {

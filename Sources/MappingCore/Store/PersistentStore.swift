@@ -51,9 +51,10 @@ public struct StoreCommit {
         /// For an updated row, the names of the attributes and relationships the commit changed, in
         /// declaration order; empty for an inserted or moved row.
         public let changed: [String]
-        /// For an updated row, per relationship, the targets a to-many held before the commit (empty
-        /// for a to-one), so that a store shared with other processes can write just what the commit
-        /// added, removed and moved, keeping what others did meanwhile; nil for an inserted or moved row.
+        /// For an updated row, per relationship, the targets a to-many in `changed` held before the
+        /// commit (empty for the others), so that a store shared with other processes can write just
+        /// what the commit added, removed and moved, keeping what others did meanwhile; nil for an
+        /// inserted or moved row.
         public let before: [[ObjectID]]?
     }
 
@@ -182,10 +183,12 @@ extension ObjectStore {
             }
             positions.append(cache.positions[key]?[object])
         }
+        // Only the to-manys the commit changed: the lists of the others are not copied.
         let held = before.map { image in
-            image.links.map { link -> [ObjectID] in
-                if case .many(let list) = link { return list.ids }
-                return []
+            image.links.enumerated().map { index, link -> [ObjectID] in
+                guard case .many(let list) = link, entity.relationships.indices.contains(index),
+                      changed.contains(entity.relationships[index].name) else { return [] }
+                return list.ids
             }
         }
         return StoreCommit.Row(object: object, entity: entity, values: record.values, links: links, positions: positions,
