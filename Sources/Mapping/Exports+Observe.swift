@@ -60,28 +60,50 @@ private struct CObserver: @unchecked Sendable {
 /// The C observer and watch calls one thread's call made due, run once the call has left the
 /// context (`withContext`), so that they may call the context.
 final class PendingChanges: @unchecked Sendable {
-    var queue: [(ContextHandle, OpaquePointer?) -> Void] = []
+    struct Call {
+        /// The observer's (or watch's) token: a call whose observer was removed meanwhile is skipped.
+        let token: Int
+        /// How many commits deep in observers the commit it reports was made (see
+        /// `MappingContext.observerChangeDepth`).
+        let depth: Int
+        let run: (ContextHandle, OpaquePointer?) -> Void
+    }
+
+    var queue: [Call] = []
     /// Set while the queue is being delivered: calls the observers make then leave the rest to the
     /// loop already running, so observers are called in commit and registration order.
     var delivering = false
 }
 
 extension ContextHandle {
-    /// Queues a C call for when the calling thread's current call leaves the context.
+    /// Queues a C call for when the calling thread's current call leaves the context. Called from
+    /// the engine's observer, so the engine's current observer call names it.
     func deliverLater(_ call: @escaping (ContextHandle, OpaquePointer?) -> Void) {
-        existingSlot()?.pendingChanges.queue.append(call)
+        let current = core.observerCall
+        existingSlot()?.pendingChanges.queue.append(PendingChanges.Call(token: current.token, depth: current.depth, run: call))
     }
 
     /// Makes the C observer and watch calls the calling thread's last call made due; returns whether
-    /// there were any.
+    /// there were any. An observer removed before its turn is skipped; once an observer frees the
+    /// context, nothing more is called; a transaction an observer opened and left open is rolled
+    /// back when it returns (its changes are not kept), so that the caller's later calls do not
+    /// silently join it.
     func deliverChanges(_ slot: ThreadSlot, contextPointer: OpaquePointer?) -> Bool {
         let pending = slot.pendingChanges
         guard !pending.queue.isEmpty, !pending.delivering else { return false }
         pending.delivering = true
-        while !pending.queue.isEmpty {
-            let call = pending.queue.removeFirst()
-            call(self, contextPointer)
+        var next = 0
+        // By index: the observers' own commits append to the queue while it is delivered.
+        while next < pending.queue.count {
+            let call = pending.queue[next]
+            next += 1
+            guard core.isObserving(call.token) else { continue }
+            guard Registry.contexts.find(contextPointer) === self else { break }
+            let heldBefore = core.hasTransactionOnCallingThread
+            core.withObserverCall(depth: call.depth, token: call.token) { call.run(self, contextPointer) }
+            if !heldBefore { _ = core.rollbackTransactionLeftOpen() }
         }
+        pending.queue.removeAll()
         pending.delivering = false
         return true
     }

@@ -36,7 +36,7 @@ final class ContextHandle: @unchecked Sendable {
     /// The calling thread's slot, marked as inside a call; `nil` if the thread is already inside
     /// one (a callback calling back into the same context).
     func enter() -> (ThreadSlot, reentrant: Bool) {
-        let thread = currentThread()
+        let thread = callingThread()
         return slots.withLock { slots in
             let slot = slots[thread] ?? ThreadSlot()
             slots[thread] = slot
@@ -52,7 +52,7 @@ final class ContextHandle: @unchecked Sendable {
 
     /// The calling thread's slot, if it has made a call on this context.
     func existingSlot() -> ThreadSlot? {
-        let thread = currentThread()
+        let thread = callingThread()
         return slots.withLock { $0[thread] }
     }
 }

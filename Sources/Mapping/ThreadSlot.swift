@@ -61,8 +61,6 @@ final class ThreadSlot: @unchecked Sendable {
     }
 }
 
-/// The calling thread's identity, for per-thread slots.
-func currentThread() -> UInt { UInt(pthread_self()) }
 
 /// Slots for calls that have no valid context, one per thread, released when the thread exits.
 enum ContextlessErrors {

@@ -85,6 +85,14 @@ public final class TransactionLock<Value>: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
+    /// Whether the calling thread holds the value across calls (it opened a transaction).
+    public var isHeldByCallingThread: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        guard let current = owner else { return false }
+        return pthread_equal(current, pthread_self()) != 0
+    }
+
     /// Refuses every later call, and wakes the ones waiting so that they fail at once instead of
     /// waiting out their timeout (the context is being freed).
     public func close() {

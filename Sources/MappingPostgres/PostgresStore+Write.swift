@@ -105,8 +105,12 @@ extension PostgresStore {
             }
         }
         // Written over only where this commit's values differ (two imports of one page agree, and
-        // then neither waits for the other's row); the version read must still hold.
-        for (row, loaded) in found where !same(row, loaded) { rewrite.append((row, loaded.version)) }
+        // then neither waits for the other's row); the version read must still hold. What this
+        // graph left null on its new object (keys its payload lacked) keeps the other process's
+        // value: a serial import of that payload would have left it as it was.
+        var merged: [(row: StoreCommit.Row, version: Int64)] = []
+        for (row, loaded) in found where !agrees(row, loaded) { merged.append((row, loaded.version)) }
+        try rewriteRows(merged, keepingStoredWhereNull: true, undo: &undo)
         if !remapped.isEmpty {
             // New rows that link to one of those were written with the key it was given first.
             for row in commit.inserted where !remapped.contains(row.object) && row.links.contains(where: { $0.contains(where: remapped.contains) }) {
@@ -234,12 +238,14 @@ extension PostgresStore {
         entity.identification.map { values.indices.contains($0) ? values[$0] : nil }
     }
 
-    /// Whether a new row says what the row another process inserted under its identity says: its
-    /// values and to-ones (their positions aside).
-    private func same(_ row: StoreCommit.Row, _ existing: LoadedRow) -> Bool {
-        guard row.values == existing.values else { return false }
+    /// Whether merging a new row into the row another process inserted under its identity would
+    /// change nothing: each value and to-one the new row sets (non-null) is already the stored one.
+    private func agrees(_ row: StoreCommit.Row, _ existing: LoadedRow) -> Bool {
+        for (index, value) in row.values.enumerated() where value != nil {
+            guard existing.values.indices.contains(index), existing.values[index] == value else { return false }
+        }
         for (index, relationship) in row.entity.relationships.enumerated() where !relationship.toMany {
-            let mine = row.links.indices.contains(index) ? row.links[index].first.flatMap { rows[$0]?.key } : nil
+            guard let mine = row.links.indices.contains(index) ? row.links[index].first.flatMap({ rows[$0]?.key }) : nil else { continue }
             let theirs = existing.links.indices.contains(index) ? existing.links[index].first : nil
             if mine != theirs { return false }
         }
@@ -250,14 +256,17 @@ extension PostgresStore {
 
     /// Rewrites rows whose own columns changed, each only if its version is still the one this
     /// context read: otherwise another process changed it since, and the commit is a conflict.
-    private func rewriteRows(_ rewrite: [(row: StoreCommit.Row, version: Int64)], undo: inout KeyUndo) throws(MappingError) {
+    /// `keepingStoredWhereNull` (new rows merged into another process's row under their identity)
+    /// writes only the columns the row sets, keeping the stored value where the row's is null.
+    private func rewriteRows(_ rewrite: [(row: StoreCommit.Row, version: Int64)], keepingStoredWhereNull: Bool = false,
+                             undo: inout KeyUndo) throws(MappingError) {
         var seen: Set<ObjectID> = []
         let unique = rewrite.filter { seen.insert($0.row.object).inserted }
         var versions: [ObjectID: Int64] = [:]
         for (row, version) in unique { versions[row.object] = version }
         for (entity, list) in grouped(unique.map(\.row)) {
             let parameters = try columns(of: list, leading: { [.integer(StoreLayout.rowID(of: $0.key)), .integer(versions[$1] ?? 0)] })
-            let result = try connection.query(updateStatement(entity), parameters)
+            let result = try connection.query(updateStatement(entity, keepingStoredWhereNull: keepingStoredWhereNull), parameters)
             guard result.count == list.count else {
                 throw MappingError(.conflict, "another process changed or deleted \(list.count - Int(result.count)) of the \(list.count) \(entity.name) "
                                    + "object(s) this commit changes since this context read them; nothing was changed " + afterConflict)
@@ -456,11 +465,14 @@ extension PostgresStore {
             + casts(entity, leading: ["BIGINT", "TEXT"]).joined(separator: ", ") + ") ON CONFLICT DO NOTHING RETURNING \"_id\""
     }
 
-    private func updateStatement(_ entity: Entity) -> String {
+    private func updateStatement(_ entity: Entity, keepingStoredWhereNull: Bool) -> String {
         let table = layout.tables[layout.root[entity.index]]?.name ?? entity.name
         let columns = rowColumns(entity)
         let names = (0..<(columns.count + 2)).map { "c\($0)" }
-        let sets = columns.enumerated().map { "\(quote($0.element)) = v.c\($0.offset + 2)" } + ["\"_version\" = t.\"_version\" + 1"]
+        let sets = columns.enumerated().map { column in
+            let value = "v.c\(column.offset + 2)"
+            return "\(quote(column.element)) = " + (keepingStoredWhereNull ? "COALESCE(\(value), t.\(quote(column.element)))" : value)
+        } + ["\"_version\" = t.\"_version\" + 1"]
         return "UPDATE \(quote(table)) AS t SET \(sets.joined(separator: ", ")) FROM unnest("
             + casts(entity, leading: ["BIGINT", "BIGINT"]).joined(separator: ", ") + ") AS v(\(names.joined(separator: ", "))) "
             + "WHERE t.\"_id\" = v.c0 AND t.\"_version\" = v.c1 RETURNING t.\"_id\", t.\"_version\""

@@ -9,6 +9,7 @@ public final class MappingContext: Sendable {
     public let spec: CompiledSpec
     let graph: TransactionLock<ObjectStore>
     let observers = ObserverList()
+    let observerCalls = ObserverCalls()
     private let transformers = Locked<[String: HostTransformer]>([:])
     private let parserChoice = Locked<JSONBackend>(.jansson)
     private let inputLimit = Locked<Int>(0)
@@ -49,6 +50,8 @@ public final class MappingContext: Sendable {
                 }
                 if let report = invariantReport { checkInvariants(store, report) }
             }
+            store.changeRefusal = changeRefusal()
+            defer { store.changeRefusal = nil }
             try applyOthersChanges(&store, waiting: waitingForOthers)
             return try body(&store)
         }

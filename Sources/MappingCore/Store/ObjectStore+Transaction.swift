@@ -115,6 +115,7 @@ extension ObjectStore {
         if !applyingStoreChanges { try checkCounts(committed, model: model) }
         if persistent != nil || collectsChanges {
             let changes = changeSet(of: committed, model: model)
+            if collectsChanges, !applyingStoreChanges, !changes.isEmpty, let refusal = changeRefusal { throw refusal }
             if let persistent, !applyingStoreChanges {
                 // Written before the commit is final: a failed write fails the commit.
                 let rows = storeCommit(of: committed, changes: changes, model: model)

@@ -41,6 +41,9 @@ struct ObjectStore {
     /// Set while the context has observers: each commit then leaves its change set in
     /// `committedChanges`, for the context to hand to them once its lock is released.
     var collectsChanges = false
+    /// Set for a call that may not change the graph (an observer too many commits deep): a
+    /// commit with a non-empty change set fails with it and is rolled back.
+    var changeRefusal: MappingError?
     var committedChanges: [ChangeSet] = []
     /// The database every commit is written to, if the context has one.
     var persistent: (any PersistentStore)?

@@ -300,6 +300,25 @@ def test_two_processes_adding_one_new_identity_end_with_one_row(store):
         assert [p["id"] for p in company.related("employees")] == [9000]
 
 
+def test_a_concurrent_import_of_a_new_identity_keeps_what_its_payload_lacks(store):
+    """Each context imports person 1 as new, the second without the keys the first set: as in
+    either serial order, a key the payload lacks leaves the stored value (and link) alone."""
+    with mapping.Context(SPEC, store=store, follow=False) as first, \
+            mapping.Context(SPEC, store=store, follow=False) as second:
+        assert second.count("Person") == 0  # second's graph has no person 1 when it imports
+        first.import_json("person", json.dumps({"people": [
+            {"id": 1, "name": "from first", "score": 1.5, "company": {"id": 9, "name": "Nine"}, "tags": [{"name": "t"}]}]}))
+        second.import_json("person", json.dumps({"people": [{"id": 1, "name": "from second"}]}))
+    with mapping.Context(SPEC, store=store) as reader:
+        person = reader.get("Person", 1)
+        assert person["name"] == "from second"
+        assert person["score"] == 1.5
+        assert person.related("company")["id"] == 9
+        assert [t["name"] for t in person.related("tags")] == ["t"]
+        assert reader.count("Person") == 1
+    assert sql(store, 'SELECT count(*) FROM "Person" WHERE id = 1') == [["1"]]
+
+
 READER = """
 import json, sys, time
 sys.path.insert(0, sys.argv[3])

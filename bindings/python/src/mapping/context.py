@@ -105,7 +105,7 @@ class Context(Handle, _ContextHTTP):
         self._types_lock = threading.Lock()
         self._types_by_name: Optional[Dict[str, Optional[int]]] = None
         self._callbacks: Dict[str, Any] = {}  # keeps the ctypes callbacks alive as long as the context
-        self._observers: Dict[int, Any] = {}  # the same for observers, by token
+        self._observers: Dict[int, Any] = {}  # registered Observers by token, kept until closed
         if parser is not None:
             self.set_parser(parser)
         if busy_timeout != 5.0:
@@ -273,7 +273,8 @@ class Context(Handle, _ContextHTTP):
         imports, changes, committed transactions, chunked imports, mapped responses. Rollbacks,
         failed calls and re-imports of the same data call nothing. The callback runs on the
         committing thread after the library has released the context, so it may use the context.
-        Returns an Observer: close() it, or use it as a context manager, to stop."""
+        Returns an Observer: close() it, or use it as a context manager, to stop; the registration
+        lasts until then or until the context is closed, whether or not the Observer is kept."""
         return Observer(self, callback)
 
     def watch(self, callback: Callable[[FetchChange], None], entity: str, predicate: Union[str, bytes, None] = None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import weakref
 from typing import TYPE_CHECKING, Any, Callable, Dict, NamedTuple, Tuple
 
 from . import _ffi
@@ -93,38 +94,49 @@ def _read_fetch_change(context: Context, change: int) -> FetchChange:
 
 class Observer(Handle):
     """A registered observer. close() (or leaving its `with` block) stops it; so does closing the
-    context."""
+    context. Not keeping it does not stop it: the context holds it until one of those."""
 
     _kind = "observer"
 
     def __init__(self, context: Context, callback: Callable[[Any], None], watch: Any = None) -> None:
         token = ctypes.c_uint64()
+        # The callbacks hold the context weakly: the context holds them (through this Observer),
+        # and a cycle through a ctypes callback is never collected.
+        context_ref = weakref.ref(context)
         if watch is None:
             def call(_context_pointer: Any, changes: int, _payload: Any) -> None:
-                callback(_read(context, changes))
+                owner = context_ref()
+                if owner is not None:
+                    callback(_read(owner, changes))
 
             self._function = _ffi.OBSERVER(call)  # kept alive as long as the observer is
             _ffi.context_observe(context._ptr, self._function, None, ctypes.byref(token))
         else:
             def call_watch(_context_pointer: Any, change: int, _payload: Any) -> None:
-                callback(_read_fetch_change(context, change))
+                owner = context_ref()
+                if owner is not None:
+                    callback(_read_fetch_change(owner, change))
 
             self._function = _ffi.WATCH(call_watch)
             _ffi.context_watch(context._ptr, *watch, self._function, None, ctypes.byref(token))
+        # The context keeps its observers: a registration lives until close() or the context's
+        # end, whether or not the caller keeps the Observer (as atexit and signal handlers do).
         registry: Dict[int, Any] = context._observers
-        registry[token.value] = self._function
+        registry[token.value] = self
         super().__init__(token.value, _Unobserve(context, registry))
 
 
 class _Unobserve:
-    """The observer's destructor: holds the context weakly enough not to matter (the context keeps
-    its own callbacks) and does nothing once the context is closed (its observers went with it)."""
+    """The observer's destructor: holds the context weakly (a context dropped with observers
+    registered is still collected) and does nothing once the context is closed or gone (its
+    observers went with it)."""
 
     def __init__(self, context: Context, registry: Dict[int, Any]) -> None:
-        self._context = context
+        self._context = weakref.ref(context)
         self._registry = registry
 
     def __call__(self, token: int) -> None:
-        if not self._context.closed:
-            _ffi.context_unobserve(self._context._ptr, token)
+        context = self._context()
+        if context is not None and not context.closed:
+            _ffi.context_unobserve(context._ptr, token)
         self._registry.pop(token, None)
