@@ -9,3 +9,12 @@ static const sqlite3_destructor_type mapping_sqlite_transient = SQLITE_TRANSIENT
 #if defined(__GLIBC__) || defined(__linux__)
 #include <malloc.h>
 #endif
+
+/* Double-quoted text is an identifier only: by default SQLite reads an unknown quoted identifier as a
+ * string literal, so a column renamed outside libmapping would read back as its own name in every
+ * row. sqlite3_db_config is variadic, which Swift cannot call. */
+static inline int mapping_sqlite_strict_quotes(sqlite3 *db) {
+    int dml = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *)0);
+    int ddl = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)0);
+    return dml != SQLITE_OK ? dml : ddl;
+}

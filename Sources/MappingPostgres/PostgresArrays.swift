@@ -11,7 +11,7 @@ struct ArrayText {
         if count > 0 { bytes.append(UInt8(ascii: ",")) }
         count += 1
         switch value {
-        case .null: bytes += "NULL".utf8
+        case .null, .invalidText: bytes += "NULL".utf8
         case .integer(let number): bytes += String(number).utf8
         case .real(let number):
             // PostgreSQL spells the special values its own way; the rest round-trip as Swift writes them.

@@ -402,7 +402,7 @@ extension PostgresStore {
 
     private static func rank(_ value: StoredValue) -> Int {
         switch value {
-        case .null: 0
+        case .null, .invalidText: 0
         case .integer: 1
         case .real: 2
         case .text: 3

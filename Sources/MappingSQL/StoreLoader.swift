@@ -45,6 +45,7 @@ extension StoreLayout {
             rows += try self.rows(of: rootIndex, filter: "", toMany: toMany, reverse: &reverse, query)
         }
         try checkLinks(rows)
+        try checkIdentities(rows)
         return rows.map { row in
             var row = row
             for (index, relationship) in model.entities[row.entity].relationships.enumerated()
@@ -97,7 +98,12 @@ extension StoreLayout {
             values.reserveCapacity(entity.attributes.count)
             for (index, attribute) in entity.attributes.enumerated() {
                 if let at = places.attributes[entityIndex][index] {
-                    values.append(try cursor.column(at).attribute(attribute.type, column: attributeColumns[entityIndex][index]))
+                    do {
+                        values.append(try cursor.column(at).attribute(attribute.type, column: attributeColumns[entityIndex][index]))
+                    } catch {
+                        throw MappingError(.store, "row \(id) of \(quote(table.name)): \(error.message); the store was changed "
+                                           + "outside libmapping", attribute: "\(entity.name).\(attribute.name)")
+                    }
                 } else {
                     values.append(nil)
                 }
@@ -146,6 +152,25 @@ extension StoreLayout {
                                        + "\(model.entities[found].name), not a \(model.entities[relationship.destination].name): the store was changed by hand",
                                        attribute: "\(entity.name).\(relationship.name)")
                 }
+            }
+        }
+    }
+
+    /// One object per identity: a store whose unique index was dropped could hold two rows with
+    /// one identity, which the graph cannot (rows without a complete identity are not compared).
+    private func checkIdentities(_ rows: [LoadedRow]) throws(MappingError) {
+        var seen: [Int: [[AttributeValue?]: Int64]] = [:]
+        for row in rows {
+            let entity = model.entities[row.entity]
+            guard let map = entity.identityMap, !entity.identification.isEmpty else { continue }
+            let identity = entity.identification.map { row.values.indices.contains($0) ? row.values[$0] : nil }
+            guard !identity.contains(where: { $0 == nil }) else { continue }
+            if let other = seen[map, default: [:]].updateValue(row.key, forKey: identity) {
+                let table = tables[root[row.entity]]?.name ?? entity.name
+                let shown = identity.map { $0?.jsonValue.text() ?? "null" }.joined(separator: ", ")
+                throw MappingError(.store, "rows \(Self.rowID(of: other)) and \(Self.rowID(of: row.key)) of \(quote(table)) hold one "
+                                   + "\(entity.name) identity (\(shown)): the store was changed outside libmapping (its unique "
+                                   + "index dropped?); keep one of them", attribute: entity.name)
             }
         }
     }

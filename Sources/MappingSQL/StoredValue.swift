@@ -7,6 +7,8 @@ package enum StoredValue: Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
+    /// Text that is not valid UTF-8 (read from a file changed outside libmapping; never written).
+    case invalidText
 }
 
 /// Attribute values to and from SQL, losing nothing: dates as INTEGER microseconds, decimals as
@@ -38,7 +40,13 @@ extension StoredValue {
             if let number = ExactDecimal(parsing: text) { return .decimal(number) }
         case (.boolean, .integer(let number)): return .boolean(number != 0)
         case (.date, .integer(let number)): return .date(Timestamp(microseconds: number))
-        case (.json, .text(let text)): return .json(try JanssonDocument.parse(text).value())
+        case (.json, .text(let text)):
+            do {
+                return .json(try JanssonDocument.parse(text).value())
+            } catch {
+                throw MappingError(.store, "column \"\(column)\" holds JSON that does not parse (\(error.message))")
+            }
+        case (_, .invalidText): throw MappingError(.store, "column \"\(column)\" holds text that is not valid UTF-8")
         default: break
         }
         throw MappingError(.store, "column \"\(column)\" holds a value a \(type.rawValue) attribute cannot")

@@ -29,6 +29,7 @@ final class SQLiteConnection: @unchecked Sendable {
             throw MappingError(.store, "cannot open the store \"\(path)\": \(message)")
         }
         sqlite3_extended_result_codes(handle, 1)
+        _ = mapping_sqlite_strict_quotes(handle)
         return SQLiteConnection(db: handle, path: path)
     }
 
@@ -90,7 +91,7 @@ final class Statement {
     func bind(_ index: Int32, _ value: StoredValue) throws(MappingError) {
         let status: Int32
         switch value {
-        case .null: status = sqlite3_bind_null(raw, index)
+        case .null, .invalidText: status = sqlite3_bind_null(raw, index)
         case .integer(let number): status = sqlite3_bind_int64(raw, index, number)
         case .real(let number): status = sqlite3_bind_double(raw, index, number)
         case .text(let text):
@@ -137,7 +138,12 @@ final class Statement {
         default:
             guard let text = sqlite3_column_text(raw, index) else { return .null }
             let count = Int(sqlite3_column_bytes(raw, index))
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: max(0, count)), as: UTF8.self))
+            // Validated, not repaired: two identities differing only in invalid bytes would
+            // otherwise both read back as U+FFFD, one identity.
+            guard let string = String(validating: UnsafeBufferPointer(start: text, count: max(0, count)), as: UTF8.self) else {
+                return .invalidText
+            }
+            return .text(string)
         }
     }
 }

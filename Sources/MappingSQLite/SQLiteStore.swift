@@ -96,6 +96,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         // file that is not a database fails here, before anything is written to it.
         try connection.execute("BEGIN EXCLUSIVE; COMMIT")
         try checkOrCreate(specText: specText, options: options)
+        try checkColumns()
         // Only once the file is known to be a store (or was made one) is its journal mode set.
         if !options.readOnly {
             try connection.execute("PRAGMA journal_mode=WAL")
@@ -126,6 +127,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         guard let format = recorded["format"].flatMap({ Int($0) }) else {
             throw MappingError(.store, "\"\(connection.path)\" has no layout version: it is not a libmapping store")
         }
+        guard format >= 1 else {
+            throw MappingError(.store, "\"\(connection.path)\" records layout version \(format), which no libmapping writes: the store was changed outside libmapping")
+        }
         guard format <= Self.format else {
             throw MappingError(.store, "\"\(connection.path)\" was written by a newer libmapping (layout \(format); this one reads up to \(Self.format))")
         }
@@ -140,6 +144,30 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             try rebuild(specText: specText)
         } else {
             try migrate(from: written, to: specText)
+        }
+    }
+
+    /// Every table and column the layout reads must be in the file: one renamed or dropped outside
+    /// libmapping is reported by name rather than read as nulls (or, by SQLite's old quoting rule,
+    /// as its own name).
+    private func checkColumns() throws(MappingError) {
+        var expected = layout.tables.values.map { (name: $0.name, columns: ["_id", "_entity"] + $0.columns) }
+        for join in layout.joins.keys { expected.append((join, ["owner", "target", "position"])) }
+        let info = try connection.statement("SELECT \"name\" FROM pragma_table_info(?)")
+        for (table, columns) in expected.sorted(by: { $0.name < $1.name }) {
+            info.reset()
+            try info.bind(1, .text(table))
+            var present: Set<String> = []
+            while try info.step() { if case .text(let name) = info.column(0) { present.insert(name) } }
+            info.reset()
+            guard !present.isEmpty else {
+                throw MappingError(.store, "the store \"\(connection.path)\" has no table \(quote(table)): it was dropped or renamed outside libmapping")
+            }
+            for column in columns where !present.contains(column) {
+                throw MappingError(.store, "the store \"\(connection.path)\": table \(quote(table)) has no column \(quote(column)) "
+                                   + "(renamed or dropped outside libmapping): put it back as it was",
+                                   attribute: table + "." + column)
+            }
         }
     }
 

@@ -1,0 +1,101 @@
+"""A store file is input too: one changed outside libmapping (with sqlite3, as a user or an attacker
+could) must fail to open with StoreError (MAPPING_ESTORE) naming the table, column or row, and leave
+the file exactly as it was — never load wrong values, merge identities, or fail with another error.
+Table-driven over a store generated here, each case tampering with a fresh copy."""
+import hashlib
+import json
+import shutil
+import sqlite3
+
+import pytest
+
+import mapping
+
+SPEC = {
+    "entities": {
+        "Person": {"attributes": {"id": "integer", "name": "string", "born": "date", "extra": "json"},
+                   "relationships": {"tags": {"entity": "Tag", "toMany": True, "inverse": "people"},
+                                     "company": {"entity": "Company", "inverse": "staff"}}},
+        "Company": {"attributes": {"id": "integer", "name": "string"},
+                    "relationships": {"staff": {"entity": "Person", "toMany": True, "inverse": "company"}}},
+        "Tag": {"attributes": {"label": "string"}, "identification": "label",
+                "relationships": {"people": {"entity": "Person", "toMany": True, "inverse": "tags"}}},
+    },
+    "mappings": {
+        "person": {"entity": "Person", "attributes": {"id": "id", "name": "name", "born": "born", "extra": "extra"},
+                   "relationships": {"tags": {"mapping": "tag"}, "company": {"mapping": "company"}}},
+        "company": {"entity": "Company", "attributes": {"id": "id", "name": "name"}},
+        "tag": {"entity": "Tag", "attributes": {"label": "@self"}},
+    },
+}
+
+PEOPLE = [{"id": i, "name": f"P{i}", "born": "2001-02-03T04:05:06.000007Z", "extra": {"n": i},
+           "tags": ["a", "b"] if i % 2 else ["b", "c"], "company": {"id": i % 2, "name": f"C{i % 2}"}}
+          for i in range(1, 5)]
+
+
+@pytest.fixture(scope="module")
+def original(tmp_path_factory):
+    path = tmp_path_factory.mktemp("store") / "original.db"
+    with mapping.Context(SPEC, store=str(path)) as ctx:
+        ctx.import_json("person", json.dumps(PEOPLE))
+    return path
+
+
+# (name, SQL run on the copy, text the error must contain)
+CASES = [
+    ("renamed attribute column", 'ALTER TABLE "Person" RENAME COLUMN "name" TO "nom"', '"Person" has no column "name"'),
+    ("dropped identification column", 'DROP INDEX "Tag_identity"; ALTER TABLE "Tag" DROP COLUMN "label"',
+     '"Tag" has no column "label"'),
+    ("dropped to-one column", 'ALTER TABLE "Person" DROP COLUMN "company_position"', '"Person" has no column "company_position"'),
+    ("renamed join column", 'ALTER TABLE "Person_tags" RENAME COLUMN "target" TO "t"', '"Person_tags" has no column "target"'),
+    ("dropped table", 'DROP TABLE "Company"', 'no table "Company"'),
+    ("two rows with one identity", 'DROP INDEX "Tag_identity"; UPDATE "Tag" SET label = \'a\' WHERE label = \'b\'',
+     'hold one Tag identity ("a")'),
+    ("invalid UTF-8 in an identification", "UPDATE \"Tag\" SET label = CAST(X'61FF' AS TEXT) WHERE label = 'a'",
+     'row 1 of "Tag": column "label" holds text that is not valid UTF-8'),
+    ("invalid UTF-8 in a string", "UPDATE \"Person\" SET name = CAST(X'50C3' AS TEXT) WHERE id = 2",
+     'row 2 of "Person": column "name" holds text that is not valid UTF-8'),
+    ("layout version 0", "UPDATE \"_mapping\" SET value = '0' WHERE key = 'format'", "layout version 0"),
+    ("layout version -1", "UPDATE \"_mapping\" SET value = '-1' WHERE key = 'format'", "layout version -1"),
+    ("layout version from the future", "UPDATE \"_mapping\" SET value = '99' WHERE key = 'format'", "newer libmapping"),
+    ("JSON that does not parse", "UPDATE \"Person\" SET extra = '{' WHERE id = 3",
+     'row 3 of "Person": column "extra" holds JSON that does not parse'),
+    ("JSON nested too deeply", "UPDATE \"Person\" SET extra = '" + "[" * 5000 + "]" * 5000 + "' WHERE id = 4",
+     'row 4 of "Person": column "extra" holds JSON that does not parse'),
+    ("text in a date column", "UPDATE \"Person\" SET born = 'yesterday' WHERE id = 1",
+     'row 1 of "Person": column "born" holds a value a date attribute cannot'),
+    ("a row of no entity", "UPDATE \"Person\" SET _entity = 'Robot' WHERE id = 1", 'a row of "Person" names no entity'),
+    ("an _id out of range", "UPDATE \"Person\" SET _id = -5 WHERE id = 1", '"Person" has an _id out of range'),
+    ("a link to an impossible _id", "UPDATE \"Person\" SET company = -3 WHERE id = 1", "links to _id -3"),
+]
+
+
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("name,statements,message", CASES, ids=[case[0] for case in CASES])
+def test_a_tampered_store_is_refused_by_name_and_left_as_it_was(original, tmp_path, name, statements, message):
+    path = tmp_path / "tampered.db"
+    shutil.copy(original, path)
+    db = sqlite3.connect(path)
+    db.executescript(statements)
+    db.close()
+    before = digest(path)
+    for read_only in (False, True):
+        with pytest.raises(mapping.StoreError) as caught:
+            mapping.Context(SPEC, store=str(path), read_only=read_only)
+        assert message in str(caught.value), str(caught.value)
+        assert digest(path) == before
+
+
+def test_the_untampered_copy_opens_with_every_value(original, tmp_path):
+    path = tmp_path / "copy.db"
+    shutil.copy(original, path)
+    with mapping.Context(SPEC, store=str(path)) as ctx:
+        assert sorted(t["label"] for t in ctx.all("Tag")) == ["a", "b", "c"]
+        person = ctx.get("Person", 3)
+        assert person["name"] == "P3" and person["extra"] == {"n": 3}
+        assert sorted(t["label"] for t in person.related("tags")) == ["a", "b"]
+        assert person.related("company")["id"] == 1
