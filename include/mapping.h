@@ -531,9 +531,15 @@ MAPPING_EXTERN int mapping_object_get_double(mapping_context *ctx, mapping_objec
 MAPPING_EXTERN int mapping_object_get_bool(mapping_context *ctx, mapping_object object, const char *attribute,
                                            bool *out);
 
-/** METHOD: mapping_object. A date attribute, as seconds since 1970-01-01T00:00:00Z (fraction = microseconds). */
+/** METHOD: mapping_object. A date attribute, as seconds since 1970-01-01T00:00:00Z (fraction = microseconds). A double
+ *  holds about 15 digits: instants more than about 300 years from 1970 lose microseconds. For the exact value use
+ *  mapping_object_get_date_us(). */
 MAPPING_EXTERN int mapping_object_get_date(mapping_context *ctx, mapping_object object, const char *attribute,
                                            double *out);
+
+/** METHOD: mapping_object. A date attribute, exactly: microseconds since 1970-01-01T00:00:00Z (negative before). */
+MAPPING_EXTERN int mapping_object_get_date_us(mapping_context *ctx, mapping_object object, const char *attribute,
+                                              int64_t *out);
 
 /** METHOD: mapping_object. A decimal attribute as exact plain digits ("131.3", "-0.001"). Borrowed: valid until the calling
  *  thread's next call on `ctx`. */
@@ -547,7 +553,8 @@ MAPPING_EXTERN int mapping_object_get_json(mapping_context *ctx, mapping_object 
 
 /** METHOD: mapping_list. One attribute of every object of `objects`, in one call: a JSON array with an element per object,
  *  each as mapping_object_get_json writes it (null for null) except dates, written as the seconds since
- *  1970 that mapping_object_get_date gives (a number, exact to the microsecond). For reading a column of many objects without a
+ *  1970 in exact decimal text ("10413792000.000001": every microsecond, whatever the year; parse it as a decimal,
+ *  not a double, to keep them). For reading a column of many objects without a
  *  call per value; the objects may be of several entities that all have `attribute`.
  *  New: release with mapping_free().
  *  @return MAPPING_OK; MAPPING_ENAME / MAPPING_ESTALE naming the position of the object that fails. */

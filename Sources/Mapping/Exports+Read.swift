@@ -169,6 +169,15 @@ public func mapping_object_get_date(_ context: OpaquePointer?, _ object: UInt64,
     }
 }
 
+/// Exported to C as `mapping_object_get_date_us`.
+@_cdecl("mapping_object_get_date_us")
+public func mapping_object_get_date_us(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
+                                       _ out: UnsafeMutablePointer<Int64>?) -> CInt {
+    getValue(context, object, attribute, out, zero: 0, getter: "mapping_object_get_date_us") { value in
+        if case .date(let instant) = value { instant.microseconds } else { nil }
+    }
+}
+
 /// Exported to C as `mapping_object_get_decimal`.
 @_cdecl("mapping_object_get_decimal")
 public func mapping_object_get_decimal(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,
@@ -228,7 +237,8 @@ public func mapping_list_values(_ context: OpaquePointer?, _ objects: OpaquePoin
     return withContext(context) { (handle, _) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let list = try Registry.list(objects)
-        // Dates as the seconds mapping_object_get_date gives: exact to the microsecond, unlike ISO text (ms).
+        // Dates as seconds since 1970 in exact decimal text: every microsecond, unlike ISO text (ms)
+        // or a double (about 15 digits).
         out.pointee = CString.copy(try handle.core.valuesText(of: list.objects, attribute: try CString.argument(attribute, "attribute")))
     }
 }

@@ -23,6 +23,7 @@ public final class JanssonDocument {
     }
 
     private static func parse(_ bytes: UnsafeRawBufferPointer, numbers: NumberLiterals) throws(MappingError) -> JanssonDocument {
+        try RawNUL.check(bytes)
         var error = json_error_t()
         let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
         let empty: [CChar] = [0]
@@ -33,7 +34,9 @@ public final class JanssonDocument {
             let text = withUnsafePointer(to: &error) { String(cString: cjansson_error_text($0)) }
             let line = max(Int(error.line), 1)
             let column = max(Int(error.column), 1)  // jansson says 0 for an error at the first byte
-            let position = Int(error.position)
+            // jansson counts the bytes it read, the last one included: the position reported is
+            // that byte's 0-based offset.
+            let position = max(Int(error.position) - 1, 0)
             if withUnsafePointer(to: &error, { cjansson_error_is_depth($0) }) != 0 {
                 throw MappingError(.depth, "JSON nested too deeply at line \(line), column \(column): \(text)",
                                    line: line, column: column, position: position)

@@ -55,7 +55,7 @@ extension MappingContext {
                 } catch where error.code == .parse || error.code == .depth {
                     // Where the parser stopped, in the whole input, as a plain import reports it.
                     throw ChunkSplitter.parserError(error.code, Self.reason(error.message),
-                                                    lastByte: chunk.origin(of: error.position - 1), in: input)
+                                                    lastByte: chunk.origin(of: error.position), in: input)
                 }
                 // The stretch parsed; a malformation just after it comes before any of its mapping.
                 if let problem = chunk.problem { throw Self.error(of: problem, in: input) }
@@ -79,7 +79,7 @@ extension MappingContext {
         do {
             _ = try JanssonDocument.parse(problem.probe)
         } catch {
-            let lastByte = problem.offset + (error.position - 1 - problem.probeOffset)
+            let lastByte = problem.offset + (error.position - problem.probeOffset)
             return ChunkSplitter.parserError(error.code, reason(error.message), lastByte: lastByte, in: input)
         }
         return ChunkSplitter.error("malformed array", at: problem.offset, in: input)

@@ -39,6 +39,9 @@ public struct ParsedPayload {
     public static func parse(_ bytes: UnsafeRawBufferPointer, with parser: JSONBackend) throws(MappingError) -> ParsedPayload {
         try check(parser)
         #if MAPPING_SIMDJSON
+        if parser == .simdjson {
+            try RawNUL.check(bytes)
+        }
         if parser == .simdjson, let document = SimdDocument.parse(bytes, pool: .shared) {
             return ParsedPayload(document: .simdjson(document))
         }

@@ -138,7 +138,9 @@ package struct StoreLayout {
     package func sqlType(_ type: AttributeType) -> String {
         switch (dialect, type) {
         case (.sqlite, .integer), (.sqlite, .boolean), (.sqlite, .date): "INTEGER"
-        case (.sqlite, .double): "REAL"
+        // No declared type, so no affinity: a REAL column writes whole-number doubles as integers
+        // on disk and reads -0.0 back as 0.0. Doubles still compare and sort as numbers.
+        case (.sqlite, .double): ""
         case (.postgres, .integer), (.postgres, .date): "BIGINT"
         case (.postgres, .boolean): "BOOLEAN"
         case (.postgres, .double): "DOUBLE PRECISION"
@@ -193,7 +195,8 @@ package struct StoreLayout {
     package func columnDefinition(_ table: Table, _ index: Int) -> String {
         // PostgreSQL's references are added after the tables (`creation`).
         let reference = dialect == .sqlite ? table.references[index].map { " REFERENCES \(quote($0))(\"_id\")" } ?? "" : ""
-        return "\(quote(table.columns[index])) \(table.types[index])\(reference)"
+        let type = table.types[index].isEmpty ? "" : " " + table.types[index]
+        return "\(quote(table.columns[index]))\(type)\(reference)"
     }
 
     package func tableCreation(root rootIndex: Int) -> [String] {

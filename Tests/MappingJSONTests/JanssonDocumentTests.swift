@@ -11,7 +11,7 @@ final class JanssonDocumentTests: XCTestCase {
             XCTAssertEqual(error?.code, .parse)
             XCTAssertEqual(error?.line, 2)
             XCTAssertEqual(error?.column, 4)
-            XCTAssertEqual(error?.position, 8)
+            XCTAssertEqual(error?.position, 7)  // the 0-based offset of the second comma
             XCTAssertTrue(error?.message.hasPrefix("malformed JSON at line 2, column 4") == true)
         }
         XCTAssertThrowsError(try JanssonDocument.parse(""))

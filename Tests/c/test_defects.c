@@ -1,6 +1,9 @@
 /* Regression tests for defects found by fuzzing and misuse from C: each call below once trapped
  * (killing the host), leaked, or answered inconsistently. Each must now return a status. */
+#define _POSIX_C_SOURCE 200809L  /* mkstemp, unlink */
+#include <math.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -140,6 +143,95 @@ static void test_smaller_defects(void) {
     mapping_context_free(b);
 }
 
+
+/* Values and positions: dates exact through mapping_object_get_date_us and mapping_list_values
+ * whatever the year, -0.0 through an SQLite store, a NUL byte refused at its own 0-based offset by
+ * both parsers, plain and chunked alike. */
+static const char *values_spec =
+    "{\"entities\": {\"T\": {\"attributes\": {\"label\": \"string\", \"n\": \"integer\", \"at\": \"date\", \"d\": \"double\"},"
+    " \"identification\": \"label\"}}, \"mappings\": {\"t\": {\"entity\": \"T\", \"attributes\": {\"label\": \"label\","
+    " \"n\": \"n\", \"at\": \"at\", \"d\": \"d\"}}}}";
+
+static void test_exact_dates(void) {
+    mapping_context *ctx = NULL;
+    EXPECT_OK(NULL, mapping_context_new(values_spec, MAPPING_NUL_TERMINATED, &ctx));
+    EXPECT_OK(ctx, mapping_context_import(ctx, "t", "[{\"label\": \"a\", \"at\": \"2300-01-01T00:00:00.000001Z\"},"
+                                          " {\"label\": \"b\", \"at\": \"9999-12-31T23:59:59.999999Z\"},"
+                                          " {\"label\": \"c\", \"at\": \"0001-01-01T00:00:00.000001Z\"},"
+                                          " {\"label\": \"d\", \"at\": \"1969-12-31T23:59:59.5Z\"}]", MAPPING_NUL_TERMINATED, NULL));
+    const char *labels[] = {"\"a\"", "\"b\"", "\"c\"", "\"d\""};
+    const int64_t expected[] = {10413792000000001LL, 253402300799999999LL, -62135596799999999LL, -500000LL};
+    mapping_list *all = NULL;
+    EXPECT_OK(ctx, mapping_entity_fetch(ctx, "T", NULL, NULL, "label", 0, 0, 0, &all));
+    for (int i = 0; i < 4; i++) {
+        mapping_object object = MAPPING_NO_OBJECT;
+        int64_t micros = 0;
+        EXPECT_OK(ctx, mapping_entity_find(ctx, "T", labels[i], &object));
+        EXPECT_OK(ctx, mapping_object_get_date_us(ctx, object, "at", &micros));
+        EXPECT(micros == expected[i]);
+        EXPECT_RC(ctx, MAPPING_ETYPE, mapping_object_get_date_us(ctx, object, "label", &micros));
+    }
+    char *column = NULL;
+    EXPECT_OK(ctx, mapping_list_values(ctx, all, "at", &column));
+    EXPECT_STR(column, "[10413792000.000001,253402300799.999999,-62135596799.999999,-0.5]");
+    mapping_free(column);
+    mapping_list_free(all);
+    mapping_context_free(ctx);
+}
+
+static void test_negative_zero_through_a_store(void) {
+    char path[] = "/tmp/mapping-negzero-XXXXXX";
+    int fd = mkstemp(path);
+    EXPECT(fd >= 0);
+    close(fd);
+    unlink(path);
+    mapping_context *ctx = NULL;
+    EXPECT_OK(NULL, mapping_context_open(values_spec, MAPPING_NUL_TERMINATED, path, MAPPING_OPEN_CREATE, &ctx));
+    EXPECT_OK(ctx, mapping_context_import(ctx, "t", "[{\"label\": \"z\", \"d\": -0.0}]", MAPPING_NUL_TERMINATED, NULL));
+    mapping_context_free(ctx);
+    EXPECT_OK(NULL, mapping_context_open(values_spec, MAPPING_NUL_TERMINATED, path, 0, &ctx));
+    mapping_object object = MAPPING_NO_OBJECT;
+    double value = 1;
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "T", "\"z\"", &object));
+    EXPECT_OK(ctx, mapping_object_get_double(ctx, object, "d", &value));
+    EXPECT(value == 0 && signbit(value));
+    mapping_context_free(ctx);
+    unlink(path);
+}
+
+static void test_nul_bytes_and_positions(void) {
+    /* byte 22 is the NUL; without it, byte 29 is the y */
+    static const char with_nul[] = "[{\"label\": \"a\", \"n\": 0\0}, {\"x\"y: 1}]";
+    static const char without[] = "[{\"label\": \"a\", \"n\": 0}, {\"x\"y: 1}]";
+    struct { const char *text; size_t len; long long position; int column; } cases[] = {
+        {with_nul, sizeof with_nul - 1, 22, 23}, {without, sizeof without - 1, 29, 30}, {"x", 1, 0, 1},
+    };
+    for (int parser = MAPPING_PARSER_JANSSON; parser <= MAPPING_PARSER_SIMDJSON; parser++) {
+        if (!mapping_parser_is_available(parser)) continue;
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            for (int chunked = 0; chunked < 2; chunked++) {
+                mapping_context *ctx = NULL;
+                EXPECT_OK(NULL, mapping_context_new(values_spec, MAPPING_NUL_TERMINATED, &ctx));
+                EXPECT_OK(ctx, mapping_context_set_parser(ctx, parser));
+                int rc = chunked ? mapping_context_import_chunked(ctx, "t", cases[i].text, cases[i].len, MAPPING_CHUNKS_ARRAY, 1, NULL, NULL)
+                                 : mapping_context_import(ctx, "t", cases[i].text, cases[i].len, NULL);
+                EXPECT(rc == MAPPING_EPARSE);
+                const mapping_error *error = mapping_error_last(ctx);
+                if (i == 2 && chunked) {  /* a chunked import wants an array: said at the first byte */
+                    EXPECT(error->position == 0 && error->column == 1);
+                } else {
+                    EXPECT(error->position == cases[i].position && error->column == cases[i].column && error->line == 1);
+                }
+                if (i == 0) EXPECT(strstr(error->message, "NUL byte") != NULL);
+                size_t count = 9;
+                EXPECT_OK(ctx, mapping_entity_count(ctx, "T", &count));
+                EXPECT(count == 0);
+                mapping_context_free(ctx);
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     mapping_context *ctx = harness_context(argc > 1 ? argv[1] : "Tests/fixtures", "people.spec.json");
     EXPECT_OK(ctx, mapping_context_import(ctx, "person", "{\"data\": {\"people\": [{\"id\": 1}, {\"id\": 2}]}}",
@@ -149,5 +241,8 @@ int main(int argc, char **argv) {
     test_invalid_utf8_arguments(ctx);
     mapping_context_free(ctx);
     test_smaller_defects();
+    test_exact_dates();
+    test_negative_zero_through_a_store();
+    test_nul_bytes_and_positions();
     return harness_finish("c defects");
 }

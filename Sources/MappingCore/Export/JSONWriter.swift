@@ -66,13 +66,14 @@ enum JSONWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// One stored value in a column (`ColumnWriter`): null for a missing value, dates as seconds.
+    /// One stored value in a column (`ColumnWriter`): null for a missing value, dates as seconds
+    /// written exactly (a JSON number with every microsecond, not a double's nearest).
     static func writeColumnValue(_ value: AttributeValue?, into output: inout [UInt8]) {
         switch value {
         case nil: output.append(contentsOf: "null".utf8)
         case .string(let text)?: writeString(text, into: &output)
         case .integer(let number)?: output.append(contentsOf: String(number).utf8)
-        case .date(let instant)?: write(.real(instant.secondsSince1970), into: &output, pretty: false, indent: 0)
+        case .date(let instant)?: output.append(contentsOf: instant.secondsText.utf8)
         case let other?: write(other.jsonValue, into: &output, pretty: false, indent: 0)
         }
     }

@@ -209,13 +209,13 @@ public struct ChunkSplitter {
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
     /// The parser's error `message` where its last byte read was input byte `lastByte`, reported as a
-    /// plain import reports it: line and column of that byte (1-based), position just past it.
+    /// plain import reports it: line and column of that byte (1-based), position its 0-based offset.
     public static func parserError(_ code: MappingError.Code, _ message: String, lastByte: Int,
                                    in input: UnsafeRawBufferPointer) -> MappingError {
         // Having read a newline, the parser is at the start of the next line.
         let afterNewline = input.indices.contains(lastByte) && input[lastByte] == 0x0A
         let (line, column) = location(of: max(afterNewline ? lastByte + 1 : lastByte, 0), in: input)
-        let position = max(lastByte + 1, 0)
+        let position = max(lastByte, 0)
         let what = code == .depth ? "JSON nested too deeply" : "malformed JSON"
         return MappingError(code, "\(what) at line \(line), column \(max(column, 1)): \(message)",
                             line: line, column: max(column, 1), position: position)

@@ -35,6 +35,19 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 
     public var secondsSince1970: Double { Double(microseconds) / 1_000_000 }
 
+    /// The seconds since 1970 as exact decimal text ("-1.5", "10413792000.000001"): a double holds
+    /// about 15 digits, so instants a few centuries from 1970 lose their microseconds in one.
+    public var secondsText: String {
+        let (whole, fraction) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        guard fraction != 0 else { return String(whole) }
+        // Written as sign, whole seconds and six digits, each from a magnitude (no negation traps).
+        let sign = microseconds < 0 ? "-" : ""
+        var digits = String(fraction.magnitude)
+        digits = String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(sign)\(whole.magnitude).\(digits)"
+    }
+
     /// `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` in UTC, the form RestKit writes — with six fraction digits when
     /// the instant has microseconds, and ISO 8601's expanded year (`+12345`, `-0044`) outside
     /// 0000–9999, so that the text reads back as this very instant.

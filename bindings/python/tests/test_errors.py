@@ -18,7 +18,7 @@ def test_malformed_json_reports_line_and_column(ctx, fixtures):
     with pytest.raises(mapping.ParseError) as caught:
         ctx.import_json("person", '{"data": {"people": [\n {"id": 5,,}]}}')
     error = caught.value
-    assert (error.code, error.line, error.column, error.position) == (-4, 2, 11, 33)
+    assert (error.code, error.line, error.column, error.position) == (-4, 2, 11, 32)  # position: 0-based offset
     assert "line 2, column 11" in str(error)
     assert snapshot(ctx) == before
 

@@ -182,6 +182,7 @@ get_int64 = status("mapping_object_get_int64", [ContextP, Object, c_char_p, POIN
 get_double = status("mapping_object_get_double", [ContextP, Object, c_char_p, POINTER(c_double)], allow=[ENULL])
 get_bool = status("mapping_object_get_bool", [ContextP, Object, c_char_p, POINTER(c_bool)], allow=[ENULL])
 get_date = status("mapping_object_get_date", [ContextP, Object, c_char_p, POINTER(c_double)], allow=[ENULL])
+get_date_us = status("mapping_object_get_date_us", [ContextP, Object, c_char_p, POINTER(c_int64)], allow=[ENULL])
 get_decimal = status("mapping_object_get_decimal", [ContextP, Object, c_char_p, POINTER(c_char_p)], allow=[ENULL])
 get_json = status("mapping_object_get_json", [ContextP, Object, c_char_p, POINTER(c_void_p)])
 get_values = status("mapping_list_values", [ContextP, ListP, c_char_p, POINTER(c_void_p)])

@@ -16,7 +16,7 @@ from . import _ffi
 from ._handle import Handle
 from .errors import MappingWarning, MisuseError
 from .http import _ContextHTTP
-from .objects import Object, ObjectList, _date, _encode, _json_bytes, _json_default, _Selection
+from .objects import Object, ObjectList, _date_from_seconds_text, _encode, _json_bytes, _json_default, _Selection
 from .observe import ChangeSet, FetchChange, Observer
 
 __all__ = ["Context", "Object", "ObjectList", "available_parsers"]
@@ -409,9 +409,10 @@ class Context(Handle, _ContextHTTP):
         kind = self.attribute_type(items[0].entity, attribute)
         if kind == _ffi.TYPE_DECIMAL:
             return json.loads(text, parse_float=decimal.Decimal, parse_int=decimal.Decimal)
+        if kind == _ffi.TYPE_DATE:  # exact decimal seconds
+            column = json.loads(text, parse_float=decimal.Decimal, parse_int=decimal.Decimal)
+            return [None if value is None else _date_from_seconds_text(value) for value in column]
         column = json.loads(text)
-        if kind == _ffi.TYPE_DATE:
-            return [None if value is None else _date(value) for value in column]
         if kind == _ffi.TYPE_DOUBLE:
             return [None if value is None else float(value) for value in column]
         return column

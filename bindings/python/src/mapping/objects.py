@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Un
 
 from . import _ffi
 from ._handle import Handle
+from .errors import OutOfRangeError
 
 if TYPE_CHECKING:
     from .context import Context
@@ -44,8 +45,19 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} cannot be a predicate argument")
 
 
-def _date(seconds: float) -> datetime.datetime:
-    return _EPOCH + datetime.timedelta(seconds=seconds)
+def _date(microseconds: int) -> datetime.datetime:
+    """The instant the library holds, exactly (from integer microseconds: a float of seconds
+    loses them a few centuries from 1970)."""
+    try:
+        return _EPOCH + datetime.timedelta(microseconds=microseconds)
+    except OverflowError:
+        raise OutOfRangeError(f"the date {microseconds} microseconds from 1970 is outside the years 1-9999 a Python "
+                              "datetime can hold; read it as text with serialize()") from None
+
+
+def _date_from_seconds_text(seconds: decimal.Decimal) -> datetime.datetime:
+    """A date of `Context.values`, written as exact decimal seconds."""
+    return _date(int(seconds.scaleb(6)))
 
 
 _GETTERS: Dict[int, Tuple[Any, Any, Callable[[Any], Any]]] = {  # strings and json are read apart
@@ -53,7 +65,7 @@ _GETTERS: Dict[int, Tuple[Any, Any, Callable[[Any], Any]]] = {  # strings and js
     _ffi.TYPE_DOUBLE: (_ffi.get_double, ctypes.c_double, float),
     _ffi.TYPE_DECIMAL: (_ffi.get_decimal, ctypes.c_char_p, lambda raw: decimal.Decimal(raw.decode("ascii"))),
     _ffi.TYPE_BOOLEAN: (_ffi.get_bool, ctypes.c_bool, bool),
-    _ffi.TYPE_DATE: (_ffi.get_date, ctypes.c_double, _date),
+    _ffi.TYPE_DATE: (_ffi.get_date_us, ctypes.c_int64, _date),
 }
 
 
