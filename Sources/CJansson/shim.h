@@ -18,6 +18,11 @@ static inline int cjansson_error_is_depth(const json_error_t *error) {
     return json_error_code(error) == json_error_stack_overflow;
 }
 
+/* 1 if the parse failed because memory ran out. */
+static inline int cjansson_error_is_memory(const json_error_t *error) {
+    return json_error_code(error) == json_error_out_of_memory;
+}
+
 /* Pieces of json_error_t, so Swift need not read its fixed-size text array as a tuple. */
 static inline const char *cjansson_error_text(const json_error_t *error) { return error->text; }
 

@@ -27,6 +27,7 @@ extension MappingError.Code {
         case .busy: MAPPING_EBUSY
         case .store: MAPPING_ESTORE
         case .conflict: MAPPING_ECONFLICT
+        case .memory: MAPPING_ENOMEM
         }
         return CInt(constant.rawValue)
     }
@@ -57,6 +58,7 @@ public func mapping_error_name(_ code: CInt) -> UnsafePointer<CChar>? {
     case MappingError.Code.busy.status: "MAPPING_EBUSY"
     case MappingError.Code.store.status: "MAPPING_ESTORE"
     case MappingError.Code.conflict.status: "MAPPING_ECONFLICT"
+    case MappingError.Code.memory.status: "MAPPING_ENOMEM"
     default: "MAPPING_E?"
     }
     return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)

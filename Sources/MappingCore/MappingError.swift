@@ -22,6 +22,7 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
         case busy = -18         // MAPPING_EBUSY: another thread's transaction outlasted the busy timeout
         case store = -19        // MAPPING_ESTORE: the store's database file cannot be used
         case conflict = -20     // MAPPING_ECONFLICT: another process changed what this commit changes
+        case memory = -21       // MAPPING_ENOMEM: memory ran out while parsing a payload
     }
 
     public var code: Code

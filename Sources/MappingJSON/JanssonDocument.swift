@@ -37,6 +37,12 @@ public final class JanssonDocument {
             // jansson counts the bytes it read, the last one included: the position reported is
             // that byte's 0-based offset.
             let position = max(Int(error.position) - 1, 0)
+            // jansson sets no error at all when an allocation fails while it builds a value.
+            if text.isEmpty || withUnsafePointer(to: &error, { cjansson_error_is_memory($0) }) != 0 {
+                throw MappingError(.memory, "memory ran out parsing \(bytes.count) bytes of JSON with jansson, which needs several times "
+                                   + "the text of typical payloads but up to 90 times for small nested arrays and objects: use the "
+                                   + "simdjson parser (about a quarter of that), a chunked import, or a maximum input size")
+            }
             if withUnsafePointer(to: &error, { cjansson_error_is_depth($0) }) != 0 {
                 throw MappingError(.depth, "JSON nested too deeply at line \(line), column \(column): \(text)",
                                    line: line, column: column, position: position)

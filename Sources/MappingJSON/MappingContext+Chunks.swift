@@ -10,7 +10,7 @@ extension MappingContext {
     public func importChunked(mapping: String, _ input: UnsafeRawBufferPointer, format: ChunkSplitter.Format,
                               chunkSize: Int, options: ImportOptions = ImportOptions()) throws(MappingError) -> Int {
         try checkMapping(mapping)  // an empty input must not hide a wrong name, nor a missing parser
-        try checkInputSize(input.count)
+        try checkInput(input)
         try ParsedPayload.check(options.parser ?? parser)
         // The chunks are one transaction of this thread (its own, if it has one open): other threads
         // wait for the whole import, so they never see it half done nor end it.

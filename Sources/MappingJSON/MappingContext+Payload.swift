@@ -41,7 +41,7 @@ extension MappingContext {
 
     /// Parses `bytes` with the parser `options` name, else the context's.
     public func parsePayload(_ bytes: UnsafeRawBufferPointer, options: ImportOptions) throws(MappingError) -> ParsedPayload {
-        try checkInputSize(bytes.count)
+        try checkInput(bytes)
         return try ParsedPayload.parse(bytes, with: options.parser ?? parser)
     }
 

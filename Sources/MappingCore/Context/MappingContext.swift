@@ -97,19 +97,36 @@ public final class MappingContext: Sendable {
         set { parserChoice.withLock { $0 = newValue } }
     }
 
-    /// The largest payload an import accepts, in bytes (0: no limit). Parsing needs memory in
-    /// proportion to the input and running out of it ends the process, so a caller that takes
+    /// The largest payload an import accepts, in bytes (0: no limit), as parsing costs it (see
+    /// `checkInput`). Parsing needs memory in proportion to the input, so a caller that takes
     /// payloads from elsewhere bounds them here.
     public var maxInputSize: Int {
         get { inputLimit.withLock { $0 } }
         set { inputLimit.withLock { $0 = max(newValue, 0) } }
     }
 
-    /// Throws `.range` for a payload longer than `maxInputSize`, before anything is parsed.
-    public func checkInputSize(_ count: Int) throws(MappingError) {
+    /// What each `[` and `{` of a payload counts for against `maxInputSize`, besides its byte: an
+    /// array or object costs a parser tens of bytes (jansson 160-260, simdjson about 65), so text of
+    /// small nested arrays needs 20-90 times its length to parse (docs/behaviour.md has the figures).
+    public static let containerCharge = 16
+
+    /// Throws `.range` for a payload over `maxInputSize`, before anything is parsed: longer than it,
+    /// or costing more once each array and object is charged `containerCharge` bytes (every `[`
+    /// and `{` byte is counted, in strings too: a scan, not a parse). Then the memory parsing
+    /// needs stays within about 14 times the maximum whatever the text's shape.
+    public func checkInput(_ bytes: UnsafeRawBufferPointer) throws(MappingError) {
         let limit = maxInputSize
-        guard limit == 0 || count <= limit else {
-            throw MappingError(.range, "the input is \(count) bytes, more than this context's maximum of \(limit)")
+        guard limit > 0 else { return }
+        guard bytes.count <= limit else {
+            throw MappingError(.range, "the input is \(bytes.count) bytes, more than this context's maximum of \(limit)")
+        }
+        var containers = 0
+        for byte in bytes where byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") { containers += 1 }
+        // containers <= bytes.count <= limit, so neither product nor sum can overflow.
+        let charged = bytes.count + containers * Self.containerCharge
+        guard charged <= limit else {
+            throw MappingError(.range, "the input is \(bytes.count) bytes holding \(containers) arrays and objects, which parsing costs "
+                               + "as \(charged) bytes (\(Self.containerCharge) more for each): more than this context's maximum of \(limit)")
         }
     }
 

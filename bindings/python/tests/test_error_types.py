@@ -22,6 +22,7 @@ BUILTINS = {
     mapping.PredicateError: ValueError,
     mapping.BusyError: TimeoutError,
     mapping.StoreError: OSError,
+    mapping.OutOfMemoryError: MemoryError,
 }
 PLAIN = [mapping.MappingError, mapping.DeniedError, mapping.ConstraintError, mapping.ResponseError,
          mapping.UnavailableError, mapping.ConflictError]

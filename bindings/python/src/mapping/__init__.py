@@ -18,12 +18,12 @@ from .observe import ChangeSet, FetchChange, Observer
 from .http import ObjectManager, Paginator, PathPattern, decode_query, resolve_url
 from .errors import (BusyError, ConstraintError, ResponseError, DeniedError, DepthError, MappingError, MappingWarning, MisuseError, NotFoundError, NullValueError, OutOfRangeError,
                      ParseError, PredicateError, SpecError, StaleObjectError, UnavailableError, UnknownNameError, UnmappableError,
-                     StoreError, TransportError, WrongTypeError, ConflictError)
+                     StoreError, TransportError, WrongTypeError, ConflictError, OutOfMemoryError)
 
 __version__: str = _ffi.version().decode("ascii")
 
 __all__ = [
     "Context", "Object", "ObjectList", "ChangeSet", "FetchChange", "Observer", "ObjectManager", "Paginator", "PathPattern", "decode_query", "resolve_url", "MappingError", "MappingWarning", "MisuseError", "SpecError", "ParseError", "WrongTypeError",
     "UnknownNameError", "NotFoundError", "StaleObjectError", "NullValueError", "DepthError", "OutOfRangeError",
-    "UnmappableError", "DeniedError", "PredicateError", "ConstraintError", "ResponseError", "UnavailableError", "BusyError", "StoreError", "ConflictError", "TransportError", "available_parsers", "__version__",
+    "UnmappableError", "DeniedError", "PredicateError", "ConstraintError", "ResponseError", "UnavailableError", "BusyError", "StoreError", "ConflictError", "OutOfMemoryError", "TransportError", "available_parsers", "__version__",
 ]

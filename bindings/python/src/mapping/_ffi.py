@@ -97,9 +97,8 @@ NUL_TERMINATED = ctypes.c_size_t(-1).value
 NO_OBJECT = 0
 WAIT_FOREVER = -1
 (OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING, EDENIED,
- EPREDICATE, ECONSTRAINT, ERESPONSE, EUNAVAILABLE, EBUSY, ESTORE, ECONFLICT) = (0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10,
-                                                                                -11, -12, -13, -14, -15, -16, -17, -18,
-                                                                                -19, -20)
+ EPREDICATE, ECONSTRAINT, ERESPONSE, EUNAVAILABLE, EBUSY, ESTORE, ECONFLICT, ENOMEM) = (
+    0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16, -17, -18, -19, -20, -21)
 TYPE_STRING, TYPE_INTEGER, TYPE_DOUBLE, TYPE_DECIMAL, TYPE_BOOLEAN, TYPE_DATE, TYPE_JSON = range(1, 8)
 SERIALIZE_NULLS, SERIALIZE_PRETTY, SERIALIZE_NO_ROOT, SERIALIZE_FORM = 1, 2, 4, 8
 

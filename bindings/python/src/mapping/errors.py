@@ -17,6 +17,7 @@ binding can still catch its errors (`except ValueError`, `except LookupError`):
 | OutOfRangeError | ValueError | mostly a number out of range (a payload over max_input_size, a page or offset past 64 bits, too many contexts); the positions of ordered relationships it also covers would fit IndexError, but one class has one base |
 | UnmappableError | ValueError | a payload that does not fit the mapping |
 | PredicateError | ValueError | a predicate or sort that does not parse or names nothing |
+| OutOfMemoryError | MemoryError | memory ran out while parsing a payload |
 | BusyError | TimeoutError | another thread's transaction outlasted the busy timeout (TimeoutError is an OSError, so `except OSError` catches it too) |
 | DeniedError, ConstraintError, ResponseError, UnavailableError, MappingError | none | no built-in means "a delete rule refused", "a model rule is broken", "the server answered with an error status" or "this build lacks the feature" |
 
@@ -169,10 +170,16 @@ class ConflictError(MappingError):
     code = _ffi.ECONFLICT
 
 
+class OutOfMemoryError(MappingError, MemoryError):
+    """Memory ran out while parsing a payload (the message says what it needed and how to need
+    less: the simdjson parser, a chunked import, a maximum input size); nothing changed."""
+    code = _ffi.ENOMEM
+
+
 _BY_CODE = {cls.code: cls for cls in (MisuseError, SpecError, ParseError, WrongTypeError, UnknownNameError,
                                       NotFoundError, StaleObjectError, NullValueError, DepthError,
                                       OutOfRangeError, UnmappableError, DeniedError, PredicateError, ConstraintError, ResponseError,
-                                      UnavailableError, BusyError, StoreError, ConflictError)}
+                                      UnavailableError, BusyError, StoreError, ConflictError, OutOfMemoryError)}
 
 
 def _text(raw: Optional[bytes]) -> str:
