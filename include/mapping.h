@@ -671,8 +671,9 @@ MAPPING_EXTERN int mapping_object_set_related_list(mapping_context *ctx, mapping
 /** Append at the end: the `index` of mapping_object_add_related() for unordered relationships. */
 #define MAPPING_APPEND ((size_t)-1)
 
-/** METHOD: mapping_object. Adds `target` to a to-many relationship (moving it if it is there already), at `index` of an
- *  ordered one, or MAPPING_APPEND. On a to-one it sets the relationship. */
+/** METHOD: mapping_object. Adds `target` to a to-many relationship at `index` of an ordered one, or MAPPING_APPEND. A
+ *  target already there stays where it is with MAPPING_APPEND (as an ordered set's append: nothing changes, no
+ *  observer is called) and moves to `index` with one. On a to-one it sets the relationship. */
 MAPPING_EXTERN int mapping_object_add_related(mapping_context *ctx, mapping_object object, const char *relationship,
                                               mapping_object target, size_t index);
 
@@ -714,13 +715,21 @@ typedef void (*mapping_observer_fn)(mapping_context *ctx, const mapping_changes 
  * The observer runs on the thread that committed, after that call has released the context, so it
  * may call the context (reading the new values, or changing them: that commit is observed in turn);
  * the call's own status and mapping_error_last() are unaffected by what the observer does.
+ * Rules: observers changing the graph in turn stop 32 commits deep (a change made deeper fails with
+ * MAPPING_EMISUSE and changes nothing), so an observer that always changes something cannot keep the
+ * committing call from returning; a transaction an observer opens must end before it returns (one
+ * left open is rolled back then, so the caller's later calls never join it); an observer may remove
+ * itself or others, and may free the context (the rest of that delivery is then not made).
+ * Adding, calling and removing observers costs time in proportion to their number.
  * @param out  receives a token for mapping_context_unobserve()
  */
 MAPPING_EXTERN int mapping_context_observe(mapping_context *ctx, mapping_observer_fn observer, void *payload,
                                            uint64_t *out);
 
-/** METHOD: mapping_context. Stops calling the observer `token` names. MAPPING_ENOTFOUND when there
- *  is none (already removed). Freeing the context removes every observer. */
+/** METHOD: mapping_context. Stops calling the observer `token` names: once this returns MAPPING_OK the
+ *  observer is never called again, not even for a commit whose delivery is under way (so its payload may be
+ *  freed at once). MAPPING_ENOTFOUND when there is none (already removed). Freeing the context removes every
+ *  observer. */
 MAPPING_EXTERN int mapping_context_unobserve(mapping_context *ctx, uint64_t token);
 
 /** METHOD: mapping_changes. How many entries of `kind` (MAPPING_CHANGE_*) the change set has. */

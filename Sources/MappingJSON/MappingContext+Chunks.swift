@@ -54,8 +54,9 @@ extension MappingContext {
                     document = try parsePayload(text, options: options)
                 } catch where error.code == .parse || error.code == .depth {
                     // Where the parser stopped, in the whole input, as a plain import reports it.
-                    throw ChunkSplitter.parserError(error.code, Self.reason(error.message),
-                                                    lastByte: chunk.origin(of: error.position), in: input)
+                    let lastByte = chunk.origin(of: error.position)
+                    if format == .lines, error.code == .depth, let alone = Self.lineError(around: lastByte, in: input) { throw alone }
+                    throw ChunkSplitter.parserError(error.code, Self.reason(error.message), lastByte: lastByte, in: input)
                 }
                 // The stretch parsed; a malformation just after it comes before any of its mapping.
                 if let problem = chunk.problem { throw Self.error(of: problem, in: input) }
@@ -83,6 +84,22 @@ extension MappingContext {
             return ChunkSplitter.parserError(error.code, reason(error.message), lastByte: lastByte, in: input)
         }
         return ChunkSplitter.error("malformed array", at: problem.offset, in: input)
+    }
+
+    /// A JSON Lines chunk is parsed as one array of its lines, one level deeper than each line: a
+    /// line nested to the parser's limit fails one level sooner there. Its own parse, alone, says
+    /// where a plain import of that line stops (nil if alone it parses).
+    private static func lineError(around byte: Int, in input: UnsafeRawBufferPointer) -> MappingError? {
+        guard input.indices.contains(byte) else { return nil }
+        var start = byte, end = byte
+        while start > 0, input[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+        while end < input.count, input[end] != UInt8(ascii: "\n") { end += 1 }
+        do {
+            _ = try JanssonDocument.parse(UnsafeRawBufferPointer(rebasing: input[start..<end]))
+            return nil
+        } catch {
+            return ChunkSplitter.parserError(error.code, reason(error.message), lastByte: start + error.position, in: input)
+        }
     }
 
     /// jansson's own words, without the location our message adds again.

@@ -35,6 +35,10 @@ final class PostgresConnection: @unchecked Sendable {
             PQfinish(raw)
             throw MappingError(.store, "cannot connect to PostgreSQL for the store \(name): \(message)")
         }
+        // libpq prints the server's notices and warnings on stderr unless told otherwise; a library
+        // does not write to its host's stderr. What they say that matters reaches the caller as the
+        // failing statement's error.
+        PQsetNoticeProcessor(raw, { _, _ in }, nil)
         return PostgresConnection(raw, name: name)
     }
 

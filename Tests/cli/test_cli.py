@@ -174,3 +174,39 @@ def test_explain_still_reports_when_the_payload_no_longer_maps(tmp_path):
     assert result.stdout.startswith('mapping "person": 2 representations\n')
     assert "  name          Person.name     1/2\n" in result.stdout
     assert result.stderr.startswith('Error: no mappable values found for mapping "person"')
+
+
+def test_explain_says_nothing_was_explained_when_the_payload_does_not_parse(tmp_path):
+    payload = tmp_path / "broken.json"
+    payload.write_text('{"data": {"people": [{"id": 1,,}]}}')
+    result = run("explain", SPEC, payload, "--mapping", "person", ok=False)
+    assert result.returncode == 1
+    assert result.stdout in ("", "nothing was mapped\n")  # never "every key path matched"
+    assert "malformed JSON at line 1, column 31" in result.stderr
+
+
+def test_a_depth_error_has_one_column_plain_and_with_lines(tmp_path):
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 3000 + "]" * 3000 + "\n")
+    spec = tmp_path / "tags.spec.json"
+    spec.write_text(json.dumps({"entities": {"Tag": {"attributes": {"label": "string", "data": "json"}, "identification": "label"}},
+                                "mappings": {"tag": {"entity": "Tag", "attributes": {"label": "label", "data": "data"}}}}))
+    plain = run("import", spec, deep, "--mapping", "tag", ok=False).stderr
+    lines = run("import", spec, deep, "--mapping", "tag", "--lines", ok=False).stderr
+    plain_column = plain.split("column ")[1].split(":")[0]
+    assert plain_column == lines.split("column ")[1].split(":")[0], (plain, lines)
+    assert "nested too deeply" in plain and "nested too deeply" in lines
+
+
+def test_a_failed_import_leaves_no_new_store_behind(tmp_path):
+    store = tmp_path / "new.db"
+    payload = tmp_path / "bad.json"
+    payload.write_text('{"data": {"people": [{"id": "not a number"}]}}')
+    result = run("import", SPEC, payload, "--mapping", "person", "--store", store, ok=False)
+    assert result.returncode == 1 and "not an integer" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]
+    # An existing store stays, unchanged, when an import into it fails.
+    run("import", SPEC, PEOPLE, "--mapping", "person", "--store", store)
+    run("import", SPEC, payload, "--mapping", "person", "--store", store, ok=False)
+    assert store.exists()
+    assert sorted(p["id"] for p in json.loads(run("query", store, "Person", "--json").stdout)) == [1, 2]

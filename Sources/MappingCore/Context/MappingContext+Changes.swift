@@ -75,6 +75,7 @@ extension MappingContext {
     }
 
     /// Adds `target` to a to-many relationship, at `index` for an ordered one (at the end without one).
+    /// Without an index, a target already there stays where it is; with one, it moves there.
     public func addRelated(_ object: ObjectID, relationship: String, _ target: ObjectID, at index: Int? = nil) throws(MappingError) {
         try change { (store, editor) throws(MappingError) in
             try editor.add(target, to: object, relationship: relationship, at: index, in: &store)

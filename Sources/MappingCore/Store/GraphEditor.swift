@@ -98,7 +98,11 @@ struct GraphEditor {
         if position != nil && !relationship.ordered {
             throw MappingError(.misuse, "\"\(name)\" is not ordered: add without an index")
         }
-        var targets = (store.links(of: object, index)?.targets ?? []).filter { $0 != target }
+        let current = store.links(of: object, index)?.targets ?? []
+        // Appending a member leaves it where it is, as an ordered set's append does (Core Data's
+        // NSMutableOrderedSet, swift-collections' OrderedSet); an explicit position moves it there.
+        if position == nil && current.contains(target) { return }
+        var targets = current.filter { $0 != target }
         let at = position ?? targets.count
         guard (0...targets.count).contains(at) else {
             throw MappingError(.range, "position \(at) is past the end of \"\(name)\" (\(targets.count) object(s))")

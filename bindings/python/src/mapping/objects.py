@@ -166,7 +166,8 @@ class Object:
                 _ffi.set_related_list(context._ptr, self._handle, _encode(relationship), selection)
 
     def add_related(self, relationship: str, target: Object, index: Optional[int] = None) -> None:
-        """Adds `target` to a to-many relationship, at `index` of an ordered one."""
+        """Adds `target` to a to-many relationship, at `index` of an ordered one. A target already
+        there stays where it is without an index (as an ordered set's append), and moves with one."""
         _ffi.add_related(self._context._ptr, self._handle, _encode(relationship), target._handle,
                          _ffi.APPEND if index is None else index)
 

@@ -21,6 +21,8 @@ struct Explain: ParsableCommand {
         options.audit = audit
         do {
             _ = try bytes.withUnsafeBytes { buffer in try target.map(buffer, into: context, options: options, file: payload) }
+        } catch let error as MappingError where [.parse, .depth, .memory].contains(error.code) {
+            throw error  // nothing was read: there is nothing to explain
         } catch {
             // A payload that drifted far enough to fail is when the report matters most.
             print(explanation(audit))
@@ -54,7 +56,11 @@ func explanation(_ audit: ImportAudit) -> String {
             + "\(missing.identification.joined(separator: ", ")) (first at \(missing.firstPath))")
     }
     let unmatched = audit.warnings.filter { $0.kind == .unmatchedKeyPath }.count
-    sections.append(unmatched == 0 ? "every key path matched" : "\(unmatched) key path\(unmatched == 1 ? "" : "s") never matched")
+    if audit.keyPaths.isEmpty {
+        sections.append("nothing was mapped")
+    } else {
+        sections.append(unmatched == 0 ? "every key path matched" : "\(unmatched) key path\(unmatched == 1 ? "" : "s") never matched")
+    }
     return sections.joined(separator: "\n\n")
 }
 

@@ -36,12 +36,25 @@ struct Import: ParsableCommand {
         let (compiled, specText) = try loadSpec(spec)
         let context = try engine(spec) { () throws(MappingError) in try MappingContext(spec: compiled) }
         if let choice = try parserChoice(named: parser) { try engine { () throws(MappingError) in try context.choose(parser: choice) } }
+        let bytes = try readBytes(payload)
+        // A store this import creates is removed again if the import fails: a failed command leaves
+        // no empty store behind.
+        let createdStore = store.flatMap { access($0, F_OK) != 0 ? $0 : nil }
+        func removeCreatedStore() {
+            guard let createdStore else { return }
+            context.close()
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(createdStore + suffix) }
+        }
         if let store {
-            try engine(store) { () throws(MappingError) in
-                try SQLiteStore.open(store, for: context, specText: specText)
+            do {
+                try engine(store) { () throws(MappingError) in
+                    try SQLiteStore.open(store, for: context, specText: specText)
+                }
+            } catch {
+                removeCreatedStore()
+                throw error
             }
         }
-        let bytes = try readBytes(payload)
         let tally = Tally()
         _ = context.addObserver { changes in tally.add(changes) }
         var options = ImportOptions()
@@ -64,6 +77,7 @@ struct Import: ParsableCommand {
             }
         } catch {
             printWarnings(options.audit)
+            removeCreatedStore()
             throw error
         }
         printWarnings(options.audit)

@@ -1,7 +1,7 @@
-"""Exact stays exact through the binding: dates far from 1970 keep their microseconds through
+"""Values and positions through the binding: dates far from 1970 keep their microseconds through
 obj[attr] and Context.values (a float of seconds holds about 15 digits), the last representable
 datetime reads back without OverflowError, and a NUL byte in a payload is a ParseError at its own
-0-based offset on both parsers."""
+0-based offset on both parsers; appending a member already in an ordered to-many leaves it in place."""
 import datetime
 import math
 
@@ -59,3 +59,17 @@ def test_a_nul_byte_is_a_parse_error_at_its_offset(parser):
             ctx.import_json("t", b"x")
         assert caught.value.position == 0
         assert ctx.count("T") == 0
+
+
+def test_appending_a_member_already_in_an_ordered_to_many_leaves_it_in_place(spec):
+    with mapping.Context(spec) as ctx:
+        ctx.import_json("person", {"data": {"people": [{"id": 1, "phones": [{"number": "a"}, {"number": "b"}, {"number": "c"}]}]}})
+        person, first = ctx.get("Person", 1), ctx.get("Phone", "a")
+        seen = []
+        with ctx.observe(seen.append):
+            person.add_related("phones", first)  # already there: stays first, nothing changes
+            assert [p["number"] for p in person.related("phones")] == ["a", "b", "c"]
+            assert seen == []
+            person.add_related("phones", first, 2)  # an index moves it
+            assert [p["number"] for p in person.related("phones")] == ["b", "c", "a"]
+            assert len(seen) == 1
