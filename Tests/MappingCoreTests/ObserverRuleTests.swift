@@ -36,7 +36,7 @@ final class ObserverRuleTests: XCTestCase {
         let refusals = Locked<[MappingError]>([])
         ctx.addObserver { _ in
             let call = calls.withLock { count -> Int in count += 1; return count }
-            do {
+            do throws(MappingError) {
                 try ctx.set(target, attribute: "name", to: .string("v\(call)"))
             } catch {
                 refusals.withLock { $0.append(error) }

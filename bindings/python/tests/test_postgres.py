@@ -319,6 +319,29 @@ def test_a_concurrent_import_of_a_new_identity_keeps_what_its_payload_lacks(stor
     assert sql(store, 'SELECT count(*) FROM "Person" WHERE id = 1') == [["1"]]
 
 
+NOTICES = """
+import sys
+sys.path.insert(0, sys.argv[3])
+import mapping
+for _ in range(2):
+    with mapping.Context(sys.argv[1], store=sys.argv[2]) as ctx:
+        ctx.import_json("animal", [{"id": 1, "name": "rex", "kind": "dog"}])
+print("opened", flush=True)
+"""
+
+
+def test_the_servers_notices_do_not_reach_the_programs_stderr(store):
+    # Dog inherits Animal's indexed name: creating the schema asks for that index twice, and the
+    # server answers the second with "NOTICE: relation ... already exists, skipping".
+    spec = {"entities": {"Animal": {"attributes": {"id": "integer", "name": {"type": "string", "indexed": True}}},
+                         "Dog": {"parent": "Animal", "attributes": {"kind": "string"}}},
+            "mappings": {"animal": {"entity": "Dog", "attributes": {"id": "id", "name": "name", "kind": "kind"}}}}
+    out = run(NOTICES, json.dumps(spec), store, os.path.dirname(__file__), capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "opened\n"
+    assert out.stderr == ""
+
+
 READER = """
 import json, sys, time
 sys.path.insert(0, sys.argv[3])
