@@ -50,7 +50,8 @@ public final class MappingContext: Sendable {
                 }
                 if let report = invariantReport { checkInvariants(store, report) }
             }
-            store.changeRefusal = changeRefusal()
+            // Only a context with observers can be inside one (a lookup per call otherwise).
+            store.changeRefusal = store.collectsChanges ? changeRefusal() : nil
             defer { store.changeRefusal = nil }
             try applyOthersChanges(&store, waiting: waitingForOthers)
             return try body(&store)
