@@ -635,8 +635,10 @@ MAPPING_EXTERN int mapping_value_set_error(mapping_value *output, const char *me
  * Each change below is all or nothing and, when it ends, checks the minCount/maxCount of the
  * relationships it touched (MAPPING_ECONSTRAINT, nothing changed). Inverses follow every change.
  * Between mapping_context_begin() and mapping_context_commit() the calling thread's calls (imports too) form one
- * transaction: the counts are checked at commit, and any failing call of that thread rolls the whole
- * transaction back and ends it. The transaction belongs to that thread: other threads' calls wait for
+ * transaction: the counts are checked at commit, and any failing call of that thread that changed the graph
+ * (a mapping that failed halfway, a chunked import failing after some of its chunks) rolls the whole transaction
+ * back and ends it; a call refused before it changed anything (malformed JSON, an unknown name, a payload over the
+ * maximum, a misuse) leaves the transaction as it was. The transaction belongs to that thread: other threads' calls wait for
  * it to end, up to the busy timeout (see "Thread safety" at the top), and then fail with MAPPING_EBUSY.
  */
 

@@ -18,6 +18,11 @@ static inline int cjansson_error_is_depth(const json_error_t *error) {
     return json_error_code(error) == json_error_stack_overflow;
 }
 
+/* 1 if the text ended before its value did (the rest of it is what is missing). */
+static inline int cjansson_error_ends_too_soon(const json_error_t *error) {
+    return json_error_code(error) == json_error_premature_end_of_input;
+}
+
 /* 1 if the parse failed because memory ran out. */
 static inline int cjansson_error_is_memory(const json_error_t *error) {
     return json_error_code(error) == json_error_out_of_memory;

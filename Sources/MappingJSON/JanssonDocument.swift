@@ -23,7 +23,31 @@ public final class JanssonDocument {
     }
 
     private static func parse(_ bytes: UnsafeRawBufferPointer, numbers: NumberLiterals) throws(MappingError) -> JanssonDocument {
-        try RawNUL.check(bytes)
+        if let nul = RawNUL.offset(in: bytes) {
+            // The earliest problem is reported: a malformation before the NUL is found by parsing the
+            // text before it (which, short of one, just ends too soon).
+            do {
+                cjansson_decref(try load(UnsafeRawBufferPointer(rebasing: bytes[..<nul])))
+            } catch where !error.endsTooSoon {
+                throw error.problem
+            } catch {}
+            throw RawNUL.error(at: nul, in: bytes)
+        }
+        do {
+            return JanssonDocument(root: try load(bytes), numbers: numbers)
+        } catch {
+            throw error.problem
+        }
+    }
+
+    /// A failed parse: the error to report, and whether the text only ended too soon.
+    private struct Failure: Error {
+        let problem: MappingError
+        let endsTooSoon: Bool
+    }
+
+    /// jansson's tree of `bytes` (one reference, the caller's).
+    private static func load(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> UnsafeMutablePointer<json_t> {
         var error = json_error_t()
         let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
         let empty: [CChar] = [0]
@@ -39,18 +63,20 @@ public final class JanssonDocument {
             let position = max(Int(error.position) - 1, 0)
             // jansson sets no error at all when an allocation fails while it builds a value.
             if text.isEmpty || withUnsafePointer(to: &error, { cjansson_error_is_memory($0) }) != 0 {
-                throw MappingError(.memory, "memory ran out parsing \(bytes.count) bytes of JSON with jansson, which needs several times "
-                                   + "the text of typical payloads but up to 90 times for small nested arrays and objects: use the "
-                                   + "simdjson parser (about a quarter of that), a chunked import, or a maximum input size")
+                throw Failure(problem: MappingError(.memory, "memory ran out parsing \(bytes.count) bytes of JSON with jansson, which "
+                                                    + "needs several times the text of typical payloads but up to 90 times for small nested "
+                                                    + "arrays and objects: use the simdjson parser (about a quarter of that), a chunked "
+                                                    + "import, or a maximum input size"), endsTooSoon: false)
             }
             if withUnsafePointer(to: &error, { cjansson_error_is_depth($0) }) != 0 {
-                throw MappingError(.depth, "JSON nested too deeply at line \(line), column \(column): \(text)",
-                                   line: line, column: column, position: position)
+                throw Failure(problem: MappingError(.depth, "JSON nested too deeply at line \(line), column \(column): \(text)",
+                                                    line: line, column: column, position: position), endsTooSoon: false)
             }
-            throw MappingError(.parse, "malformed JSON at line \(line), column \(column): \(text)",
-                               line: line, column: column, position: position)
+            throw Failure(problem: MappingError(.parse, "malformed JSON at line \(line), column \(column): \(text)",
+                                                line: line, column: column, position: position),
+                          endsTooSoon: withUnsafePointer(to: &error, { cjansson_error_ends_too_soon($0) }) != 0)
         }
-        return JanssonDocument(root: parsed, numbers: numbers)
+        return parsed
     }
 
     /// For text whose buffer is gone once this returns: its long numbers are found now.

@@ -15,18 +15,24 @@ extension MappingContext {
         // The chunks are one transaction of this thread (its own, if it has one open): other threads
         // wait for the whole import, so they never see it half done nor end it.
         let ownsTransaction = try beginUnlessOpen()
+        var mappedAChunk = false
         do {
-            let total = try importChunks(mapping: mapping, input, format: format, chunkSize: chunkSize, options: options)
+            let total = try importChunks(mapping: mapping, input, format: format, chunkSize: chunkSize, options: options,
+                                         mappedAChunk: &mappedAChunk)
             if ownsTransaction { try commit() }
             return total
         } catch {
             if ownsTransaction { try? rollback() }
+            // In the caller's transaction, chunks mapped before a later chunk failed to parse are part
+            // of this call, which fails whole: the transaction is rolled back, as for any failing
+            // call that changed the graph (a failure while mapping has rolled it back already).
+            if !ownsTransaction, mappedAChunk, hasTransactionOnCallingThread { try fail(with: error) }
             throw error
         }
     }
 
     private func importChunks(mapping: String, _ input: UnsafeRawBufferPointer, format: ChunkSplitter.Format,
-                              chunkSize: Int, options: ImportOptions) throws(MappingError) -> Int {
+                              chunkSize: Int, options: ImportOptions, mappedAChunk: inout Bool) throws(MappingError) -> Int {
         var splitter = ChunkSplitter(input, format: format, size: chunkSize)
         var total = 0
         let counted = ProgressSoFar()
@@ -60,6 +66,7 @@ extension MappingContext {
                 }
                 // The stretch parsed; a malformation just after it comes before any of its mapping.
                 if let problem = chunk.problem { throw Self.error(of: problem, in: input) }
+                mappedAChunk = true
                 return try map(document, .importing([mapping], chunkOptions)).count
             }
         }

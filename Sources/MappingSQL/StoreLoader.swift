@@ -87,7 +87,7 @@ extension StoreLayout {
                 entityIndex = found
                 last = (Array(name.utf8), found)
             }
-            guard case .integer(let id) = cursor.column(0), id >= 0, id < 1 << 48 else {
+            guard case .integer(let id) = cursor.column(0), id > 0, id < 1 << 48 else {
                 throw MappingError(.store, "a row of \(quote(table.name)) has an _id out of range")
             }
             var version: Int64 = 1

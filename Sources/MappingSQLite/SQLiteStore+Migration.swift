@@ -10,6 +10,22 @@ import MappingJSON
 /// caller asks to rebuild the store (its objects are then dropped).
 extension SQLiteStore {
     func migrate(from oldSpecText: String, to specText: String) throws(MappingError) {
+        let statements = try migration(from: oldSpecText)
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(MappingError) {
+            for statement in statements { try connection.execute(statement) }
+            try connection.statement("UPDATE \"_mapping\" SET \"value\" = ? WHERE \"key\" = 'spec'").run([.text(specText)])
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The statements that bring the store written with `oldSpecText` up to this spec (renames,
+    /// then growth), read from the file but run nowhere; MAPPING_ESPEC naming the element for a
+    /// change that is not growth.
+    func migration(from oldSpecText: String) throws(MappingError) -> [String] {
         let oldModel: Model
         do {
             oldModel = try CompiledSpec.load(json: oldSpecText).model
@@ -20,17 +36,7 @@ extension SQLiteStore {
         // transaction, so a refusal leaves the file as it was.
         let stored = StoreLayout(model: oldModel)
         let old = StoreLayout(model: oldModel, naming: Naming.renaming(oldModel, to: layout.model))
-        let renames = try stored.renames(to: old)
-        try connection.execute("BEGIN IMMEDIATE")
-        do throws(MappingError) {
-            for statement in renames { try connection.execute(statement) }
-            for statement in try layout.growth(from: old, count: count) { try connection.execute(statement) }
-            try connection.statement("UPDATE \"_mapping\" SET \"value\" = ? WHERE \"key\" = 'spec'").run([.text(specText)])
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
-        }
+        return try stored.renames(to: old) + layout.growth(from: old, count: count)
     }
 
     /// How many rows a table holds (of one entity, when given): migration refuses to drop objects.

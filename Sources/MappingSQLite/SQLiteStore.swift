@@ -138,6 +138,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         guard let written = recorded["spec"],
               ((try? JanssonDocument.parse(written).value().text()) ?? written) != specText else { return }
         guard !options.readOnly else {
+            // Said only when opening for writing would do it: a change beyond growth is named.
+            _ = try migration(from: written)
             throw MappingError(.spec, "the store \"\(connection.path)\" was written with another spec; open it for writing once to bring it up to this one")
         }
         if options.rebuild {

@@ -235,6 +235,66 @@ static void test_nul_bytes_and_positions(void) {
     }
 }
 
+/* Found by fuzzing: a chunked import inside the caller's transaction that fails to parse after
+ * some chunks were mapped rolls the whole transaction back (it used to keep those chunks), while
+ * a call refused before it changed anything leaves the transaction open and as it was; and the
+ * earliest malformation is reported, a NUL byte after it included, alike plain and chunked. */
+static void test_chunked_failure_inside_a_transaction(void) {
+    mapping_context *ctx = NULL;
+    EXPECT_OK(NULL, mapping_context_new(values_spec, MAPPING_NUL_TERMINATED, &ctx));
+    EXPECT_OK(ctx, mapping_context_import(ctx, "t", "[{\"label\": \"a\", \"n\": 1}]", MAPPING_NUL_TERMINATED, NULL));
+    static const char input[] = "[{\"label\": \"a\", \"n\": 2}, {\"label\": \"b\"}, {\"label\": \"c\"} x]";
+    EXPECT_OK(ctx, mapping_context_begin(ctx));
+    EXPECT_OK(ctx, mapping_context_import(ctx, "t", "[{\"label\": \"z\"}]", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_RC(ctx, MAPPING_EPARSE, mapping_context_import_chunked(ctx, "t", input, sizeof input - 1, MAPPING_CHUNKS_ARRAY, 1,
+                                                                 NULL, NULL));
+    EXPECT(strstr(mapping_error_message(ctx), "rolled back") != NULL);
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_context_commit(ctx));  /* ended by the failure */
+    size_t count = 0;
+    EXPECT_OK(ctx, mapping_entity_count(ctx, "T", &count));
+    EXPECT(count == 1);  /* z went with the transaction; b is not there */
+    mapping_object a = MAPPING_NO_OBJECT;
+    int64_t n = 0;
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "T", "\"a\"", &a));
+    EXPECT_OK(ctx, mapping_object_get_int64(ctx, a, "n", &n));
+    EXPECT(n == 1);
+    /* Refused before changing anything: the transaction stays open with what it held. */
+    EXPECT_OK(ctx, mapping_context_begin(ctx));
+    EXPECT_OK(ctx, mapping_context_import(ctx, "t", "[{\"label\": \"y\"}]", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_RC(ctx, MAPPING_EPARSE, mapping_context_import_chunked(ctx, "t", "x", 1, MAPPING_CHUNKS_ARRAY, 1, NULL, NULL));
+    EXPECT_RC(ctx, MAPPING_EPARSE, mapping_context_import(ctx, "t", "[1,,]", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_OK(ctx, mapping_context_commit(ctx));
+    EXPECT_OK(ctx, mapping_entity_count(ctx, "T", &count));
+    EXPECT(count == 2);
+    mapping_context_free(ctx);
+}
+
+static void test_the_earliest_malformation_is_reported(void) {
+    static const char comma_then_nul[] = "[{\"label\": \"a\"}, ,\0]";
+    static const char token_then_nul[] = "{\"label\": \"a\"} x\0";
+    struct { const char *text; size_t len; long long position; const char *words; } cases[] = {
+        {comma_then_nul, sizeof comma_then_nul - 1, 17, "near ','"},
+        {token_then_nul, sizeof token_then_nul - 1, 15, "x"},
+    };
+    for (int parser = MAPPING_PARSER_JANSSON; parser <= MAPPING_PARSER_SIMDJSON; parser++) {
+        if (!mapping_parser_is_available(parser)) continue;
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            mapping_context *ctx = NULL;
+            EXPECT_OK(NULL, mapping_context_new(values_spec, MAPPING_NUL_TERMINATED, &ctx));
+            EXPECT_OK(ctx, mapping_context_set_parser(ctx, parser));
+            EXPECT_RC(ctx, MAPPING_EPARSE, mapping_context_import(ctx, "t", cases[i].text, cases[i].len, NULL));
+            EXPECT(mapping_error_last(ctx)->position == cases[i].position);
+            EXPECT(strstr(mapping_error_message(ctx), cases[i].words) != NULL);
+            if (i == 0) {  /* an array: chunked alike */
+                EXPECT_RC(ctx, MAPPING_EPARSE, mapping_context_import_chunked(ctx, "t", cases[i].text, cases[i].len,
+                                                                             MAPPING_CHUNKS_ARRAY, 1, NULL, NULL));
+                EXPECT(mapping_error_last(ctx)->position == cases[i].position);
+            }
+            mapping_context_free(ctx);
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     mapping_context *ctx = harness_context(argc > 1 ? argv[1] : "Tests/fixtures", "people.spec.json");
     EXPECT_OK(ctx, mapping_context_import(ctx, "person", "{\"data\": {\"people\": [{\"id\": 1}, {\"id\": 2}]}}",
@@ -247,5 +307,7 @@ int main(int argc, char **argv) {
     test_exact_dates();
     test_negative_zero_through_a_store();
     test_nul_bytes_and_positions();
+    test_chunked_failure_inside_a_transaction();
+    test_the_earliest_malformation_is_reported();
     return harness_finish("c defects");
 }

@@ -67,6 +67,7 @@ CASES = [
      'row 1 of "Person": column "born" holds a value a date attribute cannot'),
     ("a row of no entity", "UPDATE \"Person\" SET _entity = 'Robot' WHERE id = 1", 'a row of "Person" names no entity'),
     ("an _id out of range", "UPDATE \"Person\" SET _id = -5 WHERE id = 1", '"Person" has an _id out of range'),
+    ("an _id of 0, which links cannot name", "UPDATE \"Person\" SET _id = 0 WHERE id = 1", '"Person" has an _id out of range'),
     ("a link to an impossible _id", "UPDATE \"Person\" SET company = -3 WHERE id = 1", "links to _id -3"),
 ]
 
@@ -99,3 +100,19 @@ def test_the_untampered_copy_opens_with_every_value(original, tmp_path):
         assert person["name"] == "P3" and person["extra"] == {"n": 3}
         assert sorted(t["label"] for t in person.related("tags")) == ["a", "b"]
         assert person.related("company")["id"] == 1
+
+
+def test_a_store_refusing_a_read_only_open_says_what_would_bring_it_up(original, tmp_path):
+    """Read-only, a grown spec asks for one writable open; a changed type is named, since opening
+    for writing would refuse it too."""
+    path = tmp_path / "copy.db"
+    shutil.copy(original, path)
+    grown = json.loads(json.dumps(SPEC))
+    grown["entities"]["Person"]["attributes"]["nickname"] = "string"
+    with pytest.raises(mapping.SpecError, match="open it for writing once"):
+        mapping.Context(grown, store=str(path), read_only=True)
+    changed = json.loads(json.dumps(SPEC))
+    changed["entities"]["Person"]["attributes"]["name"] = "integer"
+    with pytest.raises(mapping.SpecError) as caught:
+        mapping.Context(changed, store=str(path), read_only=True)
+    assert "changed type" in str(caught.value) and "open it for writing once" not in str(caught.value)
