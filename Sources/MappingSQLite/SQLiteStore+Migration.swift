@@ -18,7 +18,11 @@ extension SQLiteStore {
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
-            throw error
+            // Growth only adds: a constraint it breaks (an identity index put back over two rows with
+            // one identity) was broken in the file already.
+            guard error.code == .constraint else { throw error }
+            throw MappingError(.store, "the store \"\(connection.path)\" cannot be brought up to this spec: \(error.message); "
+                               + "it was changed outside libmapping (a unique index dropped?), and nothing was changed")
         }
     }
 

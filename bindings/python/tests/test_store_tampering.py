@@ -102,6 +102,22 @@ def test_the_untampered_copy_opens_with_every_value(original, tmp_path):
         assert person.related("company")["id"] == 1
 
 
+def test_a_grown_spec_over_duplicate_identities_is_a_store_error(original, tmp_path):
+    """Found by fuzzing: migration puts the identity index back, which two rows with one identity
+    refuse; that is the file's fault (StoreError), not the caller's constraint, and nothing changes."""
+    path = tmp_path / "copy.db"
+    shutil.copy(original, path)
+    db = sqlite3.connect(path)
+    db.executescript('DROP INDEX "Tag_identity"; UPDATE "Tag" SET label = \'a\' WHERE label = \'b\'')
+    db.close()
+    before = digest(path)
+    grown = json.loads(json.dumps(SPEC))
+    grown["entities"]["Tag"]["attributes"]["color"] = "string"
+    with pytest.raises(mapping.StoreError, match="changed outside libmapping"):
+        mapping.Context(grown, store=str(path))
+    assert digest(path) == before
+
+
 def test_a_store_refusing_a_read_only_open_says_what_would_bring_it_up(original, tmp_path):
     """Read-only, a grown spec asks for one writable open; a changed type is named, since opening
     for writing would refuse it too."""
