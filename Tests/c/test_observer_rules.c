@@ -81,6 +81,16 @@ static void test_context_freed_by_an_observer(const char *dir) {
     EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_entity_count(ctx, "Company", &count));  /* freed: an error, not a crash */
 }
 
+/* A context holding company 1 (A), its handle in `company`, observed by `observer` with `payload`. */
+static mapping_context *company_context(const char *dir, mapping_object *company, mapping_observer_fn observer,
+                                        void *payload, uint64_t *token) {
+    mapping_context *ctx = harness_context(dir, "people.spec.json");
+    EXPECT_OK(ctx, mapping_context_import(ctx, "company", "{\"id\": 1, \"name\": \"A\"}", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "Company", "1", company));
+    EXPECT_OK(ctx, mapping_context_observe(ctx, observer, payload, token));
+    return ctx;
+}
+
 /* ---- Observers changing the graph in turn ----------------------------------------------------- */
 
 typedef struct {
@@ -104,13 +114,10 @@ static void endless_observer(mapping_context *ctx, const mapping_changes *change
 }
 
 static void test_endless_changes_stop_at_the_depth_limit(const char *dir) {
-    mapping_context *ctx = harness_context(dir, "people.spec.json");
     endless log;
     memset(&log, 0, sizeof log);
-    EXPECT_OK(ctx, mapping_context_import(ctx, "company", "{\"id\": 1, \"name\": \"A\"}", MAPPING_NUL_TERMINATED, NULL));
-    EXPECT_OK(ctx, mapping_entity_find(ctx, "Company", "1", &log.company));
     uint64_t token = 0;
-    EXPECT_OK(ctx, mapping_context_observe(ctx, endless_observer, &log, &token));
+    mapping_context *ctx = company_context(dir, &log.company, endless_observer, &log, &token);
     /* Returns: the commit, then 31 commits made by observers in turn, then a refused change. */
     EXPECT_OK(ctx, mapping_object_set(ctx, log.company, "name", "\"start\""));
     EXPECT(log.calls == 32);
@@ -144,12 +151,9 @@ static void opening_observer(mapping_context *ctx, const mapping_changes *change
 }
 
 static void test_a_transaction_left_open_by_an_observer_is_rolled_back(const char *dir) {
-    mapping_context *ctx = harness_context(dir, "people.spec.json");
     opener log = {0, MAPPING_NO_OBJECT};
-    EXPECT_OK(ctx, mapping_context_import(ctx, "company", "{\"id\": 1, \"name\": \"A\"}", MAPPING_NUL_TERMINATED, NULL));
-    EXPECT_OK(ctx, mapping_entity_find(ctx, "Company", "1", &log.company));
     uint64_t token = 0;
-    EXPECT_OK(ctx, mapping_context_observe(ctx, opening_observer, &log, &token));
+    mapping_context *ctx = company_context(dir, &log.company, opening_observer, &log, &token);
     EXPECT_OK(ctx, mapping_object_set(ctx, log.company, "name", "\"B\""));
     EXPECT(log.calls == 1);
     /* The caller's next calls are not inside the observer's transaction: there is none, and its

@@ -192,6 +192,13 @@ static inline void fuzz_graph_open(fuzz_graph *graph) {
     });
 }
 
+/* Opens `graph` on the fuzz spec, seeded with fuzz_people: the baseline most drivers start from. */
+static inline void fuzz_people_graph_open(fuzz_graph *graph) {
+    graph->spec = fuzz_spec;
+    graph->seed = fuzz_people;
+    fuzz_graph_open(graph);
+}
+
 static inline void fuzz_graph_close(fuzz_graph *graph) {
     mapping_context_free(graph->ctx);
     free(graph->text);

@@ -19,11 +19,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     if (mapping_parser_is_available(MAPPING_PARSER_SIMDJSON)) parsers = 2;
-    for (int i = 0; i < parsers; i++) {
-        graphs[i].spec = fuzz_spec;
-        graphs[i].seed = fuzz_people;
-        fuzz_graph_open(&graphs[i]);
-    }
+    for (int i = 0; i < parsers; i++) fuzz_people_graph_open(&graphs[i]);
     atexit(cleanup);
     return 0;
 }

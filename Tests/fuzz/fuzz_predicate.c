@@ -10,9 +10,7 @@ static void cleanup(void) { fuzz_graph_close(&graph); }
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
-    graph.spec = fuzz_spec;
-    graph.seed = fuzz_people;
-    fuzz_graph_open(&graph);
+    fuzz_people_graph_open(&graph);
     atexit(cleanup);
     return 0;
 }

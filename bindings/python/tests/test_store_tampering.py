@@ -76,13 +76,26 @@ def digest(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@pytest.mark.parametrize("name,statements,message", CASES, ids=[case[0] for case in CASES])
-def test_a_tampered_store_is_refused_by_name_and_left_as_it_was(original, tmp_path, name, statements, message):
-    path = tmp_path / "tampered.db"
+def copy(original, tmp_path, statements=""):
+    """A copy of the original store, changed with sqlite3 by `statements`."""
+    path = tmp_path / "copy.db"
     shutil.copy(original, path)
     db = sqlite3.connect(path)
     db.executescript(statements)
     db.close()
+    return path
+
+
+def spec_with(entity, attribute, kind):
+    """SPEC with one attribute added or retyped."""
+    spec = json.loads(json.dumps(SPEC))
+    spec["entities"][entity]["attributes"][attribute] = kind
+    return spec
+
+
+@pytest.mark.parametrize("name,statements,message", CASES, ids=[case[0] for case in CASES])
+def test_a_tampered_store_is_refused_by_name_and_left_as_it_was(original, tmp_path, name, statements, message):
+    path = copy(original, tmp_path, statements)
     before = digest(path)
     for read_only in (False, True):
         with pytest.raises(mapping.StoreError) as caught:
@@ -92,8 +105,7 @@ def test_a_tampered_store_is_refused_by_name_and_left_as_it_was(original, tmp_pa
 
 
 def test_the_untampered_copy_opens_with_every_value(original, tmp_path):
-    path = tmp_path / "copy.db"
-    shutil.copy(original, path)
+    path = copy(original, tmp_path)
     with mapping.Context(SPEC, store=str(path)) as ctx:
         assert sorted(t["label"] for t in ctx.all("Tag")) == ["a", "b", "c"]
         person = ctx.get("Person", 3)
@@ -105,30 +117,19 @@ def test_the_untampered_copy_opens_with_every_value(original, tmp_path):
 def test_a_grown_spec_over_duplicate_identities_is_a_store_error(original, tmp_path):
     """Found by fuzzing: migration puts the identity index back, which two rows with one identity
     refuse; that is the file's fault (StoreError), not the caller's constraint, and nothing changes."""
-    path = tmp_path / "copy.db"
-    shutil.copy(original, path)
-    db = sqlite3.connect(path)
-    db.executescript('DROP INDEX "Tag_identity"; UPDATE "Tag" SET label = \'a\' WHERE label = \'b\'')
-    db.close()
+    path = copy(original, tmp_path, 'DROP INDEX "Tag_identity"; UPDATE "Tag" SET label = \'a\' WHERE label = \'b\'')
     before = digest(path)
-    grown = json.loads(json.dumps(SPEC))
-    grown["entities"]["Tag"]["attributes"]["color"] = "string"
     with pytest.raises(mapping.StoreError, match="changed outside libmapping"):
-        mapping.Context(grown, store=str(path))
+        mapping.Context(spec_with("Tag", "color", "string"), store=str(path))
     assert digest(path) == before
 
 
 def test_a_store_refusing_a_read_only_open_says_what_would_bring_it_up(original, tmp_path):
     """Read-only, a grown spec asks for one writable open; a changed type is named, since opening
     for writing would refuse it too."""
-    path = tmp_path / "copy.db"
-    shutil.copy(original, path)
-    grown = json.loads(json.dumps(SPEC))
-    grown["entities"]["Person"]["attributes"]["nickname"] = "string"
+    path = copy(original, tmp_path)
     with pytest.raises(mapping.SpecError, match="open it for writing once"):
-        mapping.Context(grown, store=str(path), read_only=True)
-    changed = json.loads(json.dumps(SPEC))
-    changed["entities"]["Person"]["attributes"]["name"] = "integer"
+        mapping.Context(spec_with("Person", "nickname", "string"), store=str(path), read_only=True)
     with pytest.raises(mapping.SpecError) as caught:
-        mapping.Context(changed, store=str(path), read_only=True)
+        mapping.Context(spec_with("Person", "name", "integer"), store=str(path), read_only=True)
     assert "changed type" in str(caught.value) and "open it for writing once" not in str(caught.value)
