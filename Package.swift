@@ -1,19 +1,21 @@
 // swift-tools-version:6.0
 // libmapping: JSON from web APIs mapped into a live, identity-mapped object graph.
 //
-// Targets, from the inside out:
-//   MappingLock   the one lock (a pthread mutex ThreadSanitizer understands)
-//   MappingArena  the graph's string bytes in chunks that never move (the core's only raw memory)
-//   MappingCore   safe Swift only: spec model, values, store, importer, serializer
-//   CJansson      system library wrapping jansson (shim.h turns its macros into functions)
-//   MappingJSON   the only target that touches json_t: parsing and the reader the importer walks
-//   CSQLite       system library wrapping SQLite's C API
-//   MappingSQL    what both database stores share: the tables a model becomes, values to and from SQL
-//   MappingSQLite the SQLite store: the graph kept in a database file (the only target that touches sqlite3)
-//   CPostgres     system library wrapping libpq
-//   MappingPostgres the PostgreSQL store: one graph shared by many processes (the only target that touches libpq)
-//   CMappingHeader  exposes include/mapping.h to Swift so the C ABI uses the header's own types
-//   Mapping       the C ABI (@_cdecl), built as the dynamic library product libmapping.so
+// Targets, from the bottom up; each imports only targets above it in this list (Tests/layers
+// checks it, see docs/layout.md):
+//   MappingLock     the locks (pthread mutexes ThreadSanitizer understands)
+//   MappingArena    the graph's string bytes in chunks that never move (the core's only raw memory)
+//   CMappingHeader  include/mapping.h as a module: the status codes' one source, and the C ABI's types
+//   MappingCore     safe Swift only: spec model, values, graph, importer, serializer, queries, HTTP pieces
+//   CJansson        system library wrapping jansson (shim.h turns its macros into functions)
+//   MappingJSON     the only target that touches json_t or simdjson's tape: parsing, the readers the importer walks
+//   MappingSQL      what both database stores share: the tables a model becomes, values to and from SQL
+//   CSQLite         system library wrapping SQLite's C API
+//   MappingSQLite   the SQLite store (the only target that touches sqlite3)
+//   CPostgres       system library wrapping libpq
+//   MappingPostgres the PostgreSQL store (the only target that touches libpq)
+//   MappingEngine   the context: owns MappingContext, parses payloads, opens stores and fills the graph
+//   Mapping         the C ABI (@_cdecl), built as the dynamic library product libmapping.so
 import PackageDescription
 import Foundation
 
@@ -78,7 +80,7 @@ var postgresTargets: [Target] {
     guard postgresWanted else { return [] }
     return [
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "MappingPostgres", dependencies: ["MappingCore", "MappingJSON", "MappingSQL", "CPostgres"],
+        .target(name: "MappingPostgres", dependencies: ["MappingCore", "MappingSQL", "CPostgres"],
                 swiftSettings: optimize),
         .testTarget(name: "MappingPostgresTests", dependencies: ["MappingPostgres", "MappingSQL"]),
     ]
@@ -89,8 +91,7 @@ let package = Package(
     products: [
         .library(name: "mapping", type: .dynamic, targets: ["Mapping"]),
         // The engine as Swift modules, for Swift programs such as the `mapping` tool (tools/cli).
-        .library(name: "MappingEngine", targets: ["MappingArena", "MappingCore", "MappingJSON", "MappingSQL", "MappingSQLite"]
-                 + (postgresWanted ? ["MappingPostgres"] : [])),
+        .library(name: "MappingEngine", targets: ["MappingEngine"]),
     ] + simdjsonProducts,
     targets: [
         .systemLibrary(
@@ -108,18 +109,19 @@ let package = Package(
                 swiftSettings: optimize),
         .target(name: "MappingJSON", dependencies: ["MappingCore", "CJansson"] + simdjsonDependency,
                 swiftSettings: optimize + simdjsonDefine),
-        .target(name: "MappingSQL", dependencies: ["MappingCore", "MappingJSON"], swiftSettings: optimize),
-        .target(name: "MappingSQLite", dependencies: ["MappingCore", "MappingJSON", "MappingSQL", "CSQLite"], swiftSettings: optimize),
-        .target(name: "Mapping", dependencies: ["MappingArena", "MappingCore", "MappingJSON", "MappingSQL", "MappingSQLite", "MappingLock",
-                                                "CMappingHeader"]
-                    + postgresDependency,
-                swiftSettings: optimize + postgresDefine),
-        .target(name: "_MappingTestSupport", dependencies: ["MappingCore", "MappingJSON"],
+        .target(name: "MappingSQL", dependencies: ["MappingCore"], swiftSettings: optimize),
+        .target(name: "MappingSQLite", dependencies: ["MappingCore", "MappingSQL", "CSQLite"], swiftSettings: optimize),
+        .target(name: "MappingEngine", dependencies: ["MappingLock", "MappingArena", "MappingCore", "MappingJSON", "MappingSQL",
+                                                      "MappingSQLite"] + postgresDependency,
+                swiftSettings: optimize + simdjsonDefine + postgresDefine),
+        .target(name: "Mapping", dependencies: ["MappingLock", "MappingArena", "MappingCore", "MappingJSON", "MappingEngine", "CMappingHeader"],
+                swiftSettings: optimize),
+        .target(name: "_MappingTestSupport", dependencies: ["MappingCore", "MappingJSON", "MappingEngine"],
                 path: "Tests/_MappingTestSupport"),
-        .testTarget(name: "MappingCoreTests", dependencies: ["MappingArena", "MappingCore", "_MappingTestSupport"]),
-        .testTarget(name: "MappingJSONTests", dependencies: ["MappingJSON", "_MappingTestSupport"]),
+        .testTarget(name: "MappingCoreTests", dependencies: ["MappingArena", "MappingCore", "MappingEngine", "_MappingTestSupport"]),
+        .testTarget(name: "MappingJSONTests", dependencies: ["MappingJSON", "MappingEngine", "_MappingTestSupport"]),
         .testTarget(name: "MappingCAPITests", dependencies: ["Mapping", "MappingLock", "CMappingHeader"]),
-        .testTarget(name: "MappingSQLiteTests", dependencies: ["MappingSQLite", "_MappingTestSupport"]),
+        .testTarget(name: "MappingSQLiteTests", dependencies: ["MappingSQLite", "MappingEngine", "_MappingTestSupport"]),
     ] + simdjsonTargets + postgresTargets
 )
 

@@ -1,5 +1,6 @@
 import Glibc
 import MappingCore
+import MappingEngine
 
 /// Conversions between C strings and Swift at the C boundary. Memory handed to C is allocated with
 /// malloc so that `mapping_free` (free) releases it.

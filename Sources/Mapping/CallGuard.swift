@@ -1,4 +1,5 @@
 import MappingCore
+import MappingEngine
 
 /// The one way an exported function runs: find the context, refuse re-entrant calls, run the body,
 /// and turn a thrown `MappingError` into a status code with the detail recorded for the calling

@@ -1,6 +1,7 @@
 import CMappingHeader
 import Glibc
 import MappingCore
+import MappingEngine
 import MappingJSON
 
 /// Exported to C as `mapping_context_new`.

@@ -1,4 +1,5 @@
 import MappingCore
+import MappingEngine
 import MappingJSON
 
 /// The `arguments` of a fetch: a JSON array, or none.

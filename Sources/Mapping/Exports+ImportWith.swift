@@ -1,5 +1,6 @@
 import CMappingHeader
 import MappingCore
+import MappingEngine
 import MappingJSON
 
 /// C callbacks and their payloads, called from the engine's import as Swift closures.

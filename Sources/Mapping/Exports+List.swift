@@ -1,4 +1,5 @@
 import MappingCore
+import MappingEngine
 
 /// Exported to C as `mapping_list_new`.
 @_cdecl("mapping_list_new")

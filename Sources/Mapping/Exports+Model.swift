@@ -1,4 +1,5 @@
 import MappingCore
+import MappingEngine
 
 /// The entity named by a C argument, or MAPPING_ENAME.
 private func entity(_ handle: ContextHandle, _ name: UnsafePointer<CChar>?) throws(MappingError) -> Entity {

@@ -1,6 +1,7 @@
 import CMappingHeader
 import Glibc
 import MappingCore
+import MappingEngine
 import MappingLock
 
 /// What a `const mapping_changes *` stands for during an observer call: one change set, with the C

@@ -1,4 +1,5 @@
 import MappingCore
+import MappingEngine
 import MappingJSON
 import MappingLock
 

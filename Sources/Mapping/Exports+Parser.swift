@@ -1,4 +1,5 @@
 import MappingCore
+import MappingEngine
 import MappingJSON
 
 /// The engine's parser for a MAPPING_PARSER_* value; `nil` for MAPPING_PARSER_DEFAULT.

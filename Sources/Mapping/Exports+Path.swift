@@ -1,4 +1,5 @@
 import MappingCore
+import MappingEngine
 import MappingJSON
 
 /// Exported to C as `mapping_path_match`.

@@ -1,5 +1,6 @@
 import MappingArena
 import MappingCore
+import MappingEngine
 
 /// Runs `body` with an attribute's value and declaration; the shared frame of every getter.
 private func withAttribute(_ context: OpaquePointer?, _ object: UInt64, _ attribute: UnsafePointer<CChar>?,

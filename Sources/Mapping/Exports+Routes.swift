@@ -1,5 +1,6 @@
 import CMappingHeader
 import MappingCore
+import MappingEngine
 import MappingJSON
 
 /// Exported to C as `mapping_route_path`.

@@ -1,4 +1,5 @@
 import MappingCore
+import MappingEngine
 
 /// Exported to C as `mapping_object_serialize`.
 @_cdecl("mapping_object_serialize")

@@ -1,5 +1,6 @@
 import CMappingHeader
 import MappingCore
+import MappingEngine
 import MappingJSON
 import MappingLock
 

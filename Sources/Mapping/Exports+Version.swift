@@ -1,4 +1,5 @@
 import MappingCore
+import MappingEngine
 
 /// Kept in step with MAPPING_VERSION_* in include/mapping.h (a test compares them).
 enum Version {

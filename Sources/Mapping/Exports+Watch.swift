@@ -1,5 +1,6 @@
 import CMappingHeader
 import MappingCore
+import MappingEngine
 import MappingLock
 
 /// What a `const mapping_fetch_change *` stands for during a watch call.

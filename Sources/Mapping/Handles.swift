@@ -1,6 +1,7 @@
 import Glibc
 import MappingLock
 import MappingCore
+import MappingEngine
 
 /// What a `mapping_context *` stands for: the engine's context, the entity names as C strings
 /// (borrowed by C for the context's lifetime) and each thread's slot.

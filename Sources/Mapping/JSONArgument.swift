@@ -1,4 +1,5 @@
 import MappingCore
+import MappingEngine
 import MappingJSON
 
 /// Every JSON argument a C caller passes — identities, values, fetch arguments, metadata, headers,

@@ -1,5 +1,6 @@
 import CMappingHeader
 import MappingCore
+import MappingEngine
 
 /// The C status of each engine error, taken from the header's own `mapping_status` constants, so
 /// the numbers C sees are the header's by construction. (The engine's `MappingError.Code` keeps

@@ -1,6 +1,7 @@
 import CMappingHeader
 import Glibc
 import MappingCore
+import MappingEngine
 
 /// What one thread keeps per context (and once more for calls without a context): the detail of its
 /// last failure, as the `mapping_error` record C reads, and the borrowed string of its last getter.

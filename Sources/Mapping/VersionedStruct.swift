@@ -1,4 +1,5 @@
 import MappingCore
+import MappingEngine
 
 /// Reads a caller's versioned options struct (its first field is `unsigned version`). Each version
 /// adds fields at the end, so an older caller's struct is shorter: `sizes[v - 1]` is how many bytes

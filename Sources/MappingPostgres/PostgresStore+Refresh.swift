@@ -95,7 +95,7 @@ extension PostgresStore {
     private func read(written: Set<Int64>, deleted: Set<Int64>) throws(MappingError) -> StoreRefresh? {
         var deleted = deleted
         try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        var loaded: [LoadedRow] = []
+        var loaded: [StoredObject] = []
         do throws(MappingError) {
             var wanted = written
             var seen: Set<Int64> = []
@@ -124,17 +124,17 @@ extension PostgresStore {
             if let object = objects[row.key] { known[row.key] = object }
             for targets in row.links { for target in targets { if let object = objects[target] { known[target] = object } } }
         }
-        let refresh = StoreRefresh(rows: loaded.map { StoredObject(key: $0.key, entity: $0.entity, values: $0.values, links: $0.links) },
+        let refresh = StoreRefresh(rows: loaded,
                                    deleted: deleted.filter { objects[$0] != nil }.sorted(), objects: known)
         if refresh.isEmpty { applied(refresh, objects: [:]) }  // nothing of it is in this graph
         return refresh.isEmpty ? nil : refresh
     }
 
     /// The rows of `keys`, table by table, with their join-table targets.
-    private func read(_ keys: Set<Int64>) throws(MappingError) -> [LoadedRow] {
+    private func read(_ keys: Set<Int64>) throws(MappingError) -> [StoredObject] {
         var byRoot: [Int: [Int64]] = [:]
         for key in keys { byRoot[StoreLayout.root(of: key), default: []].append(StoreLayout.rowID(of: key)) }
-        var rows: [LoadedRow] = []
+        var rows: [StoredObject] = []
         for (root, ids) in byRoot.sorted(by: { $0.key < $1.key }) where layout.tables[root] != nil {
             let list = "'\(ArrayText.integers(ids.sorted()))'::bigint[]"
             let toMany = try layout.joinTargets({ (sql) throws(MappingError) in try connection.query(sql) },

@@ -88,7 +88,7 @@ extension PostgresStore {
         }
         var rewrite: [(row: StoreCommit.Row, version: Int64)] = []
         var remapped: Set<ObjectID> = []
-        var found: [(row: StoreCommit.Row, existing: LoadedRow)] = []
+        var found: [(row: StoreCommit.Row, existing: StoredObject)] = []
         for (entity, list) in grouped(conflicted) {
             guard let existing = try existingRows(entity, list) else { return false }
             for (row, loaded) in zip(list, existing) {
@@ -204,7 +204,7 @@ extension PostgresStore {
     /// The rows other processes inserted under the identities of `list` (new rows of `entity` the
     /// database refused), in `list`'s order, read in one query; nil when one is not there (it was
     /// deleted again, or the conflict was not the identity's): the commit then runs again.
-    private func existingRows(_ entity: Entity, _ list: [StoreCommit.Row]) throws(MappingError) -> [LoadedRow]? {
+    private func existingRows(_ entity: Entity, _ list: [StoreCommit.Row]) throws(MappingError) -> [StoredObject]? {
         let root = layout.root[entity.index]
         guard entity.identityMap != nil, !entity.identification.isEmpty, layout.tables[root] != nil else { return nil }
         let columns = entity.identification.map { layout.attributeColumns[entity.index][$0] }
@@ -219,9 +219,9 @@ extension PostgresStore {
         let loaded = try layout.rows(of: root, filter: filter, toMany: [:], reverse: &reverse) {
             (sql) throws(MappingError) in try connection.query(sql, parameters)
         }
-        var byIdentity: [[AttributeValue?]: LoadedRow] = [:]
+        var byIdentity: [[AttributeValue?]: StoredObject] = [:]
         for row in loaded { byIdentity[Self.identity(row.values, entity)] = row }
-        var result: [LoadedRow] = []
+        var result: [StoredObject] = []
         for row in list {
             guard let existing = byIdentity[Self.identity(row.values, entity)] else { return nil }
             guard existing.entity == entity.index else {
@@ -240,7 +240,7 @@ extension PostgresStore {
 
     /// Whether merging a new row into the row another process inserted under its identity would
     /// change nothing: each value and to-one the new row sets (non-null) is already the stored one.
-    private func agrees(_ row: StoreCommit.Row, _ existing: LoadedRow) -> Bool {
+    private func agrees(_ row: StoreCommit.Row, _ existing: StoredObject) -> Bool {
         for (index, value) in row.values.enumerated() where value != nil {
             guard existing.values.indices.contains(index), existing.values[index] == value else { return false }
         }

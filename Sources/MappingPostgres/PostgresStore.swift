@@ -1,5 +1,4 @@
 import MappingCore
-import MappingJSON
 import MappingSQL
 
 /// The graph kept in a PostgreSQL schema that many processes share (`StoreLayout` says how, as for
@@ -76,24 +75,21 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    /// Connects, creates or checks the schema, and loads every object into `context`, which must be
-    /// empty. `uri` is libpq's URI, with one parameter of ours: `schema` (default `mapping`).
-    @discardableResult
-    public static func open(_ uri: String, for context: MappingContext, specText: String,
-                            options: Options = Options()) throws(MappingError) -> PostgresStore {
-        let canonical = try JanssonDocument.parse(specText).value().text()
+    /// Connects, creates or checks the schema, and reads every object in it. `uri` is libpq's URI,
+    /// with one parameter of ours: `schema` (default `mapping`).
+    public static func open(_ uri: String, spec: StoreSpec, options: Options = Options()) throws(MappingError) -> OpenedStore {
         let (conninfo, schema) = try ConnectionString.split(uri)
         let connection = try PostgresConnection.open(conninfo, name: quote(schema))
         // A call holds its context's lock while it waits on the database: bounded, never forever.
         try connection.execute("SET lock_timeout = '60s'; SET statement_timeout = '300s'; SET search_path TO \(quote(schema))")
-        let store = PostgresStore(connection: connection, layout: StoreLayout(model: context.model, dialect: .postgres),
+        let store = PostgresStore(connection: connection, layout: StoreLayout(model: spec.model, dialect: .postgres, json: spec.json),
                                   schema: schema, readOnly: options.readOnly, follows: options.follow)
-        try store.prepare(specText: canonical, options: options)
+        try store.prepare(spec: spec, options: options)
         // Listening before the rows are read: a commit after the read is announced, one before it is
         // in what is read (one in between is read twice, which changes nothing).
         if options.follow { try connection.execute("LISTEN \(quote(store.channel))") }
         try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        let loaded: [LoadedRow]
+        let loaded: [StoredObject]
         do throws(MappingError) {
             loaded = try store.layout.load { (sql) throws(MappingError) in try connection.query(sql) }
             try connection.execute("COMMIT")
@@ -101,22 +97,39 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
             try? connection.execute("ROLLBACK")
             throw error
         }
-        let found = try context.attach(store, loading: loaded.map {
-            StoredObject(key: $0.key, entity: $0.entity, values: $0.values, links: $0.links)
-        })
-        store.rows.reserveCapacity(loaded.count)
-        store.objects.reserveCapacity(loaded.count)
-        for row in loaded {
-            guard let object = found[row.key] else { continue }
-            store.rows[object] = (row.key, row.version)
-            store.objects[row.key] = object
+        return OpenedStore(store: store, objects: loaded)
+    }
+
+    /// The spec a store was written with, as it recorded it (what a program that has only the URI
+    /// opens it with). MAPPING_ESTORE for a schema that holds no store.
+    public static func recordedSpec(at uri: String) throws(MappingError) -> String {
+        let (conninfo, schema) = try ConnectionString.split(uri)
+        let connection = try PostgresConnection.open(conninfo, name: quote(schema))
+        let result: PostgresResult
+        do throws(MappingError) {
+            result = try connection.query("SELECT \"value\" FROM \(quote(schema)).\"_mapping\" WHERE \"key\" = 'spec'")
+        } catch {
+            throw MappingError(.store, "the schema \(quote(schema)) holds no libmapping store (\(error.message))")
         }
-        return store
+        guard result.count > 0, case .text(let spec) = result.value(row: 0, column: 0) else {
+            throw MappingError(.store, "the schema \(quote(schema)) records no spec: it is not a libmapping store")
+        }
+        return spec
+    }
+
+    public func attached(_ objects: [StoredObject], as found: [Int64: ObjectID]) {
+        rows.reserveCapacity(objects.count)
+        self.objects.reserveCapacity(objects.count)
+        for row in objects {
+            guard let object = found[row.key] else { continue }
+            rows[object] = (row.key, row.version)
+            self.objects[row.key] = object
+        }
     }
 
     /// Under an advisory lock (processes opening one schema at once take turns): creates the
     /// schema, or checks its layout version and spec.
-    private func prepare(specText: String, options: Options) throws(MappingError) {
+    private func prepare(spec: StoreSpec, options: Options) throws(MappingError) {
         try connection.execute("BEGIN")
         do throws(MappingError) {
             try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["libmapping:" + schema])
@@ -131,9 +144,9 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
                 guard options.create, !options.readOnly else {
                     throw MappingError(.store, "there is no store in the schema \(quote(schema)) (MAPPING_OPEN_CREATE makes one)")
                 }
-                try create(specText: specText)
+                try create(specText: spec.text)
             } else {
-                try check(specText: specText, options: options)
+                try check(spec: spec, options: options)
             }
             try connection.execute("COMMIT")
         } catch {
@@ -142,7 +155,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    private func check(specText: String, options: Options) throws(MappingError) {
+    private func check(spec: StoreSpec, options: Options) throws(MappingError) {
         let meta = try connection.query("SELECT \"key\", \"value\" FROM \"_mapping\"")
         var recorded: [String: String] = [:]
         for row in 0..<meta.count {
@@ -156,15 +169,15 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         guard format <= Self.format else {
             throw MappingError(.store, "the schema \(quote(schema)) was written by a newer libmapping (layout \(format); this one reads up to \(Self.format))")
         }
-        guard let written = recorded["spec"], written != specText else { return }
+        guard let written = recorded["spec"], !spec.isRecorded(as: written) else { return }
         guard !options.readOnly else {
             throw MappingError(.spec, "the store \(quote(schema)) was written with another spec; open it for writing once to bring it up to this one")
         }
         if options.rebuild {
             try connection.execute("DROP SCHEMA \(quote(schema)) CASCADE")
-            try create(specText: specText)
+            try create(specText: spec.text)
         } else {
-            try migrate(from: written, to: specText)
+            try migrate(from: written, to: spec.text)
         }
     }
 
@@ -174,12 +187,12 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     private func migrate(from oldSpecText: String, to specText: String) throws(MappingError) {
         let oldModel: Model
         do {
-            oldModel = try CompiledSpec.load(json: oldSpecText).model
+            oldModel = try CompiledSpec.load(try layout.json(oldSpecText)).model
         } catch {
             throw MappingError(.store, "the spec recorded in the store \(quote(schema)) no longer loads: \(error.message)")
         }
-        let stored = StoreLayout(model: oldModel, dialect: .postgres)
-        let old = StoreLayout(model: oldModel, naming: Naming.renaming(oldModel, to: layout.model), dialect: .postgres)
+        let stored = StoreLayout(model: oldModel, dialect: .postgres, json: layout.json)
+        let old = StoreLayout(model: oldModel, naming: Naming.renaming(oldModel, to: layout.model), dialect: .postgres, json: layout.json)
         for statement in try stored.renames(to: old) { try connection.execute(statement) }
         let grown = try layout.growth(from: old) { (table, entity) throws(MappingError) -> Int64 in
             let result = try connection.query("SELECT count(*) FROM \(quote(table))" + (entity == nil ? "" : " WHERE \"_entity\" = $1"),

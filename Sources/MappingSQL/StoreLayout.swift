@@ -38,6 +38,8 @@ package struct StoreLayout {
 
     package let model: Model
     package let dialect: Dialect
+    /// The parser of the JSON text rows hold (`json` columns).
+    package let json: JSONTextReader
     /// The names tables and columns are made from.
     package let naming: Naming
     /// Per entity, the index of its hierarchy's root (the table it lives in).
@@ -53,9 +55,10 @@ package struct StoreLayout {
     /// Per entity, per relationship: the position column of a to-one whose inverse is a to-many.
     package private(set) var positionColumns: [[String?]] = []
 
-    package init(model: Model, naming: Naming? = nil, dialect: Dialect = .sqlite) {
+    package init(model: Model, naming: Naming? = nil, dialect: Dialect = .sqlite, json: @escaping JSONTextReader) {
         self.model = model
         self.dialect = dialect
+        self.json = json
         let naming = naming ?? Naming(model)
         self.naming = naming
         root = model.entities.map { entity in

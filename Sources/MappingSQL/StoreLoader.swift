@@ -11,17 +11,6 @@ package protocol StoredRows: AnyObject {
     func finish()
 }
 
-/// One row read back: its key across the store, its entity, values, the keys its links name (a
-/// to-many stored on its targets' rows is left empty: `StoreLayout.load` fills it in), and its
-/// version (1 where the database keeps none).
-package struct LoadedRow {
-    package let key: Int64
-    package let entity: Int
-    package let values: [AttributeValue?]
-    package var links: [[Int64]]
-    package let version: Int64
-}
-
 /// A to-many read back from the to-one column of its targets: owner and relationship.
 package struct OwnerLink: Hashable {
     package let owner: Int64
@@ -37,10 +26,10 @@ extension StoreLayout {
 
     /// Every object in the store, with its values and the keys of its targets, in `_id` order per
     /// table (creation order: a graph reopened lists its objects as it did before).
-    package func load<Rows: StoredRows>(_ query: (String) throws(MappingError) -> Rows) throws(MappingError) -> [LoadedRow] {
+    package func load<Rows: StoredRows>(_ query: (String) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
         let toMany = try joinTargets(query)
         var reverse: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
-        var rows: [LoadedRow] = []
+        var rows: [StoredObject] = []
         for rootIndex in tables.keys.sorted() {
             rows += try self.rows(of: rootIndex, filter: "", toMany: toMany, reverse: &reverse, query)
         }
@@ -62,7 +51,7 @@ extension StoreLayout {
     /// position; to-manys kept in join tables are read from `toMany`.
     package func rows<Rows: StoredRows>(of rootIndex: Int, filter: String, toMany: [String: [Int64: [Int64]]],
                                         reverse: inout [OwnerLink: [(position: Int64, target: Int64)]],
-                                        _ query: (String) throws(MappingError) -> Rows) throws(MappingError) -> [LoadedRow] {
+                                        _ query: (String) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
         guard let table = tables[rootIndex] else { return [] }
         var entityByName: [String: Int] = [:]
         for entity in model.entities { entityByName[entity.name] = entity.index }
@@ -72,7 +61,7 @@ extension StoreLayout {
         let cursor = try query("SELECT \(columns.joined(separator: ", ")) FROM \(quote(table.name)) \(filter) ORDER BY \"_id\"")
         defer { cursor.finish() }
         let places = ColumnPlaces(self, table: table, first: leading.count)
-        var rows: [LoadedRow] = []
+        var rows: [StoredObject] = []
         // Rows of one table mostly name the same entity: the last name read is compared as bytes
         // before a new String is made and looked up.
         var last: (name: [UInt8], entity: Int)?
@@ -99,7 +88,7 @@ extension StoreLayout {
             for (index, attribute) in entity.attributes.enumerated() {
                 if let at = places.attributes[entityIndex][index] {
                     do {
-                        values.append(try cursor.column(at).attribute(attribute.type, column: attributeColumns[entityIndex][index]))
+                        values.append(try cursor.column(at).attribute(attribute.type, column: attributeColumns[entityIndex][index], json: json))
                     } catch {
                         throw MappingError(.store, "row \(id) of \(quote(table.name)): \(error.message); the store was changed "
                                            + "outside libmapping", attribute: "\(entity.name).\(attribute.name)")
@@ -130,7 +119,7 @@ extension StoreLayout {
                     links.append([])
                 }
             }
-            rows.append(LoadedRow(key: key, entity: entityIndex, values: values, links: links, version: version))
+            rows.append(StoredObject(key: key, entity: entityIndex, values: values, links: links, version: version))
         }
         return rows
     }
@@ -138,7 +127,7 @@ extension StoreLayout {
     /// Every link must reach a row of the relationship's destination (or a sub-entity of it): a
     /// store edited by hand could point a to-one at a sibling entity sharing the table, which would
     /// break the graph's inverses. Links to rows that are gone are dropped when attaching.
-    private func checkLinks(_ rows: [LoadedRow]) throws(MappingError) {
+    private func checkLinks(_ rows: [StoredObject]) throws(MappingError) {
         var entityOf: [Int64: Int] = [:]
         entityOf.reserveCapacity(rows.count)
         for row in rows { entityOf[row.key] = row.entity }
@@ -158,7 +147,7 @@ extension StoreLayout {
 
     /// One object per identity: a store whose unique index was dropped could hold two rows with
     /// one identity, which the graph cannot (rows without a complete identity are not compared).
-    private func checkIdentities(_ rows: [LoadedRow]) throws(MappingError) {
+    private func checkIdentities(_ rows: [StoredObject]) throws(MappingError) {
         var seen: [Int: [[AttributeValue?]: Int64]] = [:]
         for row in rows {
             let entity = model.entities[row.entity]

@@ -1,5 +1,4 @@
 import MappingCore
-import MappingJSON
 
 /// A value as an SQL database stores it.
 package enum StoredValue: Equatable {
@@ -29,7 +28,7 @@ extension StoredValue {
 
     /// The stored value as an attribute of `type`; an error names the column when the file holds
     /// something the type cannot (a file edited by hand, or corrupt).
-    package func attribute(_ type: AttributeType, column: String) throws(MappingError) -> AttributeValue? {
+    package func attribute(_ type: AttributeType, column: String, json: JSONTextReader) throws(MappingError) -> AttributeValue? {
         switch (type, self) {
         case (_, .null): return nil
         case (.string, .text(let text)): return .string(text)
@@ -42,7 +41,7 @@ extension StoredValue {
         case (.date, .integer(let number)): return .date(Timestamp(microseconds: number))
         case (.json, .text(let text)):
             do {
-                return .json(try JanssonDocument.parse(text).value())
+                return .json(try json(text))
             } catch {
                 throw MappingError(.store, "column \"\(column)\" holds JSON that does not parse (\(error.message))")
             }

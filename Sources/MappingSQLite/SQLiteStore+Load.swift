@@ -8,8 +8,6 @@ extension Statement: StoredRows {
 extension SQLiteStore {
     /// Every object in the file (`StoreLayout.load` says how it is read back).
     func load() throws(MappingError) -> [StoredObject] {
-        try layout.load { (sql) throws(MappingError) in try connection.statement(sql) }.map {
-            StoredObject(key: $0.key, entity: $0.entity, values: $0.values, links: $0.links)
-        }
+        try layout.load { (sql) throws(MappingError) in try connection.statement(sql) }
     }
 }

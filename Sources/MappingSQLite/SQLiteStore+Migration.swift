@@ -1,6 +1,5 @@
 import MappingCore
 import MappingSQL
-import MappingJSON
 
 /// A store opened with a spec that grew since it was written (Core Data's lightweight migration):
 /// elements the spec renamed (`renamedFrom`) are renamed, added entities, attributes and
@@ -32,14 +31,14 @@ extension SQLiteStore {
     func migration(from oldSpecText: String) throws(MappingError) -> [String] {
         let oldModel: Model
         do {
-            oldModel = try CompiledSpec.load(json: oldSpecText).model
+            oldModel = try CompiledSpec.load(try layout.json(oldSpecText)).model
         } catch {
             throw MappingError(.store, "the spec recorded in \"\(connection.path)\" no longer loads: \(error.message)")
         }
         // Renames first, then the store (as renamed) is compared with the spec; all in one
         // transaction, so a refusal leaves the file as it was.
-        let stored = StoreLayout(model: oldModel)
-        let old = StoreLayout(model: oldModel, naming: Naming.renaming(oldModel, to: layout.model))
+        let stored = StoreLayout(model: oldModel, json: layout.json)
+        let old = StoreLayout(model: oldModel, naming: Naming.renaming(oldModel, to: layout.model), json: layout.json)
         return try stored.renames(to: old) + layout.growth(from: old, count: count)
     }
 

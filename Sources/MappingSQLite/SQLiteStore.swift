@@ -1,6 +1,5 @@
 import MappingCore
 import MappingSQL
-import MappingJSON
 import CSQLite
 
 /// The graph kept in an SQLite database file (`StoreLayout` says how). Opening loads every object;
@@ -47,28 +46,26 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    /// Opens (or creates) the store at `path` for `context`, which must be empty, and loads it.
-    /// `specText` (in canonical form) is recorded in a new store and compared with the one an
-    /// existing store recorded.
-    @discardableResult
-    public static func open(_ path: String, for context: MappingContext, specText: String,
-                            options: Options = Options()) throws(MappingError) -> SQLiteStore {
+    /// Opens (or creates) the store at `path` for `spec`, and reads every object in it. A new store
+    /// records the spec's text; an existing one is compared with it (and migrated, or rebuilt).
+    public static func open(_ path: String, spec: StoreSpec, options: Options = Options()) throws(MappingError) -> OpenedStore {
         // Opened for writing even when read-only is asked (a WAL database cannot be read without the
         // right to write its index); `write` refuses every commit instead. A write-protected file
         // opens read-only and its first commit fails with MAPPING_ESTORE.
-        // The spec as the store records it: parsed and written back, so spacing does not matter.
-        let canonical = try JanssonDocument.parse(specText).value().text()
         let connection = try SQLiteConnection.open(path: path, create: options.create && !options.readOnly)
-        let store = SQLiteStore(connection: connection, layout: StoreLayout(model: context.model), readOnly: options.readOnly)
-        try store.prepare(specText: canonical, options: options)
-        let found = try context.attach(store, loading: try store.load())
-        store.keys = Dictionary(uniqueKeysWithValues: found.map { ($0.value, StoreLayout.rowID(of: $0.key)) })
+        let store = SQLiteStore(connection: connection, layout: StoreLayout(model: spec.model, json: spec.json),
+                                readOnly: options.readOnly)
+        try store.prepare(spec: spec, options: options)
+        return OpenedStore(store: store, objects: try store.load())
+    }
+
+    public func attached(_ objects: [StoredObject], as found: [Int64: ObjectID]) {
+        keys = Dictionary(uniqueKeysWithValues: found.map { ($0.value, StoreLayout.rowID(of: $0.key)) })
         #if os(Linux)
         // Loading read every row into values first (tens of MB for 100k objects, freed now); glibc
         // keeps freed memory for reuse, so without a trim the process would go on holding it.
         malloc_trim(0)
         #endif
-        return store
     }
 
     /// The spec a store was written with, as it recorded it: what a program that has only the file
@@ -89,13 +86,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     /// Locks the file, checks or creates the schema and records the spec.
-    private func prepare(specText: String, options: Options) throws(MappingError) {
+    private func prepare(spec: StoreSpec, options: Options) throws(MappingError) {
         try connection.execute("PRAGMA locking_mode=EXCLUSIVE")
         try connection.execute("PRAGMA busy_timeout=0")
         // Takes the file's lock now (kept, in exclusive mode) so a second context fails at open. A
         // file that is not a database fails here, before anything is written to it.
         try connection.execute("BEGIN EXCLUSIVE; COMMIT")
-        try checkOrCreate(specText: specText, options: options)
+        try checkOrCreate(spec: spec, options: options)
         try checkColumns()
         // Only once the file is known to be a store (or was made one) is its journal mode set.
         if !options.readOnly {
@@ -105,7 +102,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     /// Creates the schema in a new file, or checks an existing store's layout version and spec.
-    private func checkOrCreate(specText: String, options: Options) throws(MappingError) {
+    private func checkOrCreate(spec: StoreSpec, options: Options) throws(MappingError) {
         let existing = try connection.statement("SELECT count(*), count(CASE WHEN name = '_mapping' THEN 1 END) FROM sqlite_master")
         guard try existing.step() else { throw MappingError(.store, "cannot read the store \"\(connection.path)\"") }
         let (objects, marker) = (existing.column(0), existing.column(1))
@@ -115,7 +112,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             guard objects == .integer(0), !options.readOnly else {
                 throw MappingError(.store, "\"\(connection.path)\" is not a libmapping store (it has no _mapping table)")
             }
-            try create(specText: specText)
+            try create(specText: spec.text)
             return
         }
         let meta = try connection.statement("SELECT key, value FROM \"_mapping\"")
@@ -133,19 +130,16 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         guard format <= Self.format else {
             throw MappingError(.store, "\"\(connection.path)\" was written by a newer libmapping (layout \(format); this one reads up to \(Self.format))")
         }
-        // Compared in canonical form: stores written before the spec was recorded canonically hold
-        // it as the caller wrote it.
-        guard let written = recorded["spec"],
-              ((try? JanssonDocument.parse(written).value().text()) ?? written) != specText else { return }
+        guard let written = recorded["spec"], !spec.isRecorded(as: written) else { return }
         guard !options.readOnly else {
             // Said only when opening for writing would do it: a change beyond growth is named.
             _ = try migration(from: written)
             throw MappingError(.spec, "the store \"\(connection.path)\" was written with another spec; open it for writing once to bring it up to this one")
         }
         if options.rebuild {
-            try rebuild(specText: specText)
+            try rebuild(specText: spec.text)
         } else {
-            try migrate(from: written, to: specText)
+            try migrate(from: written, to: spec.text)
         }
     }
 

@@ -1,4 +1,5 @@
 @testable import MappingCore
+@testable import MappingEngine
 import MappingJSON
 import MappingLock
 import XCTest

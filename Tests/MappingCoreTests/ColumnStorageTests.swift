@@ -1,6 +1,7 @@
 import XCTest
 import MappingArena
 import MappingJSON
+@testable import MappingEngine
 import _MappingTestSupport
 @testable import MappingCore
 

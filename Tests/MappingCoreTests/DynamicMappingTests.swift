@@ -1,5 +1,6 @@
 import XCTest
 import MappingCore
+@testable import MappingEngine
 import MappingJSON
 import _MappingTestSupport
 

@@ -1,5 +1,6 @@
 import XCTest
 @testable import MappingCore
+@testable import MappingEngine
 import MappingJSON
 import _MappingTestSupport
 

@@ -1,4 +1,5 @@
 import MappingCore
+@testable import MappingEngine
 import MappingJSON
 import XCTest
 import _MappingTestSupport

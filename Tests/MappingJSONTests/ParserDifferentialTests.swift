@@ -1,5 +1,6 @@
 import Foundation
 import MappingCore
+@testable import MappingEngine
 @testable import MappingJSON
 import XCTest
 import _MappingTestSupport

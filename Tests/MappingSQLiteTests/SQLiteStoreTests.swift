@@ -1,4 +1,5 @@
 @testable import MappingSQLite
+@testable import MappingEngine
 import MappingCore
 import MappingJSON
 import XCTest
@@ -59,8 +60,10 @@ final class SQLiteStoreTests: XCTestCase {
 
     private func open(_ spec: String = spec, options: SQLiteStore.Options = .init()) throws -> (MappingContext, SQLiteStore) {
         let context = try TestFixtures.context(spec)
-        let store = try SQLiteStore.open(path, for: context, specText: spec, options: options)
-        return (context, store)
+        let storeSpec = MappingContext.storeSpec(try JanssonDocument.parse(spec).value(), model: context.model)
+        let opened = try SQLiteStore.open(path, spec: storeSpec, options: options)
+        try context.attach(opened)
+        return (context, try XCTUnwrap(opened.store as? SQLiteStore))
     }
 
     /// Every object of every entity with its values, entity and relationships in order, as text.

@@ -1,5 +1,6 @@
 import Foundation
 import MappingCore
+import MappingEngine
 import MappingJSON
 import XCTest
 

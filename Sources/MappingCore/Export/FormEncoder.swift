@@ -2,9 +2,9 @@
 /// keys sorted, nested objects as `parent[child]=v`, arrays as `key[]=v` per
 /// element (recursively), null as a bare key; UTF-8 percent-escaping that keeps only letters, digits
 /// and `-_.~` (and, in keys, the brackets of the nesting syntax).
-enum FormEncoder {
+package enum FormEncoder {
     /// `nil` when `value` is not an object: form fields need names.
-    static func encode(_ value: JSONValue) -> String? {
+    package static func encode(_ value: JSONValue) -> String? {
         guard case .object = value else { return nil }
         var fields: [String] = []
         append(value, prefix: "", into: &fields)

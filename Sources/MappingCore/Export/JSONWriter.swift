@@ -4,8 +4,8 @@ import MappingArena
 /// the shortest form that reads back as the same double, decimals with every digit. (jansson's
 /// dumper prints doubles with 17 significant digits, `0.1` as `0.10000000000000001`, and has no way
 /// to write an exact decimal, which is why output is written here.)
-enum JSONWriter {
-    static func text(_ value: JSONValue, pretty: Bool) -> String {
+package enum JSONWriter {
+    package static func text(_ value: JSONValue, pretty: Bool) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(256)
         write(value, into: &output, pretty: pretty, indent: 0)

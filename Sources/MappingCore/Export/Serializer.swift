@@ -3,22 +3,22 @@
 /// nested representations through their mappings, dates as `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'`.
 /// An object already being written further up the same branch is not written again (a cycle
 /// through inverses would otherwise never end).
-struct Serializer {
+package struct Serializer {
     let spec: CompiledSpec
     let store: ObjectStore
     let options: SerializeOptions
-    var hosts: [String: HostTransformer] = [:]
+    package var hosts: [String: HostTransformer] = [:]
     private var visiting: Set<ObjectID> = []
     private var depth = 0
 
-    init(spec: CompiledSpec, store: ObjectStore, options: SerializeOptions) {
+    package init(spec: CompiledSpec, store: ObjectStore, options: SerializeOptions) {
         self.spec = spec
         self.store = store
         self.options = options
     }
 
     /// One object (`asList == false`) or a list, wrapped in the mapping's `rootPath` unless asked not to.
-    mutating func document(_ objects: [ObjectID], mapping reference: MappingRef, asList: Bool) throws(MappingError) -> JSONValue {
+    package mutating func document(_ objects: [ObjectID], mapping reference: MappingRef, asList: Bool) throws(MappingError) -> JSONValue {
         var body: JSONValue
         if asList {
             body = try collection(objects, reference)

@@ -37,7 +37,7 @@ extension PathPattern {
 extension GraphReader {
     /// The value at a dotted key path of a graph object (attributes, through relationships; `@count`
     /// of a to-many), as path text.
-    func pathText(_ keyPath: String, from object: ObjectID) -> String? {
+    package func pathText(_ keyPath: String, from object: ObjectID) -> String? {
         var current = object
         let names = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         for (position, name) in names.enumerated() {
@@ -59,17 +59,5 @@ extension GraphReader {
             current = next
         }
         return nil
-    }
-}
-
-extension MappingContext {
-    /// The pattern interpolated with values read from a graph object.
-    public func path(_ pattern: PathPattern, from object: ObjectID, escaping: Bool) throws(MappingError) -> String {
-        let model = spec.model
-        return try withGraph { (store: inout ObjectStore) throws(MappingError) -> String in
-            let reader = GraphReader(model: model, store: store)
-            _ = try reader.entity(of: object)
-            return pattern.interpolate(escaping: escaping) { reader.pathText($0, from: object) }
-        }
     }
 }

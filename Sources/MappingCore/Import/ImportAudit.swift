@@ -76,7 +76,7 @@ public final class ImportAudit: Sendable {
     }
 
     /// Per mapping (by index in the spec), what the imports counted.
-    struct Counts {
+    package struct Counts {
         var representations = 0
         var attributeMatches: [Int]
         var relationshipMatches: [Int]
@@ -99,7 +99,7 @@ public final class ImportAudit: Sendable {
     public init() {}
 
     /// Adds one import's counts.
-    func add(_ counts: [Int: Counts], spec: CompiledSpec) {
+    package func add(_ counts: [Int: Counts], spec: CompiledSpec) {
         state.withLock { state in
             state.spec = spec
             for (mapping, new) in counts {

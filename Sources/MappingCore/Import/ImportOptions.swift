@@ -23,9 +23,9 @@ public struct ImportOptions: Sendable {
     /// Set by response mapping only (`HTTPResponse`): where each mapping of the import is applied,
     /// instead of its `rootPath` (one entry per mapping; `nil` = the payload's root). A key path the
     /// payload lacks maps nothing; only when every one is missing is it an error.
-    var keyPaths: [String?]?
+    package var keyPaths: [String?]?
     /// Set by response mapping only: `HTTPResponse.target`.
-    var targetObject: ObjectID?
+    package var targetObject: ObjectID?
     /// The parser for this import's payload; `nil` uses the context's (`MappingContext.parser`).
     public var parser: JSONBackend?
     /// Counts how the payload fit the mappings (`ImportAudit`): key paths that matched nothing,

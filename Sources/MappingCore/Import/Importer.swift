@@ -11,13 +11,13 @@
 /// The type is spread over files by concern (`Importer+Objects`, `+Identity`, `+Attributes`,
 /// `+Relationships`, `+Representation`, `+PostPass`). It is the hot path of every import: the
 /// rules it keeps for speed are in `HotPath.md` beside it, and `make bench-check` guards them.
-struct Importer<Reader: JSONReader> {
+package struct Importer<Reader: JSONReader> {
     let spec: CompiledSpec
     let reader: Reader
-    var store: ObjectStore
+    package var store: ObjectStore
     /// The host's transformers, as registered when the import started.
-    var hosts: [String: HostTransformer] = [:]
-    var options = ImportOptions()
+    package var hosts: [String: HostTransformer] = [:]
+    package var options = ImportOptions()
     /// Per representation being mapped: its position in the enclosing array (for
     /// `@metadata.mapping.collectionIndex`) and the object it maps into (for `parentObject`).
     var collectionIndexes: [Int?] = []
@@ -28,7 +28,7 @@ struct Importer<Reader: JSONReader> {
     /// Every object the import mapped, skipped as unmodified or reached by identity (not orphans).
     var touched: Set<ObjectID> = []
     /// Per mapping index, what `ImportAudit` counts; nil unless the import is audited or strict.
-    var auditCounts: [Int: ImportAudit.Counts]?
+    package var auditCounts: [Int: ImportAudit.Counts]?
     /// Objects whose mapping has connections, to connect once the payload is mapped.
     var pendingConnections: [PendingConnection] = []
 
@@ -54,7 +54,7 @@ struct Importer<Reader: JSONReader> {
     /// The deepest `json` attribute value stored.
     static var maxValueDepth: Int { 256 }
 
-    init(spec: CompiledSpec, reader: Reader, store: ObjectStore) {
+    package init(spec: CompiledSpec, reader: Reader, store: ObjectStore) {
         self.spec = spec
         self.reader = reader
         self.store = store
@@ -64,7 +64,7 @@ struct Importer<Reader: JSONReader> {
 
     /// Maps the payload with each mapping in turn (each at its own `rootPath`, or at the key paths
     /// of `options.keyPaths`), then runs the post-pass, as one import.
-    mutating func run(mappings references: [MappingRef], root: Reader.Node) throws(MappingError) -> [ObjectID] {
+    package mutating func run(mappings references: [MappingRef], root: Reader.Node) throws(MappingError) -> [ObjectID] {
         var objects: [ObjectID] = []
         if let keyPaths = options.keyPaths ?? (options.mapsAtRoot ? Array(repeating: nil, count: references.count) : nil) {
             guard keyPaths.count == references.count else {

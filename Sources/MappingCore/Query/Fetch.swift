@@ -27,7 +27,7 @@ public struct FetchRequest: Sendable {
 }
 
 extension GraphReader {
-    func fetch(_ request: FetchRequest) throws(MappingError) -> [ObjectID] {
+    package func fetch(_ request: FetchRequest) throws(MappingError) -> [ObjectID] {
         let entity = try entity(named: request.entity)
         let predicate = try request.predicate.map { (text) throws(MappingError) in
             try CompiledPredicate.compile(text, entity: entity, model: model, arguments: request.arguments)

@@ -45,7 +45,7 @@ public struct CompiledSpec: Sendable {
     }
 
     /// The name of a mapping reference, for messages.
-    func name(of reference: MappingRef) -> String {
+    package func name(of reference: MappingRef) -> String {
         switch reference {
         case .plain(let index): plan(index)?.name ?? "?"
         case .dynamic(let index): dynamicPlan(index)?.name ?? "?"

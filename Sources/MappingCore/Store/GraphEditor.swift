@@ -1,7 +1,11 @@
 /// The checks and steps behind the direct changes of `MappingContext+Changes.swift`: names resolved,
 /// handles and target entities checked, values coerced, identities kept unique and indexed.
-struct GraphEditor {
-    let model: Model
+package struct GraphEditor {
+    package let model: Model
+
+    package init(model: Model) {
+        self.model = model
+    }
 
     /// The entity of a live object (its values are read in place, never copied out).
     private func live(_ object: ObjectID, _ store: ObjectStore) throws(MappingError) -> Entity {
@@ -18,7 +22,7 @@ struct GraphEditor {
         return (index, entity.relationships[index])
     }
 
-    func create(_ entityName: String, values: [JSONMember], in store: inout ObjectStore) throws(MappingError) -> ObjectID {
+    package func create(_ entityName: String, values: [JSONMember], in store: inout ObjectStore) throws(MappingError) -> ObjectID {
         guard let entity = model.entity(named: entityName) else { throw model.unknownEntity(entityName) }
         let object = store.create(entity)
         for member in values {
@@ -28,7 +32,7 @@ struct GraphEditor {
         return object
     }
 
-    func set(_ object: ObjectID, attribute name: String, to value: JSONValue, in store: inout ObjectStore,
+    package func set(_ object: ObjectID, attribute name: String, to value: JSONValue, in store: inout ObjectStore,
              registering: Bool = true) throws(MappingError) {
         let entity = try live(object, store)
         guard let attribute = entity.attributeIndex(named: name) else {
@@ -75,7 +79,7 @@ struct GraphEditor {
         }
     }
 
-    func setRelated(_ object: ObjectID, relationship name: String, to targets: [ObjectID],
+    package func setRelated(_ object: ObjectID, relationship name: String, to targets: [ObjectID],
                     in store: inout ObjectStore) throws(MappingError) {
         let entity = try live(object, store)
         let (index, relationship) = try self.relationship(name, of: entity)
@@ -86,7 +90,7 @@ struct GraphEditor {
         store.setTargets(of: object, relationship: index, relationship, to: targets, model: model)
     }
 
-    func add(_ target: ObjectID, to object: ObjectID, relationship name: String, at position: Int?,
+    package func add(_ target: ObjectID, to object: ObjectID, relationship name: String, at position: Int?,
              in store: inout ObjectStore) throws(MappingError) {
         let entity = try live(object, store)
         let (index, relationship) = try self.relationship(name, of: entity)
@@ -111,7 +115,7 @@ struct GraphEditor {
         store.setTargets(of: object, relationship: index, relationship, to: targets, model: model)
     }
 
-    func remove(_ target: ObjectID, from object: ObjectID, relationship name: String,
+    package func remove(_ target: ObjectID, from object: ObjectID, relationship name: String,
                 in store: inout ObjectStore) throws(MappingError) {
         let entity = try live(object, store)
         let (index, relationship) = try self.relationship(name, of: entity)
@@ -121,7 +125,7 @@ struct GraphEditor {
         }
     }
 
-    func move(in object: ObjectID, relationship name: String, from: Int, to: Int,
+    package func move(in object: ObjectID, relationship name: String, from: Int, to: Int,
               in store: inout ObjectStore) throws(MappingError) {
         let entity = try live(object, store)
         let (index, relationship) = try self.relationship(name, of: entity)

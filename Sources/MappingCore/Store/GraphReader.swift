@@ -2,11 +2,16 @@ import MappingArena
 
 /// Read-only questions about the graph, answered with clear errors for unknown names and stale
 /// handles. Used by `MappingContext` while it holds the context's lock.
-struct GraphReader {
+package struct GraphReader {
     let model: Model
-    let store: ObjectStore
+    package let store: ObjectStore
 
-    func entity(of object: ObjectID) throws(MappingError) -> Entity {
+    package init(model: Model, store: ObjectStore) {
+        self.model = model
+        self.store = store
+    }
+
+    package func entity(of object: ObjectID) throws(MappingError) -> Entity {
         guard let kind = store.entityIndex(of: object) else {
             throw MappingError(.stale, "object \(object) was deleted or belongs to another context")
         }
@@ -16,20 +21,20 @@ struct GraphReader {
         return model.entities[kind]
     }
 
-    func entity(named name: String) throws(MappingError) -> Entity {
+    package func entity(named name: String) throws(MappingError) -> Entity {
         guard let entity = model.entity(named: name) else {
             throw model.unknownEntity(name)
         }
         return entity
     }
 
-    func value(of object: ObjectID, attribute name: String) throws(MappingError) -> (AttributeValue?, Attribute) {
+    package func value(of object: ObjectID, attribute name: String) throws(MappingError) -> (AttributeValue?, Attribute) {
         let (index, declared) = try attribute(of: object, named: name)
         return (store.attributeValue(of: object, index), declared)
     }
 
     /// A string attribute's stored bytes, read in place; `nil` when null. Throws for another type.
-    func stringRef(of object: ObjectID, attribute name: String) throws(MappingError) -> (StringArena.Ref?, Attribute) {
+    package func stringRef(of object: ObjectID, attribute name: String) throws(MappingError) -> (StringArena.Ref?, Attribute) {
         let (index, declared) = try attribute(of: object, named: name)
         guard declared.type == .string, let value = store.stringRef(of: object, index) else {
             return (nil, declared)
@@ -48,7 +53,7 @@ struct GraphReader {
     /// One attribute of many objects, the name resolved once per entity rather than per object. Errors
     /// name the position of the object that fails; the attribute must have one type across the
     /// objects' entities, so callers can convert the whole column the same way.
-    func column(_ objects: [ObjectID], attribute name: String) throws(MappingError) -> [AttributeValue?] {
+    package func column(_ objects: [ObjectID], attribute name: String) throws(MappingError) -> [AttributeValue?] {
         var values: [AttributeValue?] = []
         values.reserveCapacity(objects.count)
         try forEachValue(objects, attribute: name) { object, attribute in values.append(store.attributeValue(of: object, attribute)) }
@@ -57,7 +62,7 @@ struct GraphReader {
 
     /// The same column as JSON text, written as it is read (no array of values in between, and
     /// strings copied from the graph's own bytes).
-    func columnText(_ objects: [ObjectID], attribute name: String) throws(MappingError) -> [UInt8] {
+    package func columnText(_ objects: [ObjectID], attribute name: String) throws(MappingError) -> [UInt8] {
         var writer = ColumnWriter(capacity: objects.count)
         try forEachValue(objects, attribute: name) { object, attribute in
             if let ref = store.stringRef(of: object, attribute) {
@@ -100,7 +105,7 @@ struct GraphReader {
         }
     }
 
-    func links(of object: ObjectID, relationship name: String) throws(MappingError) -> (Links, Relationship) {
+    package func links(of object: ObjectID, relationship name: String) throws(MappingError) -> (Links, Relationship) {
         let entity = try entity(of: object)
         guard let index = entity.relationshipIndex(named: name), let stored = store.links(of: object, index) else {
             throw entity.unknownRelationship(name)
@@ -114,7 +119,7 @@ struct GraphReader {
     }
 
     /// Every object of the entity and of its sub-entities, in creation order.
-    func objects(of entity: Entity) -> [ObjectID] {
+    package func objects(of entity: Entity) -> [ObjectID] {
         var result: [ObjectID] = []
         var entities = 0
         for candidate in model.entities where model.isKind(candidate.index, of: entity.index) {
@@ -129,7 +134,7 @@ struct GraphReader {
         return result
     }
 
-    func count(of entity: Entity) -> Int {
+    package func count(of entity: Entity) -> Int {
         var total = 0
         for candidate in model.entities where model.isKind(candidate.index, of: entity.index) {
             if store.liveCounts.indices.contains(candidate.index) { total += store.liveCounts[candidate.index] }
@@ -140,7 +145,7 @@ struct GraphReader {
     /// The object of `entity` (or a sub-entity) with this identity. `identity` is the value for a
     /// single identification attribute, or for a compound one an array in identification order or
     /// an object keyed by attribute name. Values are coerced as on import (`"123"` finds `123`).
-    func find(_ entity: Entity, identity: JSONValue) throws(MappingError) -> ObjectID? {
+    package func find(_ entity: Entity, identity: JSONValue) throws(MappingError) -> ObjectID? {
         guard let map = entity.identityMap else {
             throw MappingError(.misuse, "entity \"\(entity.name)\" has no identification to look objects up by")
         }

@@ -28,7 +28,7 @@ public struct HandleSpace: Sendable {
 
     /// A free tag with room left, taken round-robin; `.range` when every tag is in use by a live
     /// context (65,535 at once) or retired.
-    static func lease() throws(MappingError) -> HandleSpace {
+    package static func lease() throws(MappingError) -> HandleSpace {
         let found: HandleSpace? = registry.withLock { state in
             let tags = state.inUse.count
             for step in 1..<tags {
@@ -47,7 +47,7 @@ public struct HandleSpace: Sendable {
     }
 
     /// Gives the tag back after its store used `slots` slot numbers from its first one.
-    static func release(_ space: HandleSpace, slotsUsed slots: Int) {
+    package static func release(_ space: HandleSpace, slotsUsed slots: Int) {
         guard space.tag != 0 else { return }
         registry.withLock { state in
             let tag = Int(space.tag)

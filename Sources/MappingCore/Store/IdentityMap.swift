@@ -136,7 +136,7 @@ struct IdentityMap {
 
 /// The key of an identity map: the identification values after coercion to the attributes' types,
 /// so `"123"` and `123` for an integer id are one key.
-enum IdentityKey: Hashable {
+package enum IdentityKey: Hashable {
     case single(AttributeValue)
     case compound([AttributeValue])
 

@@ -1,7 +1,7 @@
 /// The targets of a to-many relationship in order, with a hash index once the list grows, so that
 /// "is it already there" stays O(1) when one company gathers a hundred thousand employees.
-struct LinkList: Equatable {
-    private(set) var ids: [ObjectID] = []
+package struct LinkList: Equatable {
+    package private(set) var ids: [ObjectID] = []
     private var index: Set<ObjectID>?
 
     private static let indexThreshold = 16
@@ -41,5 +41,5 @@ struct LinkList: Equatable {
         return true
     }
 
-    static func == (a: LinkList, b: LinkList) -> Bool { a.ids == b.ids }
+    package static func == (a: LinkList, b: LinkList) -> Bool { a.ids == b.ids }
 }

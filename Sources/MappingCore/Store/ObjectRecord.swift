@@ -11,7 +11,7 @@ struct ObjectRecord {
 }
 
 /// The value of one relationship of one object.
-enum Links {
+package enum Links {
     case one(ObjectID?)
     case many(LinkList)
 

@@ -5,7 +5,7 @@
 extension ObjectStore {
     /// Deletes `object` and whatever its cascade rules reach. Throws, deleting nothing, when a `deny`
     /// relationship still holds objects that are not being deleted along with it.
-    mutating func delete(_ object: ObjectID, model: Model) throws(MappingError) {
+    package mutating func delete(_ object: ObjectID, model: Model) throws(MappingError) {
         guard contains(object) else { return }
         let doomed = cascadeClosure(of: object, model: model)
         for victim in doomed {

@@ -2,7 +2,7 @@
 /// the check after every call that changes a graph; swift-collections' `_checkInvariants` is the
 /// model). Each returns what it found broken, as sentences; an empty list means the store is sound.
 extension ObjectStore {
-    func invariantViolations(model: Model) -> [String] {
+    package func invariantViolations(model: Model) -> [String] {
         var found: [String] = []
         checkPlaces(&found)
         checkCountsAndMembers(model, &found)

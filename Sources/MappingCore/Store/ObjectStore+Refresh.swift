@@ -6,7 +6,7 @@ extension ObjectStore {
     /// process that deleted them applied the rules and wrote what they changed, which is in `rows`.
     /// Identities move in two passes, so rows that trade identities within one refresh do not
     /// collide. Returns the object of every key the refresh names.
-    mutating func apply(_ refresh: StoreRefresh, model: Model) throws(MappingError) -> [Int64: ObjectID] {
+    package mutating func apply(_ refresh: StoreRefresh, model: Model) throws(MappingError) -> [Int64: ObjectID] {
         applyingStoreChanges = true
         defer { applyingStoreChanges = false }
         return try transaction(model: model) { (store: inout ObjectStore) throws(MappingError) -> [Int64: ObjectID] in

@@ -3,7 +3,7 @@
 extension ObjectStore {
     /// The one relationship setter: a to-many takes `targets` in order, a to-one the first of them
     /// (or none). Importer, connector and editor all set relationships through here.
-    mutating func setTargets(of owner: ObjectID, relationship index: Int, _ relationship: Relationship,
+    package mutating func setTargets(of owner: ObjectID, relationship index: Int, _ relationship: Relationship,
                              to targets: [ObjectID], model: Model) {
         if relationship.toMany {
             setToMany(owner, relationship: index, to: targets, model: model)

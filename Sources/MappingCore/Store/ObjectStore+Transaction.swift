@@ -52,7 +52,7 @@ extension ObjectStore {
     /// `minCount`/`maxCount`, every change it made is undone before the error is thrown.
     /// Inside a transaction opened with `begin()`, `body` joins it, and a failure rolls the whole
     /// open transaction back (and ends it).
-    mutating func transaction<T>(model: Model,
+    package mutating func transaction<T>(model: Model,
                                  _ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
         if explicitTransaction {
             do {
@@ -77,7 +77,7 @@ extension ObjectStore {
     }
 
     /// Opens a transaction that spans calls until `commit` or `rollback`.
-    mutating func begin(byCaller: Bool = true) throws(MappingError) {
+    package mutating func begin(byCaller: Bool = true) throws(MappingError) {
         guard !explicitTransaction else { throw MappingError(.misuse, "a transaction is already open on this context") }
         open()
         explicitTransaction = true
@@ -86,7 +86,7 @@ extension ObjectStore {
 
     /// Ends the open transaction, keeping its changes if the counts of every relationship it touched
     /// are within their bounds; otherwise rolls it back and throws.
-    mutating func commitTransaction(model: Model) throws(MappingError) {
+    package mutating func commitTransaction(model: Model) throws(MappingError) {
         guard explicitTransaction else { throw MappingError(.misuse, "no transaction is open on this context") }
         explicitTransaction = false
         do {
@@ -97,7 +97,7 @@ extension ObjectStore {
         }
     }
 
-    mutating func rollbackTransaction() throws(MappingError) {
+    package mutating func rollbackTransaction() throws(MappingError) {
         guard explicitTransaction else { throw MappingError(.misuse, "no transaction is open on this context") }
         explicitTransaction = false
         rollback()

@@ -5,9 +5,9 @@ import MappingArena
 /// in. Strings live in one `StringArena`. Besides: one member list per entity (creation order) and
 /// one identity map per identification. Every change goes through the methods here so that an
 /// open transaction can record what to restore (see `ObjectStore+Transaction.swift`).
-struct ObjectStore {
+package struct ObjectStore {
     /// The store's tag and the slot number of its first slot in handles (see `HandleSpace`).
-    let space: HandleSpace
+    package let space: HandleSpace
     var tag: UInt16 { space.tag }
     /// Per slot, the table (entity) and row of its object; `Place.empty` for a free slot.
     private var places: [Place] = []
@@ -16,7 +16,7 @@ struct ObjectStore {
     var tables: [EntityTable]
     /// The graph's strings. A class shared by copies of the store: it only ever grows, so a copy
     /// never sees a string it holds change.
-    let arena: StringArena
+    package let arena: StringArena
     /// Per slot, the generation its live object's handles carry; 0 once the slot is retired.
     private var generations: [UInt16] = []
     private var freeSlots: [UInt32] = []
@@ -34,26 +34,26 @@ struct ObjectStore {
     private var nextSequence = 0
     var journal: Journal?
     /// True while a transaction opened with `begin()` spans calls.
-    var explicitTransaction = false
+    package var explicitTransaction = false
     /// Whether the caller opened it (a failing call then says it rolled the caller's transaction
     /// back), rather than a chunked import for its own chunks.
-    var transactionIsCallers = true
+    package var transactionIsCallers = true
     /// Set while the context has observers: each commit then leaves its change set in
     /// `committedChanges`, for the context to hand to them once its lock is released.
-    var collectsChanges = false
+    package var collectsChanges = false
     /// Set for a call that may not change the graph (an observer too many commits deep): a
     /// commit with a non-empty change set fails with it and is rolled back.
-    var changeRefusal: MappingError?
-    var committedChanges: [ChangeSet] = []
+    package var changeRefusal: MappingError?
+    package var committedChanges: [ChangeSet] = []
     /// The database every commit is written to, if the context has one.
-    var persistent: (any PersistentStore)?
+    package var persistent: (any PersistentStore)?
     /// Set while other processes' commits are applied (`ObjectStore+Refresh`): they came from the
     /// database, so the commit that applies them writes nothing back.
     var applyingStoreChanges = false
 
     /// A store that is never read or changed, only swapped with the real one (the importer holds it
     /// while it has the real one out): no tables, no arena of its own.
-    static var placeholder: ObjectStore { ObjectStore() }
+    package static var placeholder: ObjectStore { ObjectStore() }
 
     private static let placeholderArena = StringArena()
 
@@ -67,7 +67,7 @@ struct ObjectStore {
         indexKeys = []
     }
 
-    init(model: Model, space: HandleSpace) {
+    package init(model: Model, space: HandleSpace) {
         self.space = space
         arena = StringArena()
         tables = model.entities.map { EntityTable($0) }
@@ -110,7 +110,7 @@ struct ObjectStore {
     func index(_ key: IndexKey) -> AttributeIndex? { indexes[key] }
 
     /// Sorts the indexes that changed since their last range query (once per batch of changes).
-    mutating func prepareIndexes() {
+    package mutating func prepareIndexes() {
         for key in indexes.keys { indexes[key]?.prepareRanges() }
     }
 
@@ -180,7 +180,7 @@ struct ObjectStore {
         place(of: id).map { Int($0.entity) }
     }
 
-    func contains(_ id: ObjectID) -> Bool { place(of: id) != nil }
+    package func contains(_ id: ObjectID) -> Bool { place(of: id) != nil }
 
     /// One attribute of a live object; `nil` when unset or for a handle not live.
     func attributeValue(of id: ObjectID, _ attribute: Int) -> AttributeValue? {
@@ -219,7 +219,7 @@ struct ObjectStore {
 
     /// The identity map and key of a live object, read from its columns; `nil` when its entity has
     /// no identification or one of its identification values is null.
-    func identity(of id: ObjectID, _ entity: Entity) -> (map: Int, key: IdentityKey)? {
+    package func identity(of id: ObjectID, _ entity: Entity) -> (map: Int, key: IdentityKey)? {
         guard let map = entity.identityMap, let place = place(of: id) else { return nil }
         let table = tables[Int(place.entity)]
         if entity.identification.count == 1, let attribute = entity.identification.first {
@@ -239,15 +239,15 @@ struct ObjectStore {
         return handle(slot: slot)
     }
 
-    func lookup(map: Int, key: IdentityKey) -> ObjectID? {
+    package func lookup(map: Int, key: IdentityKey) -> ObjectID? {
         guard identityMaps.indices.contains(map) else { return nil }
         return identityMaps[map].object(for: key, arena: arena)
     }
 
-    var objectCount: Int { places.count - freeSlots.count - retiredSlots }
+    package var objectCount: Int { places.count - freeSlots.count - retiredSlots }
 
     /// How many slot numbers the store has used, for `HandleSpace.release`.
-    var slotsUsed: Int { places.count }
+    package var slotsUsed: Int { places.count }
 
     /// The handle of `slot` as it is now. Slot numbers in handles start at the store's first slot;
     /// a store never reaches 2^31 slots (its objects alone would not fit in memory), so the sum
@@ -294,7 +294,7 @@ struct ObjectStore {
 
     /// A new object of `entity` with all its values at once (an object read back from a database):
     /// one row written, indexes updated once.
-    mutating func create(_ entity: Entity, values: [AttributeValue?]) -> ObjectID {
+    package mutating func create(_ entity: Entity, values: [AttributeValue?]) -> ObjectID {
         let id = create(entity)
         guard let place = place(of: id) else { return id }
         for (attribute, value) in values.enumerated() where value != nil {
@@ -347,14 +347,14 @@ struct ObjectStore {
 
     /// Makes room in an identity map for `additional` more objects (an import knows how many
     /// representations a collection holds), so the map is not rehashed as it grows.
-    mutating func reserve(for entity: Entity, additional: Int) {
+    package mutating func reserve(for entity: Entity, additional: Int) {
         guard let map = entity.identityMap, identityMaps.indices.contains(map) else { return }
         let single = entity.identification.count == 1 ? entity.identification.first : nil
         let type = single.flatMap { entity.attributes.indices.contains($0) ? entity.attributes[$0].type : nil }
         identityMaps[map].reserve(additional: additional, keyedBy: type)
     }
 
-    mutating func register(_ id: ObjectID, map: Int, key: IdentityKey) {
+    package mutating func register(_ id: ObjectID, map: Int, key: IdentityKey) {
         guard identityMaps.indices.contains(map) else { return }
         let previous = identityMaps[map].set(id, for: key, arena: arena)
         if previous == nil, journal?.isNew(id) == true {
@@ -463,7 +463,7 @@ struct ObjectStore {
     }
 
     /// How many keys an identity map holds (live objects only, once a rollback has purged).
-    func identityEntryCount(map: Int) -> Int { identityMaps.indices.contains(map) ? identityMaps[map].count : 0 }
+    package func identityEntryCount(map: Int) -> Int { identityMaps.indices.contains(map) ? identityMaps[map].count : 0 }
 
     /// Removes the entries of an identity map whose object `isGone` says is gone (rollback).
     mutating func purgeIdentities(map: Int, where isGone: (ObjectID) -> Bool) {

@@ -5,7 +5,7 @@
 /// digits as letters), `Z`/`X` zone (`Z`, `+hh`, `+hhmm`, `+hh:mm`, `GMT`, `UTC`), `E` weekday
 /// name (read and checked, not used). Other ASCII letters are reserved; `'text'` is literal text and
 /// `''` a quote; any other character is literal.
-struct DatePattern: Sendable, Equatable {
+package struct DatePattern: Sendable, Equatable {
     enum Token: Sendable, Equatable {
         case field(Character, Int)
         case literal(String)

@@ -20,7 +20,7 @@ enum Transformed {
 
 /// A named transformer of an attribute mapping (`"transformer": …`), applied to the incoming value
 /// before coercion and in reverse when writing out. `null` is never transformed: it clears.
-enum Transformer: Sendable {
+package enum Transformer: Sendable {
     /// ISO 8601 date-times and dates only (no other formats, no numbers).
     case iso8601
     /// Seconds since 1970 (a number or a numeric string); written back as a number.
@@ -37,7 +37,7 @@ enum Transformer: Sendable {
     /// A transformer the host registers under this name.
     case host(String)
 
-    static let builtInNames = ["iso8601", "epoch", "epochMillis", "url"]
+    package static let builtInNames = ["iso8601", "epoch", "epochMillis", "url"]
 
     /// Reads a `"transformer"` value of the spec.
     static func load(_ value: JSONValue, path: String) throws(MappingError) -> Transformer {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MappingCore
+import MappingEngine
 
 /// `mapping check SPEC`: loads a spec and lists what it declares, or fails with the error and its path.
 struct Check: ParsableCommand {

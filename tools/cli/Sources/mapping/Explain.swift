@@ -1,5 +1,6 @@
 import ArgumentParser
 import MappingCore
+import MappingEngine
 import MappingJSON
 
 /// `mapping explain SPEC MAPPING PAYLOAD`: maps a payload in memory and reports how it fit.

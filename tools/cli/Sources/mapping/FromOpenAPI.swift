@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MappingCore
+import MappingEngine
 import MappingJSON
 import Yams
 

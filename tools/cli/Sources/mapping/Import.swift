@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import MappingCore
+import MappingEngine
 import MappingJSON
 import MappingLock
-import MappingSQLite
 
 /// `mapping import SPEC MAPPING PAYLOAD`: maps a payload into a store (or into memory, printing the
 /// graph), with a progress bar on standard error for long inputs and a summary of what changed.
@@ -19,7 +19,7 @@ struct Import: ParsableCommand {
     @Argument(help: "The spec (JSON).") var spec: String
     @Argument(help: "The payload (JSON; - for standard input).") var payload: String
     @OptionGroup var target: MappingTarget
-    @Option(name: .long, help: "The store to import into (created if missing); without it the graph is printed (for --lines, the summary).")
+    @Option(name: .long, help: "The store to import into: an SQLite file (created if missing) or a postgresql:// URI; without it the graph is printed (for --lines, the summary).")
     var store: String?
     @Option(name: .long, help: "The parser: jansson or simdjson.") var parser: String?
     @Flag(name: .long, help: "The payload is JSON Lines (one representation per line), imported in chunks.")
@@ -34,26 +34,32 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let (compiled, specText) = try loadSpec(spec)
-        let context = try engine(spec) { () throws(MappingError) in try MappingContext(spec: compiled) }
-        if let choice = try parserChoice(named: parser) { try engine { () throws(MappingError) in try context.choose(parser: choice) } }
-        let bytes = try readBytes(payload)
-        // A store this import creates is removed again if the import fails: a failed command leaves
-        // no empty store behind.
-        let createdStore = store.flatMap { access($0, F_OK) != 0 ? $0 : nil }
+        // A store file this import creates is removed again if the import fails: a failed command
+        // leaves no empty store behind.
+        let createdStore = store.flatMap { !MappingContext.isServerLocation($0) && access($0, F_OK) != 0 ? $0 : nil }
+        let context: MappingContext
+        if let store {
+            context = try engine(store) { () throws(MappingError) in try MappingContext.open(specJSON: specText, at: store) }
+        } else {
+            context = try engine(spec) { () throws(MappingError) in try MappingContext(spec: compiled) }
+        }
         func removeCreatedStore() {
             guard let createdStore else { return }
             context.close()
             for suffix in ["", "-wal", "-shm", "-journal"] { unlink(createdStore + suffix) }
         }
-        if let store {
-            do {
-                try engine(store) { () throws(MappingError) in
-                    try SQLiteStore.open(store, for: context, specText: specText)
-                }
-            } catch {
-                removeCreatedStore()
-                throw error
-            }
+        do {
+            if let choice = try parserChoice(named: parser) { try engine { () throws(MappingError) in try context.choose(parser: choice) } }
+        } catch {
+            removeCreatedStore()
+            throw error
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try readBytes(payload)
+        } catch {
+            removeCreatedStore()
+            throw error
         }
         let tally = Tally()
         _ = context.addObserver { changes in tally.add(changes) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MappingCore
+import MappingEngine
 
 /// `mapping query STORE ENTITY [PREDICATE]`: the objects of a store that match, as a table or JSON.
 struct Query: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MappingCore
+import MappingEngine
 
 /// `mapping serialize STORE MAPPING`: the objects of a store written out through a mapping.
 struct Serialize: ParsableCommand {

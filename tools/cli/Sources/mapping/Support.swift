@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import MappingCore
+import MappingEngine
 import MappingJSON
-import MappingSQLite
 
 /// An error the tool reports: the engine's message, then where (the JSON path and the attribute).
 struct Failure: Error, CustomStringConvertible {
@@ -45,14 +45,14 @@ func loadSpec(_ path: String) throws -> (spec: CompiledSpec, text: String) {
     return (try engine(path) { () throws(MappingError) in try CompiledSpec.load(json: text) }, text)
 }
 
-/// A context on the store at `path`, opened with the spec it recorded.
-func openStore(_ path: String, readOnly: Bool = true) throws -> MappingContext {
-    guard FileManager.default.fileExists(atPath: path) else { throw Failure("no store at \(path)") }
-    return try engine(path) { () throws(MappingError) -> MappingContext in
-        let specText = try SQLiteStore.recordedSpec(at: path)
-        let context = try MappingContext(spec: try CompiledSpec.load(json: specText))
-        try SQLiteStore.open(path, for: context, specText: specText, options: .init(create: false, readOnly: readOnly))
-        return context
+/// A context on the store at `location` (an SQLite file or a `postgresql://` URI), opened with the
+/// spec it recorded.
+func openStore(_ location: String, readOnly: Bool = true) throws -> MappingContext {
+    guard MappingContext.isServerLocation(location) || FileManager.default.fileExists(atPath: location) else {
+        throw Failure("no store at \(location)")
+    }
+    return try engine(location) { () throws(MappingError) -> MappingContext in
+        try MappingContext.open(recordedAt: location, options: StoreOptions(create: false, readOnly: readOnly))
     }
 }
 

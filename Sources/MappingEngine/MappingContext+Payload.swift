@@ -1,4 +1,6 @@
 public import MappingCore
+import MappingLock
+import MappingJSON
 
 /// What the engine does with a parsed payload.
 public enum PayloadWork: Sendable {
@@ -10,26 +12,12 @@ public enum PayloadWork: Sendable {
 
 extension MappingContext {
     /// The one way a parsed payload reaches the engine: whichever backend parsed it, its root and
-    /// reader are handed to the importer here. The switch over backends lives in this module, where
-    /// each reader's type is known, so every call below is to an importer specialized for that
-    /// reader (a type-erased document handed to the core was measured at +82% instructions on
-    /// jansson and +193% on simdjson: the importer then ran unspecialized).
+    /// reader are handed to the importer here, specialized for that reader (`PayloadConsumer`).
     public func map(_ payload: ParsedPayload, _ work: PayloadWork) throws(MappingError) -> [ObjectID] {
-        switch payload.document {
-        case .jansson(let document):
-            return try withExtendedLifetime(document) { () throws(MappingError) -> [ObjectID] in
-                try run(work, root: document.root, reader: JanssonReader(numbers: document.numbers))
-            }
-        #if MAPPING_SIMDJSON
-        case .simdjson(let document):
-            return try withExtendedLifetime(document) { () throws(MappingError) -> [ObjectID] in
-                try run(work, root: document.root, reader: document.reader)
-            }
-        #endif
-        }
+        try payload.read(with: PayloadMapper(context: self, work: work))
     }
 
-    private func run<Reader: JSONReader>(_ work: PayloadWork, root: Reader.Node,
+    fileprivate func run<Reader: JSONReader>(_ work: PayloadWork, root: Reader.Node,
                                          reader: Reader) throws(MappingError) -> [ObjectID] {
         switch work {
         case .importing(let mappings, let options):
@@ -49,5 +37,16 @@ extension MappingContext {
     public func choose(parser: JSONBackend) throws(MappingError) {
         try ParsedPayload.check(parser)
         self.parser = parser
+    }
+}
+
+/// `MappingContext.map`'s work on a payload's reader.
+private struct PayloadMapper: PayloadConsumer {
+    typealias Result = [ObjectID]
+    let context: MappingContext
+    let work: PayloadWork
+
+    func consume<Reader: JSONReader>(root: Reader.Node, reader: Reader) throws(MappingError) -> [ObjectID] {
+        try context.run(work, root: root, reader: reader)
     }
 }

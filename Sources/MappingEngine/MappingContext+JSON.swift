@@ -1,23 +1,6 @@
 public import MappingCore
-internal import CJansson
-
-extension CompiledSpec {
-    /// Parses and validates a spec given as JSON text.
-    public static func load(json bytes: UnsafeRawBufferPointer) throws(MappingError) -> CompiledSpec {
-        let document: JanssonDocument
-        do {
-            document = try JanssonDocument.parse(bytes)
-        } catch {
-            throw MappingError(.spec, "the spec is not valid JSON: " + error.message, line: error.line,
-                               column: error.column, position: error.position)
-        }
-        return try load(try document.value())
-    }
-
-    public static func load(json text: String) throws(MappingError) -> CompiledSpec {
-        try withBytes(of: Array(text.utf8)) { (buffer) throws(MappingError) in try load(json: buffer) }
-    }
-}
+import MappingLock
+public import MappingJSON
 
 extension MappingContext {
     /// A context for a spec given as JSON text.

@@ -1,4 +1,6 @@
 public import MappingCore
+import MappingLock
+import MappingJSON
 
 extension MappingContext {
     /// Imports a large JSON array or JSON Lines input chunk by chunk, so that only one chunk's parse

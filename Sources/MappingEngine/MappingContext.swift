@@ -1,3 +1,5 @@
+import MappingCore
+import MappingJSON
 import MappingArena
 import MappingLock
 

@@ -1,0 +1,110 @@
+extension ObjectStore {
+    /// The rows the transaction `journal` recorded, read from the store as it is at the commit.
+    func storeCommit(of journal: Journal, changes: ChangeSet, model: Model) -> StoreCommit {
+        var commit = StoreCommit(model: model)
+        var positions = PositionCache()
+        for object in journal.created {
+            if let row = row(object, model, &positions, changed: []) { commit.inserted.append(row) }
+        }
+        var written = Set(journal.created)
+        for updated in changes.updated where written.insert(updated.object).inserted {
+            let before = liveSlot(of: updated.object).flatMap { journal.beforeImages[$0] }
+            if let row = row(updated.object, model, &positions, changed: updated.changed, before: before) { commit.updated.append(row) }
+        }
+        // An owner whose to-many changed may move its targets: the rows whose place in it is not
+        // the one they had are written too (appending moves none; removing one moves those after it).
+        // Places count live targets, as `row` does: those of the list before the commit that were
+        // live then (live now, or deleted by this commit).
+        let deletedHere = Set(journal.deleted.map {
+            ObjectID(tag: space.tag, generation: $0.generation, slot: UInt32(truncatingIfNeeded: space.firstSlot + $0.slot))
+        })
+        for updated in changes.updated {
+            guard let kind = entityIndex(of: updated.object), model.entities.indices.contains(kind) else { continue }
+            let entity = model.entities[kind]
+            let before = liveSlot(of: updated.object).flatMap { journal.beforeImages[$0] }
+            for (index, relationship) in entity.relationships.enumerated()
+            where relationship.toMany && updated.changed.contains(relationship.name) && model.inverse(of: relationship)?.toMany == false {
+                var placeBefore: [ObjectID: Int] = [:]
+                if let before, before.links.indices.contains(index), case .many(let list) = before.links[index] {
+                    for target in list.ids where contains(target) || deletedHere.contains(target) {
+                        placeBefore[target] = placeBefore.count
+                    }
+                }
+                var place = 0
+                for target in targets(of: updated.object, index) where contains(target) {
+                    defer { place += 1 }
+                    guard placeBefore[target] != place, written.insert(target).inserted else { continue }
+                    if let row = row(target, model, &positions, changed: []) { commit.moved.append(row) }
+                }
+            }
+        }
+        for (slot, generation) in journal.deleted {
+            let object = ObjectID(tag: space.tag, generation: generation, slot: UInt32(truncatingIfNeeded: space.firstSlot + slot))
+            guard !journal.isNew(object), let before = journal.beforeImages[slot],
+                  model.entities.indices.contains(before.entity) else { continue }
+            commit.deleted.append((object, model.entities[before.entity]))
+        }
+        return commit
+    }
+
+    /// Each owner's to-many targets by position, made once per commit: rows ask for their position
+    /// in their owner's list, and a search of the list per row would be quadratic in its length.
+    struct PositionCache {
+        struct Key: Hashable {
+            let owner: ObjectID
+            let relationship: Int
+        }
+        var positions: [Key: [ObjectID: Int]] = [:]
+    }
+
+    private func row(_ object: ObjectID, _ model: Model, _ cache: inout PositionCache, changed: [String],
+                     before: ObjectRecord? = nil) -> StoreCommit.Row? {
+        guard let record = record(object), model.entities.indices.contains(record.entity) else { return nil }
+        let entity = model.entities[record.entity]
+        // Loops rather than `map`/`filter(contains)`: a method reference captures a copy of the
+        // store (a retain of each of its arrays) per call, which was a visible share of a commit.
+        var links: [[ObjectID]] = []
+        links.reserveCapacity(record.links.count)
+        for link in record.links {
+            switch link {
+            case .one(let target?) where contains(target): links.append([target])
+            case .one: links.append([])
+            case .many(let list):
+                var live: [ObjectID] = []
+                live.reserveCapacity(list.count)
+                for target in list.ids where contains(target) { live.append(target) }
+                links.append(live)
+            }
+        }
+        var positions: [Int?] = []
+        positions.reserveCapacity(entity.relationships.count)
+        for (index, relationship) in entity.relationships.enumerated() {
+            guard !relationship.toMany, let inverse = relationship.inverse, links.indices.contains(index),
+                  let owner = links[index].first, let ownerLinks = self.links(of: owner, inverse) else {
+                positions.append(nil)
+                continue
+            }
+            let key = PositionCache.Key(owner: owner, relationship: inverse)
+            if cache.positions[key] == nil {
+                var byObject: [ObjectID: Int] = [:]
+                var position = 0
+                for target in ownerLinks.targets where contains(target) {
+                    byObject[target] = position
+                    position += 1
+                }
+                cache.positions[key] = byObject
+            }
+            positions.append(cache.positions[key]?[object])
+        }
+        // Only the to-manys the commit changed: the lists of the others are not copied.
+        let held = before.map { image in
+            image.links.enumerated().map { index, link -> [ObjectID] in
+                guard case .many(let list) = link, entity.relationships.indices.contains(index),
+                      changed.contains(entity.relationships[index].name) else { return [] }
+                return list.ids
+            }
+        }
+        return StoreCommit.Row(object: object, entity: entity, values: record.values, links: links, positions: positions,
+                               changed: changed, before: held)
+    }
+}

@@ -1,0 +1,51 @@
+/// What one commit writes: the objects it inserted and updated as they are now, and the objects
+/// it deleted. Objects made and deleted within the commit appear nowhere.
+public struct StoreCommit {
+    public struct Row {
+        public let object: ObjectID
+        public let entity: Entity
+        public let values: [AttributeValue?]
+        /// Per relationship of the entity, its live targets in order.
+        public let links: [[ObjectID]]
+        /// Per relationship: for a to-one whose inverse is a to-many, this object's position in its
+        /// target's to-many (so a store can keep that order on this row); nil otherwise.
+        public let positions: [Int?]
+        /// For an updated row, the names of the attributes and relationships the commit changed, in
+        /// declaration order; empty for an inserted or moved row.
+        public let changed: [String]
+        /// For an updated row, per relationship, the targets a to-many in `changed` held before the
+        /// commit (empty for the others), so that a store shared with other processes can write just
+        /// what the commit added, removed and moved, keeping what others did meanwhile; nil for an
+        /// inserted or moved row.
+        public let before: [[ObjectID]]?
+    }
+
+    public let model: Model
+    public internal(set) var inserted: [Row] = []
+    public internal(set) var updated: [Row] = []
+    /// Rows whose only change is their position in an owner's to-many (another member was added,
+    /// removed or moved): only their position columns need writing.
+    public internal(set) var moved: [Row] = []
+    public internal(set) var deleted: [(object: ObjectID, entity: Entity)] = []
+
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && moved.isEmpty && deleted.isEmpty }
+}
+
+/// An object read back from a database: its key in the database, its entity, its values, per
+/// relationship the keys of its targets in order, and the row's version (for a store shared with
+/// other processes; 1 otherwise).
+public struct StoredObject: Sendable {
+    public let key: Int64
+    public let entity: Int
+    public let values: [AttributeValue?]
+    public var links: [[Int64]]
+    public let version: Int64
+
+    public init(key: Int64, entity: Int, values: [AttributeValue?], links: [[Int64]], version: Int64 = 1) {
+        self.key = key
+        self.entity = entity
+        self.values = values
+        self.links = links
+        self.version = version
+    }
+}
