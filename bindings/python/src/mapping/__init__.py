@@ -6,10 +6,12 @@
         ada = ctx.get("Person", 1)
         ada["name"], ada.related("company")
 
-Modules: `objects` (Object, ObjectList), `context` (Context), `http` (paths, URLs, the paginator,
-response mapping, ObjectManager), `errors` (MappingError and a subclass per status code); `_ffi`
-declares the C functions (those returning a status raise through their errcheck), `_lib` loads the
-library, `_handle` is the base of every object that owns a library pointer.
+Modules: `objects` (Object, ObjectList), `context` (Context), `observe` (Observer, ChangeSet,
+FetchChange), `http` (paths, URLs, the paginator, response mapping, ObjectManager), `errors`
+(MappingError and a subclass per status code); `_ffi` declares the C functions (those returning a
+status raise through their errcheck) and reads the status codes from the library, `_lib` loads the
+library, `_handle` is the base of every object that owns a library pointer. Each imports only those
+below it: _lib, _ffi, errors, _handle, objects, observe, http, context (tests/test_module_layers.py).
 """
 from . import _ffi
 from .objects import Object, ObjectList

@@ -12,11 +12,28 @@ path, URL, query, list and paginator functions). A call through this table there
 a failure code; the few functions whose int is not a status to raise on (mapping_object_check, a
 predicate; mapping_parser_is_available; mapping_value_set_*, whose code a transformer hands back to
 the library) are declared with `function(...)`.
+
+The status codes are the library's: STATUS_CODES is what mapping_error_name says of 0, -1, -2, …,
+asked at import, and OK, EPARSE, … are read from it, so no number is copied here. This module sits
+below `errors` and does not import it: `errors` hands the errcheck its exception factory with
+`set_error_factory` when it is imported (which `import mapping` does before any call).
 """
+from __future__ import annotations
+
 import ctypes
+import re
 from ctypes import POINTER, c_bool, c_char_p, c_double, c_int, c_int64, c_longlong, c_size_t, c_uint, c_uint64, c_void_p
+from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, Optional, Sequence, Tuple
 
 from ._lib import lib
+
+if TYPE_CHECKING:
+    from ctypes import _NamedFuncPointer  # what a CDLL attribute is, for type checkers only
+
+ErrorFactory = Callable[[int, Any], BaseException]
+"""Builds the exception for a failed call from its code and its context pointer (None for NULL)."""
+ErrorCheck = Callable[[int, Any, Tuple[Any, ...]], int]
+"""A ctypes errcheck of a status function: the code when it is an answer, else raises."""
 
 
 class _Context(ctypes.Structure):
@@ -54,57 +71,141 @@ class ErrorRecord(ctypes.Structure):
     ]
 
 
-def function(name, argtypes, restype):
+def function(name: str, argtypes: Sequence[Any], restype: Any) -> _NamedFuncPointer:
     """A C function as is: its argtypes and restype, no check of what it returns."""
-    declared = getattr(lib, name)
-    declared.argtypes = argtypes
+    declared: _NamedFuncPointer = getattr(lib, name)
+    declared.argtypes = list(argtypes)
     declared.restype = restype
     return declared
 
 
-def _raise(code, context):
-    from .errors import error_from_status  # imported here: errors reads this module's constants
-    raise error_from_status(code, context)
+# -- status codes, from the library -------------------------------------------------------------
+
+error_name = function("mapping_error_name", [c_int], c_char_p)
+
+STATUS_LIMIT = 256
+"""How many codes (0, -1, … -255) the table asks the library for at most; the header has 22."""
+_STATUS_NAME = re.compile(rb"MAPPING_[A-Z][A-Z0-9_]*")
 
 
-def _errcheck(takes_context, allow):
+def names_a_status(name: Optional[bytes]) -> bool:
+    """Whether mapping_error_name's answer is a status name: it answers "MAPPING_E?" for a code it
+    does not know (mapping.h); NULL, or any text that is not a C identifier, is no name either."""
+    return name is not None and _STATUS_NAME.fullmatch(name) is not None
+
+
+def _status_codes() -> Dict[str, int]:
+    """Every status the library names, name to code: 0, -1, -2, … until it names none. The header
+    keeps them contiguous ("new codes are added at the end"), so the first gap is the end."""
+    codes: Dict[str, int] = {}
+    for code in range(0, -STATUS_LIMIT, -1):
+        name = error_name(code)
+        if not names_a_status(name):
+            break
+        text = name.decode("ascii")
+        if text in codes:
+            raise ImportError(f"libmapping names both {codes[text]} and {code} {text}")
+        codes[text] = code
+    else:
+        raise ImportError(f"libmapping names every status code down to {-STATUS_LIMIT + 1}: "
+                          "mapping_error_name does not mark the unknown ones")
+    if codes.get("MAPPING_OK") != 0:
+        raise ImportError(f"libmapping does not name 0 MAPPING_OK (it says {error_name(0)!r})")
+    return codes
+
+
+STATUS_CODES: Dict[str, int] = _status_codes()
+"""{"MAPPING_OK": 0, "MAPPING_ERROR": -1, …}: every status code of the loaded library by its name."""
+
+
+def status_code(name: str) -> int:
+    """The library's code for a status name ("MAPPING_EPARSE"); ImportError when the library has no
+    such status (it is older than the binding, which needs it)."""
+    try:
+        return STATUS_CODES[name]
+    except KeyError:
+        raise ImportError(f"{lib._name} has no status {name}: this binding needs a libmapping that "
+                          f"has it (it names {', '.join(STATUS_CODES)})") from None
+
+
+# The codes under their header names without "MAPPING_", the numbers the library's (a status the
+# binding does not name here is still in STATUS_CODES, and raises MappingError with its code).
+OK = status_code("MAPPING_OK")
+ERROR = status_code("MAPPING_ERROR")
+EMISUSE = status_code("MAPPING_EMISUSE")
+ESPEC = status_code("MAPPING_ESPEC")
+EPARSE = status_code("MAPPING_EPARSE")
+ETYPE = status_code("MAPPING_ETYPE")
+ENAME = status_code("MAPPING_ENAME")
+ENOTFOUND = status_code("MAPPING_ENOTFOUND")
+ESTALE = status_code("MAPPING_ESTALE")
+ENULL = status_code("MAPPING_ENULL")
+EDEPTH = status_code("MAPPING_EDEPTH")
+ERANGE = status_code("MAPPING_ERANGE")
+EMAPPING = status_code("MAPPING_EMAPPING")
+EDENIED = status_code("MAPPING_EDENIED")
+EPREDICATE = status_code("MAPPING_EPREDICATE")
+ECONSTRAINT = status_code("MAPPING_ECONSTRAINT")
+ERESPONSE = status_code("MAPPING_ERESPONSE")
+EUNAVAILABLE = status_code("MAPPING_EUNAVAILABLE")
+EBUSY = status_code("MAPPING_EBUSY")
+ESTORE = status_code("MAPPING_ESTORE")
+ECONFLICT = status_code("MAPPING_ECONFLICT")
+ENOMEM = status_code("MAPPING_ENOMEM")
+
+
+# -- status functions -----------------------------------------------------------------------------
+
+def _error_without_errors(code: int, _context: Any) -> BaseException:
+    """The factory until `errors` sets its own: only a partly imported package gets here."""
+    return RuntimeError(f"a libmapping call failed with {error_name(code)!r} ({code}), "
+                        "and mapping.errors is not imported to say more")
+
+
+_error_factory: ErrorFactory = _error_without_errors
+
+
+def set_error_factory(factory: ErrorFactory) -> None:
+    """Sets what a failed status call raises: `errors` passes error_from_status when it is
+    imported. A hook rather than an import, because `errors` is built on this module."""
+    global _error_factory
+    _error_factory = factory
+
+
+def _errcheck(takes_context: bool, allow: FrozenSet[int]) -> ErrorCheck:
     """The errcheck of a status-returning function: the code itself when it is OK or allowed, else the
     error raised, with the detail of the call's context (its first argument) or of NULL."""
     if takes_context:
-        def errcheck(code, _function, arguments):
+        def errcheck(code: int, _function: Any, arguments: Tuple[Any, ...]) -> int:
             if code == OK or code in allow:
                 return code
-            _raise(code, arguments[0])
+            raise _error_factory(code, arguments[0])
     else:
-        def errcheck(code, _function, _arguments):
+        def errcheck(code: int, _function: Any, arguments: Tuple[Any, ...]) -> int:
             if code == OK or code in allow:
                 return code
-            _raise(code, None)
+            raise _error_factory(code, None)  # no context among the arguments: NULL's detail
     return errcheck
 
 
-def status(name, argtypes, allow=()):
+def status(name: str, argtypes: Sequence[Any], allow: Iterable[int] = ()) -> _NamedFuncPointer:
     """A C function returning a mapping_status, checked by its errcheck (see the module's docstring)."""
     declared = function(name, argtypes, c_int)
-    declared.errcheck = _errcheck(bool(argtypes) and argtypes[0] is ContextP, frozenset(allow))
+    declared.errcheck = _errcheck(bool(argtypes) and argtypes[0] is ContextP, frozenset(allow))  # type: ignore[assignment]
     return declared
 
 
-NUL_TERMINATED = ctypes.c_size_t(-1).value
+NUL_TERMINATED: int = ctypes.c_size_t(-1).value
 
-# Status codes, types and flags, as in mapping.h (bindings/python/tests/test_abi_tables.py compares
-# every one of them, and the structs above, with the header).
+# Types and flags, as in mapping.h (bindings/python/tests/test_abi_tables.py compares every one of
+# them, the status codes above and the structs with the header).
 NO_OBJECT = 0
 WAIT_FOREVER = -1
-(OK, ERROR, EMISUSE, ESPEC, EPARSE, ETYPE, ENAME, ENOTFOUND, ESTALE, ENULL, EDEPTH, ERANGE, EMAPPING, EDENIED,
- EPREDICATE, ECONSTRAINT, ERESPONSE, EUNAVAILABLE, EBUSY, ESTORE, ECONFLICT, ENOMEM) = (
-    0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16, -17, -18, -19, -20, -21)
 TYPE_STRING, TYPE_INTEGER, TYPE_DOUBLE, TYPE_DECIMAL, TYPE_BOOLEAN, TYPE_DATE, TYPE_JSON = range(1, 8)
 SERIALIZE_NULLS, SERIALIZE_PRETTY, SERIALIZE_NO_ROOT, SERIALIZE_FORM = 1, 2, 4, 8
 
 version = function("mapping_version", [], c_char_p)
 version_number = function("mapping_version_number", [], c_int)
-error_name = function("mapping_error_name", [c_int], c_char_p)
 error_message = function("mapping_error_message", [ContextP], c_char_p)
 error_last = function("mapping_error_last", [ContextP], POINTER(ErrorRecord))
 
@@ -120,7 +221,7 @@ PROGRESS = ctypes.CFUNCTYPE(None, c_size_t, c_size_t, c_void_p)
 WARNING = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_char_p, c_char_p, c_size_t, c_char_p, c_void_p)
 CHECK_WARN, CHECK_STRICT = 1, 2
 WARNING_UNMATCHED_KEY_PATH, WARNING_MISSING_IDENTIFICATION = 1, 2
-WARNING_NAMES = {WARNING_UNMATCHED_KEY_PATH: "unmatched_key_path", WARNING_MISSING_IDENTIFICATION: "missing_identification"}
+WARNING_NAMES: Dict[int, str] = {WARNING_UNMATCHED_KEY_PATH: "unmatched_key_path", WARNING_MISSING_IDENTIFICATION: "missing_identification"}
 
 
 class ImportOptions(ctypes.Structure):
@@ -144,13 +245,13 @@ class ImportOptions(ctypes.Structure):
 
 IMPORT_OPTIONS_VERSION = 3
 PARSER_DEFAULT, PARSER_JANSSON, PARSER_SIMDJSON = 0, 1, 2
-PARSERS = {"jansson": PARSER_JANSSON, "simdjson": PARSER_SIMDJSON}
+PARSERS: Dict[str, int] = {"jansson": PARSER_JANSSON, "simdjson": PARSER_SIMDJSON}
 parser_available = function("mapping_parser_is_available", [c_int], c_int)
 context_set_parser = status("mapping_context_set_parser", [ContextP, c_int])
 context_set_busy_timeout = status("mapping_context_set_busy_timeout", [ContextP, c_int])
 context_set_max_input = status("mapping_context_set_max_input", [ContextP, c_size_t])
 EVENT_WILL_MAP_COLLECTION, EVENT_WILL_MAP_OBJECT, EVENT_DID_MAP_OBJECT, EVENT_DID_MAP_COLLECTION = 1, 2, 3, 4
-EVENT_NAMES = {EVENT_WILL_MAP_COLLECTION: "will_map_collection", EVENT_WILL_MAP_OBJECT: "will_map_object",
+EVENT_NAMES: Dict[int, str] = {EVENT_WILL_MAP_COLLECTION: "will_map_collection", EVENT_WILL_MAP_OBJECT: "will_map_object",
                EVENT_DID_MAP_OBJECT: "did_map_object", EVENT_DID_MAP_COLLECTION: "did_map_collection"}
 import_with = status("mapping_context_import_with", [ContextP, POINTER(c_char_p), c_size_t, c_char_p, c_size_t,
                                                      POINTER(ImportOptions), POINTER(ListP)])
@@ -243,14 +344,16 @@ serialize_list = status("mapping_list_serialize", [ContextP, c_char_p, ListP, c_
 free = function("mapping_free", [c_void_p], None)
 
 
-def take_string(pointer):
-    """Copies a string the library returned as new, then releases it."""
+def take_string(pointer: Optional[int]) -> str:
+    """Copies a string the library returned as new, then releases it. Only a call that succeeded
+    gets here, and those always return one (mapping.h): NULL is the library's bug, said as such."""
     if not pointer:
-        return None
+        raise RuntimeError("libmapping returned no string from a call that succeeded")
     try:
         return ctypes.string_at(pointer).decode("utf-8")
     finally:
         free(pointer)
+
 
 # Observing commits.
 CHANGE_INSERTED, CHANGE_UPDATED, CHANGE_DELETED = 1, 2, 3

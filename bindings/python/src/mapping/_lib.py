@@ -1,13 +1,16 @@
 """Finds and loads libmapping.so, and checks that its major version is the one this binding speaks."""
+from __future__ import annotations
+
 import ctypes
 import ctypes.util
 import os
 from pathlib import Path
+from typing import Iterator, List
 
 EXPECTED_MAJOR = 0
 
 
-def _candidates():
+def _candidates() -> Iterator[str]:
     explicit = os.environ.get("MAPPING_LIBRARY")
     if explicit:
         yield explicit
@@ -21,8 +24,8 @@ def _candidates():
         yield found
 
 
-def load():
-    tried = []
+def load() -> ctypes.CDLL:
+    tried: List[str] = []
     for path in _candidates():
         if os.path.sep in path and not os.path.exists(path):
             tried.append(path)
@@ -42,4 +45,4 @@ def load():
                       + ", ".join(tried))
 
 
-lib = load()
+lib: ctypes.CDLL = load()

@@ -21,7 +21,7 @@ from .observe import ChangeSet, FetchChange, Observer
 
 __all__ = ["Context", "Object", "ObjectList", "available_parsers"]
 
-Spec = Union[Dict[str, Any], str, bytes, "os.PathLike[str]"]
+Spec = Union[Dict[str, Any], str, bytes, bytearray, "os.PathLike[str]"]
 Payload = Union[str, bytes, bytearray, Dict[str, Any], List[Any]]
 Orphans = Tuple[str, Optional[str]]
 EventCallback = Callable[[str, str, Optional[Object], int], None]
@@ -47,6 +47,23 @@ def _issuing(keep: List[Any]) -> Iterator[None]:
                     warnings.warn(found, stacklevel=4)
 
 
+def _spec_bytes(spec: Spec) -> bytes:
+    """The spec's JSON text, told by the type given: a path-like (pathlib.Path) is a file to read;
+    bytes, bytearray and a dict are the spec itself; a str is JSON text when it starts with "{"
+    (after white space; a spec is a JSON object), else a file's path. That last guess is deprecated:
+    a file name and JSON text are both str, so a mistyped spec would be looked for as a file."""
+    path: Union[str, "os.PathLike[str]", None] = spec if isinstance(spec, os.PathLike) else None
+    if isinstance(spec, str) and not spec.lstrip().startswith("{"):
+        warnings.warn(f"a spec given as a str is read as a file's path ({spec!r}); that is deprecated: pass "
+                      f"pathlib.Path({spec!r}) for a file, or JSON text (a str starting with '{{')",
+                      DeprecationWarning, stacklevel=3)  # the caller of Context()
+        path = spec
+    if path is not None:
+        with open(path, "rb") as file:
+            return file.read()
+    return _json_bytes(spec)
+
+
 def _parser_value(name: Optional[str]) -> int:
     if name is None:
         return 0
@@ -58,12 +75,13 @@ def _parser_value(name: Optional[str]) -> int:
 class Context(Handle, _ContextHTTP):
     """A mapping spec and the object graph it describes.
 
-    `spec` is a dict, JSON text (str or bytes), or a path to a JSON file. `parser` ("jansson", the
-    default, or "simdjson") parses this context's payloads; both give the same graph. Use it as a
-    context manager or call close(); a finalizer frees it otherwise. One context may be used from
-    several threads; a transaction belongs to the thread that began it, and other threads' calls wait
-    for it to end, at most `busy_timeout` seconds (5.0 by default, None without limit), then raise
-    BusyError.
+    `spec` is a dict, JSON text (bytes, or a str starting with "{"), or a pathlib.Path (any
+    path-like) to a JSON file; another str is read as a path too, with a DeprecationWarning.
+    `parser` ("jansson", the default, or "simdjson") parses this context's payloads; both give the
+    same graph. Use it as a context manager or call close(); a finalizer frees it otherwise. One
+    context may be used from several threads; a transaction belongs to the thread that began it,
+    and other threads' calls wait for it to end, at most `busy_timeout` seconds (5.0 by default,
+    None without limit), then raise BusyError.
 
     With `store` (a path), the graph is kept in that SQLite database file (mapping_context_open):
     opening loads it, and every commit is written to it before the call returns. `create` makes a
@@ -86,10 +104,7 @@ class Context(Handle, _ContextHTTP):
                  max_input_size: Optional[int] = None, store: Union[str, "os.PathLike[str]", None] = None,
                  create: bool = True, read_only: bool = False, durable: bool = False, rebuild: bool = False,
                  follow: bool = True) -> None:
-        if isinstance(spec, os.PathLike) or (isinstance(spec, str) and not spec.lstrip().startswith("{")):
-            with open(spec, "rb") as file:
-                spec = file.read()
-        data = _json_bytes(spec)
+        data = _spec_bytes(spec)
         pointer = _ffi.ContextP()
         if store is None:
             _ffi.context_new(data, len(data), ctypes.byref(pointer))

@@ -28,7 +28,7 @@ attribute Person.age)`.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Dict, Optional, Type
 
 from . import _ffi
 
@@ -37,7 +37,7 @@ class MappingError(Exception):
     """A failed libmapping call: the status code, the message, and where (JSON path, attribute,
     line/column/position for parse errors)."""
 
-    code: int = _ffi.ERROR
+    code: int  # the library's number for the class's status name (CLASSES, below)
 
     def __init__(self, message: str, code: Optional[int] = None, path: str = "", attribute: str = "",
                  line: int = 0, column: int = 0, position: int = 0) -> None:
@@ -61,47 +61,47 @@ class MappingError(Exception):
 
 
 class MisuseError(MappingError, ValueError):
-    code = _ffi.EMISUSE
+    """An invalid argument, or a closed handle."""
 
 
 class SpecError(MappingError, ValueError):
-    code = _ffi.ESPEC
+    """The spec given is not a valid spec; `path` points into it."""
 
 
 class ParseError(MappingError, ValueError):
-    code = _ffi.EPARSE
+    """Malformed JSON; `line`, `column` and `position` say where."""
 
 
 class WrongTypeError(MappingError, TypeError):
-    code = _ffi.ETYPE
+    """A value of the wrong type, in a payload or for a typed read."""
 
 
 class UnknownNameError(MappingError, LookupError):
-    code = _ffi.ENAME
+    """No entity, attribute, relationship or mapping of that name."""
 
 
 class NotFoundError(MappingError, LookupError):
-    code = _ffi.ENOTFOUND
+    """No object with that identity, or no route."""
 
 
 class StaleObjectError(MappingError, ReferenceError):
-    code = _ffi.ESTALE
+    """A handle whose object was deleted, or is another context's."""
 
 
 class NullValueError(MappingError, ValueError):
-    code = _ffi.ENULL
+    """A null value where one is needed."""
 
 
 class DepthError(MappingError, ValueError):
-    code = _ffi.EDEPTH
+    """Input nested too deeply."""
 
 
 class OutOfRangeError(MappingError, ValueError):
-    code = _ffi.ERANGE
+    """A number or a position out of range (a payload over max_input_size among them)."""
 
 
 class UnmappableError(MappingError, ValueError):
-    code = _ffi.EMAPPING
+    """A payload that does not fit the mapping (nothing at its rootPath, a strict import's miss)."""
 
 
 class MappingWarning(UserWarning):
@@ -117,21 +117,20 @@ class MappingWarning(UserWarning):
 
 
 class DeniedError(MappingError):
-    code = _ffi.EDENIED
+    """A deletion refused by a relationship whose delete rule is deny."""
 
 
 class PredicateError(MappingError, ValueError):
-    code = _ffi.EPREDICATE
+    """A predicate or sort that does not parse or names nothing; `column` says where."""
 
 
 class ConstraintError(MappingError):
-    code = _ffi.ECONSTRAINT
+    """A model rule broken: minCount/maxCount, or an identity already taken."""
 
 
 class ResponseError(MappingError):
     """An HTTP error status: the message starts with the method, URL and status, then the payload's
     error messages. ObjectManager sets `status`, `method` and `url`."""
-    code = _ffi.ERESPONSE
     status: Optional[int] = None
     method: Optional[str] = None
     url: Optional[str] = None
@@ -148,45 +147,55 @@ class TransportError(ResponseError, OSError):
 
 class UnavailableError(MappingError):
     """A feature this build of the library lacks (the simdjson parser, built without libsimdjson-dev)."""
-    code = _ffi.EUNAVAILABLE
 
 
 class BusyError(MappingError, TimeoutError):
     """Another thread's transaction on the context stayed open past the busy timeout, or the store file
     is open in another context; nothing changed."""
-    code = _ffi.EBUSY
 
 
 class StoreError(MappingError, OSError):
     """The store's database file cannot be used: not a database, corrupt, written by a newer version,
     read-only or full (the message says which); the file and the graph are as they were."""
-    code = _ffi.ESTORE
 
 
 class ConflictError(MappingError):
     """Another process changed or deleted, since this context read them, objects this commit changes
     (a PostgreSQL store); nothing changed, and the graph is brought up to the database before the
     next call, so the change can be made again on what is there now."""
-    code = _ffi.ECONFLICT
 
 
 class OutOfMemoryError(MappingError, MemoryError):
     """Memory ran out while parsing a payload (the message says what it needed and how to need
     less: the simdjson parser, a chunked import, a maximum input size); nothing changed."""
-    code = _ffi.ENOMEM
 
 
-_BY_CODE = {cls.code: cls for cls in (MisuseError, SpecError, ParseError, WrongTypeError, UnknownNameError,
-                                      NotFoundError, StaleObjectError, NullValueError, DepthError,
-                                      OutOfRangeError, UnmappableError, DeniedError, PredicateError, ConstraintError, ResponseError,
-                                      UnavailableError, BusyError, StoreError, ConflictError, OutOfMemoryError)}
+CLASSES: Dict[str, Type[MappingError]] = {
+    "MAPPING_ERROR": MappingError, "MAPPING_EMISUSE": MisuseError, "MAPPING_ESPEC": SpecError,
+    "MAPPING_EPARSE": ParseError, "MAPPING_ETYPE": WrongTypeError, "MAPPING_ENAME": UnknownNameError,
+    "MAPPING_ENOTFOUND": NotFoundError, "MAPPING_ESTALE": StaleObjectError, "MAPPING_ENULL": NullValueError,
+    "MAPPING_EDEPTH": DepthError, "MAPPING_ERANGE": OutOfRangeError, "MAPPING_EMAPPING": UnmappableError,
+    "MAPPING_EDENIED": DeniedError, "MAPPING_EPREDICATE": PredicateError, "MAPPING_ECONSTRAINT": ConstraintError,
+    "MAPPING_ERESPONSE": ResponseError, "MAPPING_EUNAVAILABLE": UnavailableError, "MAPPING_EBUSY": BusyError,
+    "MAPPING_ESTORE": StoreError, "MAPPING_ECONFLICT": ConflictError, "MAPPING_ENOMEM": OutOfMemoryError,
+}
+"""The class of each status name: the binding's choice. The numbers are the library's, so each
+class's `code` is set from _ffi.STATUS_CODES here (ImportError for a name the library lacks). A
+status the library names and this table does not (one a newer library added at the end) raises
+MappingError with its code: refusing to import would break programs over a compatible library, and
+tests/test_status_codes.py fails until the status has its class."""
+
+for _name, _class in CLASSES.items():
+    _class.code = _ffi.status_code(_name)
+del _name, _class
+_BY_CODE: Dict[int, Type[MappingError]] = {cls.code: cls for cls in CLASSES.values()}
 
 
 def _text(raw: Optional[bytes]) -> str:
     return raw.decode("utf-8", "replace") if raw else ""
 
 
-def error_from_status(code: int, context_pointer=None) -> MappingError:
+def error_from_status(code: int, context_pointer: Any = None) -> MappingError:
     """The exception for a failed call, built from the calling thread's error record: the context's
     for a call that took one, the context-less record (`context_pointer` None) otherwise."""
     record = _ffi.error_last(context_pointer).contents
@@ -194,3 +203,6 @@ def error_from_status(code: int, context_pointer=None) -> MappingError:
     return cls(_text(record.message) or _text(_ffi.error_name(code)), code=code, path=_text(record.path),
                attribute=_text(record.attribute), line=record.line, column=record.column,
                position=record.position)
+
+
+_ffi.set_error_factory(error_from_status)  # what the ffi table's errchecks raise
