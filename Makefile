@@ -14,6 +14,9 @@ LIB         := $(RELEASE_DIR)/libmapping.so
 # The simdjson parser, loaded by libmapping.so at run time when asked for (libmapping.so itself does
 # not need libsimdjson, so it loads on a machine without it).
 PLUGIN      := libmapping-simdjson.so
+# The PostgreSQL store's plugin, the one library that links libpq, loaded on the first postgresql://
+# open (libpq brings OpenSSL, Kerberos, LDAP and 20 more libraries libmapping.so does without).
+PG_PLUGIN   := libmapping-postgres.so
 VERSION     := $(shell sed -n 's/^\#define MAPPING_VERSION_STRING "\(.*\)"/\1/p' include/mapping.h)
 SONAME      := libmapping.so.$(firstword $(subst ., ,$(VERSION)))
 REALNAME    := libmapping.so.$(VERSION)
@@ -32,10 +35,10 @@ DESTDIR     ?=
 # installed as `mapping`.
 CLI_BIN     := tools/cli/.build/release/mapping-tool
 # Every file `make install` writes, as `make uninstall` removes them.
-INSTALLED   := $(addprefix $(DESTDIR)$(PREFIX)/,lib/$(REALNAME) lib/$(SONAME) lib/libmapping.so lib/$(PLUGIN) \
+INSTALLED   := $(addprefix $(DESTDIR)$(PREFIX)/,lib/$(REALNAME) lib/$(SONAME) lib/libmapping.so lib/$(PLUGIN) lib/$(PG_PLUGIN) \
                  include/mapping.h lib/pkgconfig/mapping.pc bin/mapping)
 
-.PHONY: all deps test-deps release debug cli install uninstall examples demo test test-swift test-c test-python \
+.PHONY: all deps test-deps release debug cli install uninstall examples demo test test-layers test-swift test-c test-python \
         test-abi test-postgres test-install test-wheel test-readme test-cli test-tsan test-asan fuzz bench bench-check clean
 
 all: release
@@ -78,6 +81,11 @@ release: deps
 	  -Xlinker --version-script=$(EXPORTS) -Xlinker -soname=$(SONAME)
 	@ln -sf libmapping.so $(RELEASE_DIR)/$(SONAME)
 	@if [ "$(MAPPING_SIMDJSON)" = 1 ]; then $(MAKE) -s $(RELEASE_DIR)/$(PLUGIN); fi
+	@if [ "$(MAPPING_POSTGRES)" = 1 ]; then $(MAKE) -s $(RELEASE_DIR)/$(PG_PLUGIN); fi
+
+# The PostgreSQL plugin is C; compiled here directly for the same reason as the simdjson one.
+$(RELEASE_DIR)/$(PG_PLUGIN): Sources/CPostgresPlugin/plugin.c Sources/CPostgresLoader/include/mapping_pq.h
+	$(CC) -shared -fPIC -O2 -o $@ $< -lpq
 
 CXX ?= c++
 $(RELEASE_DIR)/$(PLUGIN): Sources/CSimdJSON/csimdjson.cpp Sources/CSimdJSON/include/csimdjson.h
@@ -88,10 +96,15 @@ $(RELEASE_DIR)/$(PLUGIN): Sources/CSimdJSON/csimdjson.cpp Sources/CSimdJSON/incl
 debug: deps
 	$(SWIFT) build --product mapping
 	@if [ "$(MAPPING_SIMDJSON)" = 1 ]; then $(SWIFT) build --product mapping-simdjson; fi
+	@if [ "$(MAPPING_POSTGRES)" = 1 ]; then $(SWIFT) build --product mapping-postgres; fi
 
-# The command-line tool `mapping` (its own package in tools/cli): $(CLI_BIN).
+# The command-line tool `mapping` (its own package in tools/cli): $(CLI_BIN), with the PostgreSQL
+# plugin beside it (the tool links the engine statically, so it looks for the plugin there; an
+# installed tool finds the installed plugin by the system's search path).
 cli: deps
 	$(SWIFT) build -c release --package-path tools/cli --product mapping-tool
+	@if [ "$(MAPPING_POSTGRES)" = 1 ]; then $(MAKE) -s $(RELEASE_DIR)/$(PG_PLUGIN) && \
+	  cp $(RELEASE_DIR)/$(PG_PLUGIN) $(dir $(CLI_BIN))$(PG_PLUGIN); fi
 
 # $(PREFIX)/lib/libmapping.so.X.Y.Z (stripped; .build/release keeps its symbols) with the links
 # libmapping.so.X and libmapping.so, $(PREFIX)/include/mapping.h, $(PREFIX)/lib/pkgconfig/mapping.pc
@@ -102,10 +115,10 @@ install: release cli
 	strip --strip-unneeded $(DESTDIR)$(PREFIX)/lib/$(REALNAME)
 	ln -sfn $(REALNAME) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sfn $(REALNAME) $(DESTDIR)$(PREFIX)/lib/libmapping.so
-	@if [ -f $(RELEASE_DIR)/$(PLUGIN) ]; then \
-	  echo "install -m 644 $(RELEASE_DIR)/$(PLUGIN) $(DESTDIR)$(PREFIX)/lib/$(PLUGIN)"; \
-	  install -m 644 $(RELEASE_DIR)/$(PLUGIN) $(DESTDIR)$(PREFIX)/lib/$(PLUGIN); \
-	  strip --strip-unneeded $(DESTDIR)$(PREFIX)/lib/$(PLUGIN); fi
+	@for plugin in $(PLUGIN) $(PG_PLUGIN); do if [ -f $(RELEASE_DIR)/$$plugin ]; then \
+	  echo "install -m 644 $(RELEASE_DIR)/$$plugin $(DESTDIR)$(PREFIX)/lib/$$plugin"; \
+	  install -m 644 $(RELEASE_DIR)/$$plugin $(DESTDIR)$(PREFIX)/lib/$$plugin; \
+	  strip --strip-unneeded $(DESTDIR)$(PREFIX)/lib/$$plugin; fi; done
 	install -m 644 include/mapping.h $(DESTDIR)$(PREFIX)/include/mapping.h
 	@requires="jansson sqlite3"; \
 	if readelf -d $(LIB) | grep -q 'NEEDED.*libsimdjson'; then requires="$$requires simdjson"; fi; \
@@ -128,7 +141,13 @@ demo: examples
 	@for example in examples/python/[0-9]*.py; do echo "== $$example"; \
 	  PYTHONPATH=bindings/python/src $(PYTHON) $$example examples/data || exit 1; done
 
-test: release test-deps test-swift test-abi test-c test-python test-postgres test-install test-wheel test-readme test-cli test-tsan test-asan
+test: test-layers release test-deps test-swift test-abi test-c test-python test-postgres test-install test-wheel test-readme test-cli test-tsan test-asan
+
+# The targets' layers (fast, first): each imports only targets before it in Package.swift's list and
+# declares what it imports; the stores never name MappingContext (Tests/layers/check.py), then the
+# check's own tests on a fake package. test-deps for pytest.
+test-layers: test-deps
+	$(PYTHON) Tests/layers/check.py && $(PYTHON) -m pytest -q Tests/layers
 
 # The Swift suite runs once per parser: every import test must pass on both backends.
 test-swift: deps
@@ -155,11 +174,11 @@ test-python: examples test-deps
 # The PostgreSQL store against a real server: Debian's postgresql installed when missing, a cluster
 # made in a temporary folder and started on a Unix socket there, the C and Python tests, the server
 # stopped (Tests/postgres/run.sh). Nothing to do in a build without the store (MAPPING_POSTGRES=0).
-test-postgres: release test-deps
+test-postgres: release cli test-deps
 	@if [ "$(MAPPING_POSTGRES)" = 1 ]; then \
 	  missing=; ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing=" postgresql"; \
 	  $(APT_INSTALL); \
-	  PYTHON=$(PYTHON) bash Tests/postgres/run.sh; \
+	  MAPPING_CLI=$(ROOT)/$(CLI_BIN) PYTHON=$(PYTHON) bash Tests/postgres/run.sh; \
 	else echo "MAPPING_POSTGRES=0: no PostgreSQL store to test"; fi
 
 # `make install` into a temporary DESTDIR: the files and links, a C program built with

@@ -5,15 +5,18 @@
 // checks it, see docs/layout.md):
 //   MappingLock     the locks (pthread mutexes ThreadSanitizer understands)
 //   MappingArena    the graph's string bytes in chunks that never move (the core's only raw memory)
+//   CPluginLoader   finds and opens libmapping's plugins (dlopen)
 //   CMappingHeader  include/mapping.h as a module: the status codes' one source, and the C ABI's types
 //   MappingCore     safe Swift only: spec model, values, graph, importer, serializer, queries, HTTP pieces
 //   CJansson        system library wrapping jansson (shim.h turns its macros into functions)
+//   CSimdJSONLoader the simdjson parser's functions, from its plugin libmapping-simdjson.so
 //   MappingJSON     the only target that touches json_t or simdjson's tape: parsing, the readers the importer walks
 //   MappingSQL      what both database stores share: the tables a model becomes, values to and from SQL
 //   CSQLite         system library wrapping SQLite's C API
 //   MappingSQLite   the SQLite store (the only target that touches sqlite3)
-//   CPostgres       system library wrapping libpq
-//   MappingPostgres the PostgreSQL store (the only target that touches libpq)
+//   CPostgresLoader the libpq functions the store calls, from the plugin libmapping-postgres.so
+//   CPostgresPlugin that plugin: the one library that links libpq (built as its own .so)
+//   MappingPostgres the PostgreSQL store (the only target that calls libpq)
 //   MappingEngine   the context: owns MappingContext, parses payloads, opens stores and fills the graph
 //   Mapping         the C ABI (@_cdecl), built as the dynamic library product libmapping.so
 import PackageDescription
@@ -54,7 +57,7 @@ var simdjsonTargets: [Target] {
                               .unsafeFlags(["-fvisibility=hidden", "-std=c++17"])],
                 linkerSettings: [.linkedLibrary("simdjson")]),
         // Opens the plugin (dlopen) the first time the simdjson parser is asked for.
-        .target(name: "CSimdJSONLoader", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSimdJSONLoader", dependencies: ["CPluginLoader"], linkerSettings: [.linkedLibrary("dl")]),
     ]
 }
 
@@ -63,10 +66,11 @@ let optimize: [SwiftSetting] = [
     .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
 
-// The PostgreSQL store (issue 15) is built when libpq is there, decided as for simdjson: the
+// The PostgreSQL store is built when libpq's header is there, decided as for simdjson: the
 // environment variable MAPPING_POSTGRES=1 or =0, or unset, whether Debian's libpq-fe.h is installed.
-// Without it, opening a postgresql:// store is MAPPING_EUNAVAILABLE. libmapping.so then links libpq
-// (libpq5, which every Debian with PostgreSQL clients has) directly.
+// Without it, opening a postgresql:// store is MAPPING_EUNAVAILABLE. libmapping.so never links libpq
+// (it brings OpenSSL, Kerberos, LDAP and 20 more libraries): CPostgresLoader opens the plugin
+// libmapping-postgres.so, the one library that links libpq, on the first postgresql:// open.
 let postgresWanted: Bool = {
     switch ProcessInfo.processInfo.environment["MAPPING_POSTGRES"] {
     case "1": return true
@@ -76,11 +80,18 @@ let postgresWanted: Bool = {
 }()
 var postgresDependency: [Target.Dependency] { postgresWanted ? ["MappingPostgres"] : [] }
 var postgresDefine: [SwiftSetting] { postgresWanted ? [.define("MAPPING_POSTGRES")] : [] }
+var postgresProducts: [Product] {
+    // The plugin the loader opens, built beside libmapping.so.
+    postgresWanted ? [.library(name: "mapping-postgres", type: .dynamic, targets: ["CPostgresPlugin"])] : []
+}
 var postgresTargets: [Target] {
     guard postgresWanted else { return [] }
     return [
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "MappingPostgres", dependencies: ["MappingCore", "MappingSQL", "CPostgres"],
+        // The table of libpq functions the store calls, handed over by the plugin.
+        .target(name: "CPostgresPlugin", publicHeadersPath: ".", linkerSettings: [.linkedLibrary("pq")]),
+        // Opens the plugin (dlopen) the first time a postgresql:// store is opened.
+        .target(name: "CPostgresLoader", dependencies: ["CPluginLoader"], linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "MappingPostgres", dependencies: ["MappingCore", "MappingSQL", "CPostgresLoader"],
                 swiftSettings: optimize),
         .testTarget(name: "MappingPostgresTests", dependencies: ["MappingPostgres", "MappingSQL"]),
     ]
@@ -92,7 +103,7 @@ let package = Package(
         .library(name: "mapping", type: .dynamic, targets: ["Mapping"]),
         // The engine as Swift modules, for Swift programs such as the `mapping` tool (tools/cli).
         .library(name: "MappingEngine", targets: ["MappingEngine"]),
-    ] + simdjsonProducts,
+    ] + simdjsonProducts + postgresProducts,
     targets: [
         .systemLibrary(
             name: "CJansson",
@@ -102,12 +113,14 @@ let package = Package(
         .systemLibrary(name: "CMappingHeader"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "MappingLock"),
+        // Finds and opens libmapping's plugins (the simdjson parser, the PostgreSQL store).
+        .target(name: "CPluginLoader", linkerSettings: [.linkedLibrary("dl")]),
         // Raw memory behind one lock (the context's): Swift's run-time exclusivity checks on the
         // arena's fields cost more than the lookups they guard.
         .target(name: "MappingArena", swiftSettings: optimize + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .target(name: "MappingCore", dependencies: ["MappingLock", "MappingArena"], exclude: ["Import/HotPath.md"],
                 swiftSettings: optimize),
-        .target(name: "MappingJSON", dependencies: ["MappingCore", "CJansson"] + simdjsonDependency,
+        .target(name: "MappingJSON", dependencies: ["MappingLock", "MappingCore", "CJansson"] + simdjsonDependency,
                 swiftSettings: optimize + simdjsonDefine),
         .target(name: "MappingSQL", dependencies: ["MappingCore"], swiftSettings: optimize),
         .target(name: "MappingSQLite", dependencies: ["MappingCore", "MappingSQL", "CSQLite"], swiftSettings: optimize),

@@ -21,12 +21,12 @@ PEOPLE = int(os.environ.get("MAPPING_SCALING_PEOPLE", "1000000"))
 PAGE = 10_000
 
 WORKER = r"""
-import json, os, sys, time
+import json, os, pathlib, sys, time
 sys.path.insert(0, sys.argv[1])
 import mapping
 spec, store, go, follow = sys.argv[2:6]
 pages = sys.argv[6:]
-with mapping.Context(spec, parser="simdjson" if "simdjson" in mapping.available_parsers() else None, store=store,
+with mapping.Context(pathlib.Path(spec), parser="simdjson" if "simdjson" in mapping.available_parsers() else None, store=store,
                      follow=follow == "follow") as ctx:
     print("ready", flush=True)
     while not os.path.exists(go):
@@ -54,11 +54,11 @@ with mapping.Context(spec, parser="simdjson" if "simdjson" in mapping.available_
 
 
 OPEN = r"""
-import json, os, sys, time
+import json, os, pathlib, sys, time
 sys.path.insert(0, sys.argv[1])
 import mapping
 t = time.perf_counter()
-ctx = mapping.Context(sys.argv[2], store=sys.argv[3])
+ctx = mapping.Context(pathlib.Path(sys.argv[2]), store=sys.argv[3])
 took = time.perf_counter() - t
 with open("/proc/self/status") as status:
     peak = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))

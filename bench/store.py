@@ -16,10 +16,11 @@ COUNT = 100_000
 ROUNDS = 3
 
 WORK = r"""
-import json, os, sys, time
+import json, os, pathlib, sys, time
 sys.path.insert(0, sys.argv[1])
 import mapping
 kind, parser, spec, data_path, store = sys.argv[2:7]
+spec = pathlib.Path(spec)  # a file (a str spec is JSON text)
 data = open(data_path, "rb").read()
 def rss():
     with open("/proc/self/statm") as f:

@@ -104,7 +104,7 @@ typedef enum mapping_status {
     MAPPING_EPREDICATE = -14,  /* a predicate or sort that does not parse or names nothing; column set */
     MAPPING_ECONSTRAINT = -15,  /* a model rule is broken: minCount/maxCount, or an identity already taken */
     MAPPING_ERESPONSE = -16,  /* an HTTP error status; the message carries the payload's error messages */
-    MAPPING_EUNAVAILABLE = -17,  /* a feature this build lacks (the simdjson parser, when built without it) */
+    MAPPING_EUNAVAILABLE = -17,  /* a feature this build or machine lacks: the simdjson parser or PostgreSQL store, or its plugin */
     MAPPING_EBUSY = -18,  /* another thread's transaction outlasted the busy timeout, or the store file is
                              open in another context; nothing changed */
     MAPPING_ESTORE = -19,  /* the store's database file cannot be used: not a database, corrupt, written by
@@ -271,7 +271,8 @@ typedef enum mapping_open_flags {
  * context wrote (its commits still resolve identities and check versions). Many contexts
  * may open one schema (no MAPPING_EBUSY); a spec that grew brings the schema up to it as for SQLite;
  * MAPPING_OPEN_DURABLE changes nothing (PostgreSQL's commits are durable as configured
- * on the server). MAPPING_EUNAVAILABLE when this build has no PostgreSQL store (no libpq).
+ * on the server). MAPPING_EUNAVAILABLE when this build has no PostgreSQL store, or when its plugin
+ * (libmapping-postgres.so, beside the library) or libpq cannot be loaded; the message says which.
  */
 MAPPING_EXTERN int mapping_context_open(const char *spec, size_t len, const char *path, unsigned flags,
                                         mapping_context **out);

@@ -1,6 +1,6 @@
 public import MappingCore
 import MappingLock
-public import MappingJSON
+import MappingJSON
 
 extension MappingContext {
     /// A context for a spec given as JSON text.

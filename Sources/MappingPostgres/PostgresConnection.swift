@@ -1,4 +1,4 @@
-import CPostgres
+import CPostgresLoader
 import MappingCore
 import MappingSQL
 
@@ -6,6 +6,8 @@ import MappingSQL
 /// commit's write and each refresh), never from two threads at once.
 final class PostgresConnection: @unchecked Sendable {
     private let connection: OpaquePointer
+    /// libpq's functions, from the plugin (`mapping_pq.h`).
+    private let pq: mapping_pq_api
     /// What error messages call the database: its schema (never the connection string, which may
     /// hold a password).
     let name: String
@@ -13,33 +15,39 @@ final class PostgresConnection: @unchecked Sendable {
     /// failed commit may simply run again (`PostgresFailure.retryable`).
     private(set) var lastState = ""
 
-    private init(_ connection: OpaquePointer, name: String) {
+    private init(_ connection: OpaquePointer, name: String, pq: mapping_pq_api) {
         self.connection = connection
         self.name = name
+        self.pq = pq
     }
 
-    deinit { PQfinish(connection) }
+    deinit { pq.PQfinish(connection) }
 
     static func open(_ conninfo: String, name: String) throws(MappingError) -> PostgresConnection {
+        guard let pq = mapping_pq_load()?.pointee else {
+            let problem = mapping_pq_load_error().map { String(cString: $0) } ?? "cannot load its plugin"
+            throw MappingError(.unavailable, "the PostgreSQL store is not available: \(problem); it needs libmapping-postgres.so "
+                               + "beside libmapping.so and libpq (Debian's libpq5)")
+        }
         // libpq's messages about a malformed URI quote it, password and all: checked first, and
         // its message is not passed on.
         var parseError: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(conninfo, &parseError) else {
-            PQfreemem(parseError)
+        guard let options = pq.PQconninfoParse(conninfo, &parseError) else {
+            pq.PQfreemem(parseError)
             throw MappingError(.misuse, "the store \(name): the connection string is not a PostgreSQL URI libpq accepts")
         }
-        PQconninfoFree(options)
-        guard let raw = PQconnectdb(conninfo) else { throw MappingError(.store, "cannot connect to PostgreSQL: out of memory") }
-        guard PQstatus(raw) == CONNECTION_OK else {
-            let message = Self.trimmed(PQerrorMessage(raw))
-            PQfinish(raw)
+        pq.PQconninfoFree(options)
+        guard let raw = pq.PQconnectdb(conninfo) else { throw MappingError(.store, "cannot connect to PostgreSQL: out of memory") }
+        guard pq.PQstatus(raw) == CONNECTION_OK else {
+            let message = Self.trimmed(pq.PQerrorMessage(raw))
+            pq.PQfinish(raw)
             throw MappingError(.store, "cannot connect to PostgreSQL for the store \(name): \(message)")
         }
         // libpq prints the server's notices and warnings on stderr unless told otherwise; a library
         // does not write to its host's stderr. What they say that matters reaches the caller as the
         // failing statement's error.
-        PQsetNoticeProcessor(raw, { _, _ in }, nil)
-        return PostgresConnection(raw, name: name)
+        _ = pq.PQsetNoticeProcessor(raw, { _, _ in }, nil)
+        return PostgresConnection(raw, name: name, pq: pq)
     }
 
     private static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
@@ -51,7 +59,7 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Runs statements that return no rows (several may be separated by semicolons).
     func execute(_ sql: String) throws(MappingError) {
-        let result = PostgresResult(PQexec(connection, sql))
+        let result = PostgresResult(pq.PQexec(connection, sql), pq)
         try check(result, doing: sql)
     }
 
@@ -74,10 +82,10 @@ final class PostgresConnection: @unchecked Sendable {
             let base = buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
             let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in offset.flatMap { base?.advanced(by: $0) } }
             return pointers.withUnsafeBufferPointer { values in
-                PQexecParams(connection, sql, Int32(clamping: parameters.count), nil, values.baseAddress, nil, nil, 0)
+                pq.PQexecParams(connection, sql, Int32(clamping: parameters.count), nil, values.baseAddress, nil, nil, 0)
             }
         }
-        let result = PostgresResult(raw)
+        let result = PostgresResult(raw, pq)
         try check(result, doing: sql)
         return result
     }
@@ -85,14 +93,14 @@ final class PostgresConnection: @unchecked Sendable {
     private func check(_ result: PostgresResult, doing sql: String) throws(MappingError) {
         lastState = ""
         guard let raw = result.raw else {
-            throw MappingError(.store, "the store \(name) failed: \(Self.trimmed(PQerrorMessage(connection)))")
+            throw MappingError(.store, "the store \(name) failed: \(Self.trimmed(pq.PQerrorMessage(connection)))")
         }
-        switch PQresultStatus(raw) {
+        switch pq.PQresultStatus(raw) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
         default: break
         }
-        let state = PQresultErrorField(raw, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-        let message = Self.trimmed(PQresultErrorField(raw, Int32(UInt8(ascii: "M"))) ?? PQerrorMessage(connection))
+        let state = pq.PQresultErrorField(raw, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        let message = Self.trimmed(pq.PQresultErrorField(raw, Int32(UInt8(ascii: "M"))) ?? pq.PQerrorMessage(connection))
         lastState = state
         throw PostgresFailure.error(state: state, message: message, store: name, sql: sql)
     }
@@ -101,7 +109,7 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Whether the server has sent something not yet read (a notification), without waiting.
     var hasInput: Bool {
-        var entry = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        var entry = pollfd(fd: pq.PQsocket(connection), events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, 0) > 0 && entry.revents != 0
     }
 
@@ -109,16 +117,16 @@ final class PostgresConnection: @unchecked Sendable {
     /// (it reads them along with any statement's results), and with `reading`, what the server has
     /// sent since.
     func notifications(on channel: String, reading: Bool) throws(MappingError) -> [String] {
-        guard !reading || PQconsumeInput(connection) == 1 else {
-            throw MappingError(.store, "the store \(name) lost its connection: \(Self.trimmed(PQerrorMessage(connection)))")
+        guard !reading || pq.PQconsumeInput(connection) == 1 else {
+            throw MappingError(.store, "the store \(name) lost its connection: \(Self.trimmed(pq.PQerrorMessage(connection)))")
         }
         var payloads: [String] = []
-        while let notice = PQnotifies(connection) {
+        while let notice = pq.PQnotifies(connection) {
             let note = notice.pointee
             if let relname = note.relname, String(cString: relname) == channel, let extra = note.extra {
                 payloads.append(String(cString: extra))
             }
-            PQfreemem(notice)
+            pq.PQfreemem(notice)
         }
         return payloads
     }
@@ -153,18 +161,20 @@ enum PostgresFailure {
 /// A statement's result: its rows, read as `StoredValue`s by column type.
 final class PostgresResult: StoredRows {
     fileprivate let raw: OpaquePointer?
+    private let pq: mapping_pq_api
     private var row: Int32 = -1
     let count: Int32
     private var kinds: [Kind] = []
 
     private enum Kind { case integer, boolean, real, text }
 
-    fileprivate init(_ raw: OpaquePointer?) {
+    fileprivate init(_ raw: OpaquePointer?, _ pq: mapping_pq_api) {
         self.raw = raw
-        count = max(0, raw.map { PQntuples($0) } ?? 0)
+        self.pq = pq
+        count = max(0, raw.map { pq.PQntuples($0) } ?? 0)
         if let raw {
-            for column in 0..<max(0, PQnfields(raw)) {
-                switch PQftype(raw, column) {
+            for column in 0..<max(0, pq.PQnfields(raw)) {
+                switch pq.PQftype(raw, column) {
                 case 20, 21, 23, 26: kinds.append(.integer)  // int8, int2, int4, oid
                 case 16: kinds.append(.boolean)
                 case 700, 701: kinds.append(.real)
@@ -174,7 +184,7 @@ final class PostgresResult: StoredRows {
         }
     }
 
-    deinit { PQclear(raw) }
+    deinit { pq.PQclear(raw) }
 
     func step() throws(MappingError) -> Bool {
         guard row < count else { return false }
@@ -187,8 +197,8 @@ final class PostgresResult: StoredRows {
     /// Row `row`, column `column` (for reading a result by position rather than stepping).
     func value(row: Int32, column: Int32) -> StoredValue {
         guard let raw, row >= 0, row < count, column >= 0, Int(column) < kinds.count,
-              PQgetisnull(raw, row, column) == 0, let text = PQgetvalue(raw, row, column) else { return .null }
-        let length = Int(PQgetlength(raw, row, column))
+              pq.PQgetisnull(raw, row, column) == 0, let text = pq.PQgetvalue(raw, row, column) else { return .null }
+        let length = Int(pq.PQgetlength(raw, row, column))
         let bytes = UnsafeRawBufferPointer(start: text, count: max(0, length))
         switch kinds[Int(column)] {
         case .integer: return Self.integer(bytes).map(StoredValue.integer) ?? .null
@@ -201,8 +211,8 @@ final class PostgresResult: StoredRows {
     func column(_ index: Int32) -> StoredValue { value(row: row, column: index) }
 
     func column(_ index: Int32, is expected: [UInt8]) -> Bool {
-        guard let raw, row >= 0, row < count, PQgetisnull(raw, row, index) == 0, let text = PQgetvalue(raw, row, index) else { return false }
-        let length = Int(PQgetlength(raw, row, index))
+        guard let raw, row >= 0, row < count, pq.PQgetisnull(raw, row, index) == 0, let text = pq.PQgetvalue(raw, row, index) else { return false }
+        let length = Int(pq.PQgetlength(raw, row, index))
         guard length == expected.count else { return false }
         return expected.elementsEqual(UnsafeRawBufferPointer(start: text, count: length))
     }

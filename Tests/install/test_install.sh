@@ -48,11 +48,16 @@ check "stripping kept every export" \
        <(nm -D --defined-only "$real" | awk '{ print $3 }' | sort)
 check "the header is include/mapping.h" cmp -s "$root/include/mapping.h" "$stage$prefix/include/mapping.h"
 check "bin/mapping answers --help" bash -c "'$stage$prefix/bin/mapping' --help | grep -q 'USAGE: mapping <subcommand>'"
-# libmapping.so never needs libsimdjson: the simdjson parser is a plugin it loads when asked for.
-check "libmapping.so does not need libsimdjson" bash -c "! readelf -d '$real' | grep -q 'NEEDED.*simdjson'"
+# libmapping.so never needs libsimdjson or libpq: the simdjson parser and the PostgreSQL store are
+# plugins it loads when asked for. It needs only these (and the dynamic loader's own):
+check "libmapping.so needs only libc, libm, libstdc++, libgcc_s, jansson and SQLite (got: $(readelf -d "$real" | grep NEEDED | sed 's/.*\[\(.*\)\]/\1/' | tr '\n' ' '))" \
+  bash -c "! readelf -d '$real' | grep NEEDED | grep -v -e 'libc\.so' -e 'libm\.so' -e 'libstdc++\.so' -e 'libgcc_s\.so' -e 'libjansson\.so' -e 'libsqlite3\.so' -e 'ld-linux' -e 'libdl\.so' -e 'libpthread\.so'"
 if [ "${MAPPING_SIMDJSON:-1}" = 1 ]; then
   check "the plugin needs only libsimdjson, libstdc++ and libc" \
     bash -c "! readelf -d '$lib/libmapping-simdjson.so' | grep NEEDED | grep -v -e libsimdjson -e libstdc++ -e libc.so -e libm.so -e libgcc_s"
+fi
+if [ "${MAPPING_POSTGRES:-1}" = 1 ]; then
+  check "the PostgreSQL plugin is installed and needs libpq" bash -c "readelf -d '$lib/libmapping-postgres.so' | grep -q 'NEEDED.*libpq'"
 fi
 
 # pkg-config reads the staged mapping.pc with the stage as its sysroot.

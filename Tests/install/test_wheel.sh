@@ -47,9 +47,12 @@ PY
   ) > "$work/use.log" 2>&1 || { cat "$work/use.log" >&2; return 1; }
 }
 
-# The simdjson parser's plugin is shipped (and must work) when the build made it.
+# The simdjson parser's plugin is shipped (and must work) when the build made it; so is the
+# PostgreSQL store's.
 plugin=
 if [ -f "$root/.build/release/libmapping-simdjson.so" ]; then plugin=libmapping-simdjson.so; fi
+pg_plugin=
+if [ -f "$root/.build/release/libmapping-postgres.so" ]; then pg_plugin=libmapping-postgres.so; fi
 mkdir -p "$work/dist" "$work/elsewhere"
 before=$(tree_state)
 
@@ -57,7 +60,7 @@ check "pip wheel ./bindings/python" "$python" -m pip wheel "${pip_quiet[@]}" -w 
 wheel=$(ls "$work"/dist/mapping-*.whl 2>/dev/null | head -n 1)
 check "the wheel is tagged py3-none-linux_* (got $(basename "${wheel:-none}"))" \
   bash -c "[[ '$(basename "${wheel:-none}")' == mapping-$version-py3-none-linux_*.whl ]]"
-for shipped in libmapping.so $plugin; do
+for shipped in libmapping.so $plugin $pg_plugin; do
   check "the wheel carries mapping/$shipped" \
     "$python" -c "import sys, zipfile; sys.exit('mapping/$shipped' not in zipfile.ZipFile(sys.argv[1]).namelist())" "$wheel"
 done

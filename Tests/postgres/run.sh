@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `make test-postgres`: starts a throwaway PostgreSQL server (server.sh), runs the C test and the
-# Python tests of the PostgreSQL store against it, and stops it whatever happens. The release
-# library must be built (make does that first).
+# `make test-postgres`: starts a throwaway PostgreSQL server (server.sh), runs the C test, the
+# Python tests of the PostgreSQL store and the `mapping` tool's (MAPPING_CLI) against it, and stops
+# it whatever happens. The release library and the tool must be built (make does that first).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -15,5 +15,6 @@ mkdir -p .build/postgres-test
 ${CC:-cc} -std=c11 -O1 -g -Wall -Wextra -Werror -pthread -Iinclude -o .build/postgres-test/test_postgres \
   Tests/postgres/test_postgres.c -L"$lib" -lmapping -Wl,-rpath,"$lib" -pthread
 .build/postgres-test/test_postgres Tests/fixtures
+${PYTHON:-python3} -m pytest -q Tests/cli/test_cli_postgres.py
 cd bindings/python
 ${PYTHON:-python3} -m pytest -q tests/test_postgres.py

@@ -25,8 +25,9 @@ HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parents[1]  # bindings/python -> bindings -> the repository
 IN_CHECKOUT = (REPOSITORY / "Makefile").is_file() and (REPOSITORY / "include" / "mapping.h").is_file()
 LIBRARY_NAME = "libmapping.so"
-# The simdjson parser's plugin, which libmapping.so loads from beside itself; shipped when built.
-PLUGIN_NAME = "libmapping-simdjson.so"
+# The plugins libmapping.so loads from beside itself (the simdjson parser, the PostgreSQL store);
+# each shipped when the build made it.
+PLUGINS = {"libmapping-simdjson.so": "the simdjson parser", "libmapping-postgres.so": "the PostgreSQL store"}
 
 
 def library():
@@ -57,9 +58,9 @@ class build_py_with_library(build_py):
         if editable:
             return  # an editable install runs from src/ and finds the checkout's library
         source = library()
-        for name, found in ((LIBRARY_NAME, source), (PLUGIN_NAME, source.parent / PLUGIN_NAME)):
-            if name == PLUGIN_NAME and not found.is_file():
-                print(f"{found} is not there: the package ships without the simdjson parser")
+        for name, found in [(LIBRARY_NAME, source)] + [(plugin, source.parent / plugin) for plugin in PLUGINS]:
+            if name in PLUGINS and not found.is_file():
+                print(f"{found} is not there: the package ships without {PLUGINS[name]}")
                 continue
             target = Path(self.build_lib) / "mapping" / name
             print(f"copying {found} -> {target}")
@@ -69,7 +70,7 @@ class build_py_with_library(build_py):
             target.chmod(0o755)
 
     def get_outputs(self, include_bytecode=True):
-        shipped = [LIBRARY_NAME] + ([PLUGIN_NAME] if (Path(self.build_lib) / "mapping" / PLUGIN_NAME).is_file() else [])
+        shipped = [LIBRARY_NAME] + [plugin for plugin in PLUGINS if (Path(self.build_lib) / "mapping" / plugin).is_file()]
         return super().get_outputs(include_bytecode) + [str(Path(self.build_lib) / "mapping" / name) for name in shipped]
 
 

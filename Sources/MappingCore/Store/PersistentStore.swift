@@ -1,6 +1,6 @@
-/// A database the graph is kept in: the interface the engine calls, downward (a store never sees
-/// the context it serves). The engine calls `write` inside every commit that changed something,
-/// under the context's lock, before the commit is final: a throw fails the commit, which then
+/// A database the graph is kept in: an interface called downward (a store never sees the context it
+/// serves). The graph's commit (`ObjectStore+Transaction`) calls `write` for every commit that
+/// changed something, under the context's lock, before the commit is final: a throw fails the commit, which then
 /// rolls back in memory too, so the database and the graph never disagree. The SQLite and
 /// PostgreSQL stores implement it.
 public protocol PersistentStore: AnyObject, Sendable {

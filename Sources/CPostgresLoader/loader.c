@@ -1,0 +1,36 @@
+#include "mapping_pq.h"
+#include "mapping_plugin.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#define PLUGIN "libmapping-postgres.so"
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static const mapping_pq_api *api;
+static char error[512];
+
+static void load(void) {
+    void *handle = mapping_plugin_open(PLUGIN, "MAPPING_POSTGRES_PLUGIN", error, sizeof error);
+    if (!handle) return;
+    int (*abi_version)(void) = (int (*)(void))dlsym(handle, "mapping_pq_abi_version");
+    const mapping_pq_api *(*table)(void) = (const mapping_pq_api *(*)(void))dlsym(handle, "mapping_pq_plugin_api");
+    if (!abi_version || !table || abi_version() != MAPPING_PQ_ABI_VERSION) {
+        snprintf(error, sizeof error, "cannot load its plugin (%s is of another libmapping: interface %d, this one needs %d)",
+                 PLUGIN, abi_version ? abi_version() : 0, MAPPING_PQ_ABI_VERSION);
+        dlclose(handle);
+        return;
+    }
+    api = table();  /* the plugin stays open for the life of the process */
+}
+
+const mapping_pq_api *mapping_pq_load(void) {
+    pthread_once(&once, load);
+    return api;
+}
+
+const char *mapping_pq_load_error(void) {
+    pthread_once(&once, load);
+    return api ? "" : error;
+}

@@ -1,0 +1,34 @@
+/* libmapping-postgres.so: the one library of libmapping that links libpq. It hands the PostgreSQL
+ * store the table of libpq functions it calls (mapping_pq.h); only these two symbols are exported. */
+#include "../CPostgresLoader/include/mapping_pq.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+static const mapping_pq_api table = {
+    .PQconnectdb = PQconnectdb,
+    .PQfinish = PQfinish,
+    .PQconninfoParse = PQconninfoParse,
+    .PQconninfoFree = PQconninfoFree,
+    .PQfreemem = PQfreemem,
+    .PQstatus = PQstatus,
+    .PQerrorMessage = PQerrorMessage,
+    .PQsetNoticeProcessor = PQsetNoticeProcessor,
+    .PQexec = PQexec,
+    .PQexecParams = PQexecParams,
+    .PQresultStatus = PQresultStatus,
+    .PQresultErrorField = PQresultErrorField,
+    .PQsocket = PQsocket,
+    .PQconsumeInput = PQconsumeInput,
+    .PQnotifies = PQnotifies,
+    .PQntuples = PQntuples,
+    .PQnfields = PQnfields,
+    .PQftype = PQftype,
+    .PQclear = PQclear,
+    .PQgetvalue = PQgetvalue,
+    .PQgetlength = PQgetlength,
+    .PQgetisnull = PQgetisnull,
+};
+
+EXPORT int mapping_pq_abi_version(void) { return MAPPING_PQ_ABI_VERSION; }
+
+EXPORT const mapping_pq_api *mapping_pq_plugin_api(void) { return &table; }
