@@ -118,7 +118,7 @@ let package = Package(
         // Raw memory behind one lock (the context's): Swift's run-time exclusivity checks on the
         // arena's fields cost more than the lookups they guard.
         .target(name: "MappingArena", swiftSettings: optimize + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
-        .target(name: "MappingCore", dependencies: ["MappingLock", "MappingArena"], exclude: ["Import/HotPath.md"],
+        .target(name: "MappingCore", dependencies: ["MappingLock", "MappingArena", "CMappingHeader"], exclude: ["Import/HotPath.md"],
                 swiftSettings: optimize),
         .target(name: "MappingJSON", dependencies: ["MappingLock", "MappingCore", "CJansson"] + simdjsonDependency,
                 swiftSettings: optimize + simdjsonDefine),

@@ -13,10 +13,10 @@ private struct CImportCallbacks: @unchecked Sendable {
     func event(_ event: ImportEvent) {
         guard let onEvent else { return }
         let (code, mapping, object, count): (CInt, String, UInt64, Int) = switch event {
-        case .willMapCollection(let mapping, let count): (1, mapping, 0, count)
-        case .willMapObject(let mapping): (2, mapping, 0, 0)
-        case .didMapObject(let mapping, let object): (3, mapping, object.raw, 0)
-        case .didMapCollection(let mapping, let count): (4, mapping, 0, count)
+        case .willMapCollection(let mapping, let count): (CInt(MAPPING_EVENT_WILL_MAP_COLLECTION.rawValue), mapping, 0, count)
+        case .willMapObject(let mapping): (CInt(MAPPING_EVENT_WILL_MAP_OBJECT.rawValue), mapping, 0, 0)
+        case .didMapObject(let mapping, let object): (CInt(MAPPING_EVENT_DID_MAP_OBJECT.rawValue), mapping, object.raw, 0)
+        case .didMapCollection(let mapping, let count): (CInt(MAPPING_EVENT_DID_MAP_COLLECTION.rawValue), mapping, 0, count)
         }
         mapping.withCString { onEvent(code, $0, object, count, eventPayload) }
     }
@@ -140,8 +140,8 @@ public func mapping_context_import_chunked(_ context: OpaquePointer?, _ mapping:
         let name = try CString.argument(mapping, "mapping")
         let splitFormat: ChunkSplitter.Format
         switch format {
-        case 0: splitFormat = .array
-        case 1: splitFormat = .lines
+        case CInt(MAPPING_CHUNKS_ARRAY.rawValue): splitFormat = .array
+        case CInt(MAPPING_CHUNKS_LINES.rawValue): splitFormat = .lines
         default: throw MappingError(.misuse, "format \(format) is neither MAPPING_CHUNKS_ARRAY nor MAPPING_CHUNKS_LINES")
         }
         guard chunkSize >= 0 else { throw MappingError(.misuse, "the chunk size is too large") }

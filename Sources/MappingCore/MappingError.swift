@@ -1,28 +1,67 @@
-/// The one error type of the engine. Its codes are the `MAPPING_E*` constants of `mapping.h`:
-/// a code's name and number never change once published, and new codes are added at the end.
+public import CMappingHeader
+
+/// The one error type of the engine. Its codes are the `MAPPING_E*` constants of `mapping.h`, the
+/// one place their numbers and names are written: each case below is bound to its constant, and
+/// `name` is the constant's own name. A code's name and number never change once published, and
+/// new codes are added at the end.
 public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: Int32, Sendable, CaseIterable {
-        case failed = -1        // MAPPING_ERROR: an internal failure with no better code
-        case misuse = -2        // MAPPING_EMISUSE: NULL or wrong argument, re-entrant call
-        case spec = -3          // MAPPING_ESPEC: the mapping spec is invalid
-        case parse = -4         // MAPPING_EPARSE: malformed JSON
-        case type = -5          // MAPPING_ETYPE: a value of the wrong type
-        case name = -6          // MAPPING_ENAME: unknown entity, attribute, relationship or mapping
-        case notFound = -7      // MAPPING_ENOTFOUND: no object with that identity
-        case stale = -8         // MAPPING_ESTALE: a handle to a deleted or foreign object
-        case null = -9          // MAPPING_ENULL: the value is null
-        case depth = -10        // MAPPING_EDEPTH: input nested too deeply
-        case range = -11        // MAPPING_ERANGE: index or number out of range
-        case mapping = -12      // MAPPING_EMAPPING: the payload does not fit the mapping
-        case denied = -13       // MAPPING_EDENIED: a deny delete rule refused a deletion
-        case predicate = -14    // MAPPING_EPREDICATE: a predicate or sort that does not parse or resolve
-        case constraint = -15   // MAPPING_ECONSTRAINT: a count or identity rule of the model is broken
-        case response = -16     // MAPPING_ERESPONSE: an error status; the message is the payload's
-        case unavailable = -17  // MAPPING_EUNAVAILABLE: a feature this build lacks (the simdjson parser)
-        case busy = -18         // MAPPING_EBUSY: another thread's transaction outlasted the busy timeout
-        case store = -19        // MAPPING_ESTORE: the store's database file cannot be used
-        case conflict = -20     // MAPPING_ECONFLICT: another process changed what this commit changes
-        case memory = -21       // MAPPING_ENOMEM: memory ran out while parsing a payload
+    public enum Code: Sendable, CaseIterable, RawRepresentable {
+        case failed       // an internal failure with no better code
+        case misuse       // NULL or wrong argument, re-entrant call
+        case spec         // the mapping spec is invalid
+        case parse        // malformed JSON
+        case type         // a value of the wrong type
+        case name         // unknown entity, attribute, relationship or mapping
+        case notFound     // no object with that identity
+        case stale        // a handle to a deleted or foreign object
+        case null         // the value is null
+        case depth        // input nested too deeply
+        case range        // index or number out of range
+        case mapping      // the payload does not fit the mapping
+        case denied       // a deny delete rule refused a deletion
+        case predicate    // a predicate or sort that does not parse or resolve
+        case constraint   // a count or identity rule of the model is broken
+        case response     // an error status; the message is the payload's
+        case unavailable  // a feature this build or machine lacks
+        case busy         // another thread's transaction outlasted the busy timeout
+        case store        // the store's database cannot be used
+        case conflict     // another process changed what this commit changes
+        case memory       // memory ran out while parsing a payload
+
+        /// The header's constant for the code.
+        public var constant: mapping_status {
+            switch self {
+            case .failed: MAPPING_ERROR
+            case .misuse: MAPPING_EMISUSE
+            case .spec: MAPPING_ESPEC
+            case .parse: MAPPING_EPARSE
+            case .type: MAPPING_ETYPE
+            case .name: MAPPING_ENAME
+            case .notFound: MAPPING_ENOTFOUND
+            case .stale: MAPPING_ESTALE
+            case .null: MAPPING_ENULL
+            case .depth: MAPPING_EDEPTH
+            case .range: MAPPING_ERANGE
+            case .mapping: MAPPING_EMAPPING
+            case .denied: MAPPING_EDENIED
+            case .predicate: MAPPING_EPREDICATE
+            case .constraint: MAPPING_ECONSTRAINT
+            case .response: MAPPING_ERESPONSE
+            case .unavailable: MAPPING_EUNAVAILABLE
+            case .busy: MAPPING_EBUSY
+            case .store: MAPPING_ESTORE
+            case .conflict: MAPPING_ECONFLICT
+            case .memory: MAPPING_ENOMEM
+            }
+        }
+
+        /// The code's number, the header's.
+        public var rawValue: Int32 { Int32(truncatingIfNeeded: constant.rawValue) }
+
+        public init?(rawValue: Int32) {
+            guard let code = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = code
+        }
     }
 
     public var code: Code

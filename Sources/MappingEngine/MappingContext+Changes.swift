@@ -29,7 +29,7 @@ extension MappingContext {
     /// it opened one, which the caller must then end.
     public func beginUnlessOpen() throws(MappingError) -> Bool {
         try withGraph { (store: inout ObjectStore) throws(MappingError) -> Bool in
-            guard !store.explicitTransaction else { return false }
+            guard !store.session.explicitTransaction else { return false }
             try store.begin(byCaller: false)
             return true
         }

@@ -138,7 +138,7 @@ extension MappingContext {
     /// Decided under the graph's lock from the list as it is then, so concurrent adds and removes
     /// cannot leave it off while an observer is registered.
     private func updateCollecting() {
-        graph.withLockIgnoringTransactions { $0.collectsChanges = !observers.isEmpty }
+        graph.withLockIgnoringTransactions { $0.session.collectsChanges = !observers.isEmpty }
     }
 
     /// A change made from inside observers `observerChangeDepth` commits deep fails.

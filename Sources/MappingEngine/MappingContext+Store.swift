@@ -16,7 +16,7 @@ extension MappingContext {
     public func attach(_ persistent: any PersistentStore, loading objects: [StoredObject]) throws(MappingError) -> [Int64: ObjectID] {
         let model = spec.model
         return try withGraph { (store: inout ObjectStore) throws(MappingError) -> [Int64: ObjectID] in
-            guard store.objectCount == 0, store.persistent == nil, !store.explicitTransaction else {
+            guard store.objectCount == 0, store.session.persistent == nil, !store.session.explicitTransaction else {
                 throw MappingError(.misuse, "a store can be attached only to an empty context")
             }
             // Identity maps sized once for what is loaded, so they are not rehashed as they grow.
@@ -32,10 +32,15 @@ extension MappingContext {
                     throw MappingError(.failed, "the store names an entity the model lacks")
                 }
                 let entity = model.entities[stored.entity]
-                let object = store.create(entity, values: stored.values)
-                if let identity = store.identity(of: object, entity),
-                   store.lookup(map: identity.map, key: identity.key) == nil {
-                    store.register(object, map: identity.map, key: identity.key)
+                let object: ObjectID
+                if let identity = ObjectStore.identity(of: stored.values, entity) {
+                    guard let (made, isNew) = store.findOrCreate(entity, map: identity.map, key: identity.key,
+                                                                 making: .row(stored.values)), isNew else {
+                        throw MappingError(.store, "two rows of the store hold one \(entity.name)'s identity: the store was changed outside libmapping")
+                    }
+                    object = made
+                } else {
+                    object = store.create(entity, values: stored.values)
                 }
                 found[stored.key] = object
             }
@@ -53,7 +58,7 @@ extension MappingContext {
                     }
                 }
             }
-            store.persistent = persistent
+            store.session.persistent = persistent
             return found
         }
     }

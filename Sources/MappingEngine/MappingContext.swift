@@ -24,7 +24,7 @@ public final class MappingContext: Sendable {
         self.spec = spec
         invariantReport = onInvariantViolation
         graph = TransactionLock(ObjectStore(model: spec.model, space: try HandleSpace.lease()),
-                                busyTimeout: MappingContext.defaultBusyTimeout, heldAcrossCalls: { $0.explicitTransaction })
+                                busyTimeout: MappingContext.defaultBusyTimeout, heldAcrossCalls: { $0.session.explicitTransaction })
     }
 
     deinit {
@@ -46,15 +46,15 @@ public final class MappingContext: Sendable {
         defer { if !committed.isEmpty { notify(committed) } }
         return try graph.withLock(refused: MappingError.init(refusal:)) { (store) throws(MappingError) -> T in
             defer {
-                if !store.committedChanges.isEmpty {
-                    committed = store.committedChanges
-                    store.committedChanges = []
+                if !store.session.committedChanges.isEmpty {
+                    committed = store.session.committedChanges
+                    store.session.committedChanges = []
                 }
                 if let report = invariantReport { checkInvariants(store, report) }
             }
             // Only a context with observers can be inside one (a lookup per call otherwise).
-            store.changeRefusal = store.collectsChanges ? changeRefusal() : nil
-            defer { store.changeRefusal = nil }
+            store.session.changeRefusal = store.session.collectsChanges ? changeRefusal() : nil
+            defer { store.session.changeRefusal = nil }
             try applyOthersChanges(&store, waiting: waitingForOthers)
             return try body(&store)
         }
@@ -63,7 +63,7 @@ public final class MappingContext: Sendable {
     /// Applies what other processes committed to the context's database, as one commit observers
     /// are told of. Not inside a transaction: its commit would write their changes back as its own.
     private func applyOthersChanges(_ store: inout ObjectStore, waiting: Bool) throws(MappingError) {
-        guard let persistent = store.persistent, !store.explicitTransaction,
+        guard let persistent = store.session.persistent, !store.session.explicitTransaction,
               let refresh = try persistent.othersChanges(wait: waiting), !refresh.isEmpty else { return }
         let objects = try store.apply(refresh, model: spec.model)
         persistent.applied(refresh, objects: objects)
@@ -79,7 +79,7 @@ public final class MappingContext: Sendable {
     private func checkInvariants(_ store: ObjectStore, _ report: @Sendable ([String]) -> Void) {
         // A chunked import is checked once it ends, not after each chunk: a check walks the whole
         // graph, and per chunk that is quadratic in the payload.
-        guard !(store.explicitTransaction && !store.transactionIsCallers) else { return }
+        guard !(store.session.explicitTransaction && !store.session.transactionIsCallers) else { return }
         let broken = store.invariantViolations(model: spec.model)
         if !broken.isEmpty { report(broken) }
     }

@@ -71,18 +71,12 @@ struct Connector {
                         store: inout ObjectStore) -> [ObjectID] {
         var found: [ObjectID] = []
         for case let value? in values {
-            let key = IdentityKey([value])
-            if let object = store.lookup(map: map, key: key), let kind = store.entityIndex(of: object),
-               accepts(kind, destination, connection) {
-                found.append(object)
-            } else if connection.createMissing {
-                let object = store.create(destination)
-                if let attribute = destination.identification.first {
-                    store.setValue(value, of: object, attribute: attribute)
-                }
-                store.register(object, map: map, key: key)
-                found.append(object)
-            }
+            // An object of another kind under the identity is not connected (and none is made: one
+            // object per identity).
+            guard let (object, isNew) = store.findOrCreate(destination, map: map, key: .single(value),
+                                                          making: connection.createMissing ? .identified([value]) : nil) else { continue }
+            if isNew { found.append(object); continue }
+            if let kind = store.entityIndex(of: object), accepts(kind, destination, connection) { found.append(object) }
         }
         return found
     }

@@ -21,22 +21,14 @@ extension Importer {
 
     mutating func findOrCreate(_ entity: Entity, map: Int, values: [AttributeValue],
                                        create: Bool) throws(MappingError) -> (ObjectID, isNew: Bool)? {
-        let key = IdentityKey(values)
-        if let existing = store.lookup(map: map, key: key), let existingEntity = store.entityIndex(of: existing) {
-            guard model.isKind(existingEntity, of: entity.index) else {
-                let found = model.entities.indices.contains(existingEntity) ? model.entities[existingEntity].name : "?"
-                throw MappingError(.mapping, "the object with this identity is a \(found), not a \(entity.name)",
-                                   path: path.text(), attribute: entity.name)
-            }
-            return (existing, false)
+        guard let (object, isNew) = store.findOrCreate(entity, map: map, key: IdentityKey(values),
+                                                      making: create ? .identified(values) : nil) else { return nil }
+        if !isNew, let existingEntity = store.entityIndex(of: object), !model.isKind(existingEntity, of: entity.index) {
+            let found = model.entities.indices.contains(existingEntity) ? model.entities[existingEntity].name : "?"
+            throw MappingError(.mapping, "the object with this identity is a \(found), not a \(entity.name)",
+                               path: path.text(), attribute: entity.name)
         }
-        guard create else { return nil }
-        let object = store.create(entity)
-        for (attribute, value) in zip(entity.identification, values) {
-            store.setValue(value, of: object, attribute: attribute)
-        }
-        store.register(object, map: map, key: key)
-        return (object, true)
+        return (object, isNew)
     }
 
     /// A mapping's own identification or an identificationPredicate: the first object of the entity

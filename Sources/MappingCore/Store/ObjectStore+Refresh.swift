@@ -7,8 +7,8 @@ extension ObjectStore {
     /// Identities move in two passes, so rows that trade identities within one refresh do not
     /// collide. Returns the object of every key the refresh names.
     package mutating func apply(_ refresh: StoreRefresh, model: Model) throws(MappingError) -> [Int64: ObjectID] {
-        applyingStoreChanges = true
-        defer { applyingStoreChanges = false }
+        session.applyingStoreChanges = true
+        defer { session.applyingStoreChanges = false }
         return try transaction(model: model) { (store: inout ObjectStore) throws(MappingError) -> [Int64: ObjectID] in
             store.applyRows(refresh, model: model)
         }

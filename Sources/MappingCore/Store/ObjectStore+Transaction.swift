@@ -54,13 +54,13 @@ extension ObjectStore {
     /// open transaction back (and ends it).
     package mutating func transaction<T>(model: Model,
                                  _ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
-        if explicitTransaction {
+        if session.explicitTransaction {
             do {
                 return try body(&self)
             } catch {
                 rollback()
-                explicitTransaction = false
-                guard transactionIsCallers else { throw error }
+                session.explicitTransaction = false
+                guard session.transactionIsCallers else { throw error }
                 throw MappingError(error.code, error.message + " (the open transaction was rolled back)", path: error.path,
                                    attribute: error.attribute, line: error.line, column: error.column, position: error.position)
             }
@@ -78,17 +78,17 @@ extension ObjectStore {
 
     /// Opens a transaction that spans calls until `commit` or `rollback`.
     package mutating func begin(byCaller: Bool = true) throws(MappingError) {
-        guard !explicitTransaction else { throw MappingError(.misuse, "a transaction is already open on this context") }
+        guard !session.explicitTransaction else { throw MappingError(.misuse, "a transaction is already open on this context") }
         open()
-        explicitTransaction = true
-        transactionIsCallers = byCaller
+        session.explicitTransaction = true
+        session.transactionIsCallers = byCaller
     }
 
     /// Ends the open transaction, keeping its changes if the counts of every relationship it touched
     /// are within their bounds; otherwise rolls it back and throws.
     package mutating func commitTransaction(model: Model) throws(MappingError) {
-        guard explicitTransaction else { throw MappingError(.misuse, "no transaction is open on this context") }
-        explicitTransaction = false
+        guard session.explicitTransaction else { throw MappingError(.misuse, "no transaction is open on this context") }
+        session.explicitTransaction = false
         do {
             try commit(model: model)
         } catch {
@@ -98,8 +98,8 @@ extension ObjectStore {
     }
 
     package mutating func rollbackTransaction() throws(MappingError) {
-        guard explicitTransaction else { throw MappingError(.misuse, "no transaction is open on this context") }
-        explicitTransaction = false
+        guard session.explicitTransaction else { throw MappingError(.misuse, "no transaction is open on this context") }
+        session.explicitTransaction = false
         rollback()
     }
 
@@ -112,16 +112,16 @@ extension ObjectStore {
         guard let committed = journal else { return }
         // Other processes' commits were checked where they were made; applying them must not fail
         // (they would stay unapplied, and every later call would fail with them).
-        if !applyingStoreChanges { try checkCounts(committed, model: model) }
-        if persistent != nil || collectsChanges {
+        if !session.applyingStoreChanges { try checkCounts(committed, model: model) }
+        if session.persistent != nil || session.collectsChanges {
             let changes = changeSet(of: committed, model: model)
-            if collectsChanges, !applyingStoreChanges, !changes.isEmpty, let refusal = changeRefusal { throw refusal }
-            if let persistent, !applyingStoreChanges {
+            if session.collectsChanges, !session.applyingStoreChanges, !changes.isEmpty, let refusal = session.changeRefusal { throw refusal }
+            if let persistent = session.persistent, !session.applyingStoreChanges {
                 // Written before the commit is final: a failed write fails the commit.
                 let rows = storeCommit(of: committed, changes: changes, model: model)
                 if !rows.isEmpty { try persistent.write(rows) }
             }
-            if collectsChanges && !changes.isEmpty { committedChanges.append(changes) }
+            if session.collectsChanges && !changes.isEmpty { session.committedChanges.append(changes) }
         }
         journal = nil
         release(slots: committed.deleted.map(\.slot))

@@ -33,23 +33,9 @@ package struct ObjectStore {
     let indexKeys: [[Int: IndexKey]]
     private var nextSequence = 0
     var journal: Journal?
-    /// True while a transaction opened with `begin()` spans calls.
-    package var explicitTransaction = false
-    /// Whether the caller opened it (a failing call then says it rolled the caller's transaction
-    /// back), rather than a chunked import for its own chunks.
-    package var transactionIsCallers = true
-    /// Set while the context has observers: each commit then leaves its change set in
-    /// `committedChanges`, for the context to hand to them once its lock is released.
-    package var collectsChanges = false
-    /// Set for a call that may not change the graph (an observer too many commits deep): a
-    /// commit with a non-empty change set fails with it and is rolled back.
-    package var changeRefusal: MappingError?
-    package var committedChanges: [ChangeSet] = []
-    /// The database every commit is written to, if the context has one.
-    package var persistent: (any PersistentStore)?
-    /// Set while other processes' commits are applied (`ObjectStore+Refresh`): they came from the
-    /// database, so the commit that applies them writes nothing back.
-    var applyingStoreChanges = false
+    /// What the context's session has asked of the graph: transactions across calls, observers,
+    /// the database commits are written to (`StoreSession`).
+    package var session = StoreSession()
 
     /// A store that is never read or changed, only swapped with the real one (the importer holds it
     /// while it has the real one out): no tables, no arena of its own.

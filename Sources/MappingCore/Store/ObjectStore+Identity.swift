@@ -1,0 +1,46 @@
+/// The one find-or-create of identities: the importer (a representation, a bare identity value),
+/// the connector (a foreign key) and a database's rows read at open all go through `findOrCreate`,
+/// so there is one place where an identity becomes an object and one object per identity.
+extension ObjectStore {
+    /// How `findOrCreate` makes the object an identity names when there is none.
+    package enum NewObject {
+        /// With only its identification set (these values, in the entity's identification order).
+        case identified([AttributeValue])
+        /// With all its values at once, in declaration order (a row read back from a database).
+        case row([AttributeValue?])
+    }
+
+    /// The object registered under `key` in identity map `map` (`isNew` false) — of whatever entity
+    /// it is: the caller decides whether that kind will do — else, with `making`, a new object of
+    /// `entity` made so and registered under `key` (`isNew` true); else nil.
+    package mutating func findOrCreate(_ entity: Entity, map: Int, key: IdentityKey,
+                                       making: NewObject?) -> (object: ObjectID, isNew: Bool)? {
+        if let existing = lookup(map: map, key: key) { return (existing, false) }
+        guard let making else { return nil }
+        let object: ObjectID
+        switch making {
+        case .identified(let values):
+            object = create(entity)
+            for (attribute, value) in zip(entity.identification, values) {
+                setValue(value, of: object, attribute: attribute)
+            }
+        case .row(let values):
+            object = create(entity, values: values)
+        }
+        register(object, map: map, key: key)
+        return (object, true)
+    }
+
+    /// The identity map and key of an object with these values (in declaration order); nil when the
+    /// entity has no identification or one of its identification values is null.
+    package static func identity(of values: [AttributeValue?], _ entity: Entity) -> (map: Int, key: IdentityKey)? {
+        guard let map = entity.identityMap else { return nil }
+        var key: [AttributeValue] = []
+        key.reserveCapacity(entity.identification.count)
+        for attribute in entity.identification {
+            guard values.indices.contains(attribute), let value = values[attribute] else { return nil }
+            key.append(value)
+        }
+        return (map, IdentityKey(key))
+    }
+}

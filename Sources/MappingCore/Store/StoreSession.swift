@@ -1,0 +1,25 @@
+/// The session flags a graph carries beside its objects: whether a transaction spans calls and who
+/// opened it, whether the context's observers want change sets (and the ones waiting for them),
+/// a refusal of changes for the call under way, and the database every commit is written to.
+/// Set by the context under its lock; read by the graph's commit (`ObjectStore+Transaction`).
+package struct StoreSession {
+    /// True while a transaction opened with `begin()` spans calls.
+    package var explicitTransaction = false
+    /// Whether the caller opened it (a failing call then says it rolled the caller's transaction
+    /// back), rather than a chunked import for its own chunks.
+    package var transactionIsCallers = true
+    /// Set while the context has observers: each commit then leaves its change set in
+    /// `committedChanges`, for the context to hand to them once its lock is released.
+    package var collectsChanges = false
+    /// Set for a call that may not change the graph (an observer too many commits deep): a
+    /// commit with a non-empty change set fails with it and is rolled back.
+    package var changeRefusal: MappingError?
+    package var committedChanges: [ChangeSet] = []
+    /// The database every commit is written to, if the context has one.
+    package var persistent: (any PersistentStore)?
+    /// Set while other processes' commits are applied (`ObjectStore+Refresh`): they came from the
+    /// database, so the commit that applies them writes nothing back.
+    package var applyingStoreChanges = false
+
+    package init() {}
+}
