@@ -74,10 +74,12 @@ test-deps: deps
 # --static-swift-stdlib is ignored for a .so) and exports only the mapping_* entry points. The
 # simdjson plugin is C++ only, so it is compiled here directly, with the flags of the CSimdJSON
 # target in Package.swift: a SwiftPM link would name the Swift runtime (or, static, carry 6 MB of it).
+# The C targets' debug information is DWARF 4: Debian's valgrind (callgrind, `make bench-check`)
+# cannot read clang's default DWARF 5 from several C files in one library.
 release: deps
 	@mkdir -p .build
 	@printf '{\n  global: mapping_*;\n  local: *;\n};\n' > $(EXPORTS)
-	$(SWIFT) build -c release --product mapping -Xswiftc -static-stdlib \
+	$(SWIFT) build -c release --product mapping -Xswiftc -static-stdlib -Xcc -gdwarf-4 \
 	  -Xlinker --version-script=$(EXPORTS) -Xlinker -soname=$(SONAME)
 	@ln -sf libmapping.so $(RELEASE_DIR)/$(SONAME)
 	@if [ "$(MAPPING_SIMDJSON)" = 1 ]; then $(MAKE) -s $(RELEASE_DIR)/$(PLUGIN); fi

@@ -1,10 +1,11 @@
+import CMappingHeader
 import MappingCore
 import MappingEngine
 import MappingJSON
 
 /// The engine's parser for a MAPPING_PARSER_* value; `nil` for MAPPING_PARSER_DEFAULT.
 func parserChoice(_ value: CInt) throws(MappingError) -> JSONBackend? {
-    if value == 0 { return nil }
+    if value == CInt(MAPPING_PARSER_DEFAULT.rawValue) { return nil }
     guard let parser = JSONBackend(rawValue: value) else {
         throw MappingError(.range, "\(value) names no parser (MAPPING_PARSER_JANSSON or MAPPING_PARSER_SIMDJSON)")
     }

@@ -11,19 +11,17 @@ public enum PayloadWork: Sendable {
 }
 
 extension MappingContext {
-    /// The one way a parsed payload reaches the engine: whichever backend parsed it, its root and
-    /// reader are handed to the importer here, specialized for that reader (`PayloadConsumer`).
+    /// The one way a parsed payload reaches the engine: an import's payload goes to the importer
+    /// specialized for its parser's reader (`ParsedPayload.importDocument`).
     public func map(_ payload: ParsedPayload, _ work: PayloadWork) throws(MappingError) -> [ObjectID] {
-        try payload.read(with: PayloadMapper(context: self, work: work))
-    }
-
-    fileprivate func run<Reader: JSONReader>(_ work: PayloadWork, root: Reader.Node,
-                                         reader: Reader) throws(MappingError) -> [ObjectID] {
         switch work {
         case .importing(let mappings, let options):
-            try importDocument(mappings: mappings, root: root, reader: reader, options: options)
+            return try importPayload(payload, mappings: mappings, options: options)
         case .response(let response, let options):
-            try mapResponse(response, root: root, reader: reader, options: options)
+            guard let plan = try responseImport(response, hasBody: true, options: options, messages: { wanted in
+                (try? payload.read(with: ErrorMessages(wanted: wanted))) ?? []
+            }) else { return [] }
+            return try importPayload(payload, mappings: plan.mappings, options: plan.options)
         }
     }
 
@@ -40,13 +38,3 @@ extension MappingContext {
     }
 }
 
-/// `MappingContext.map`'s work on a payload's reader.
-private struct PayloadMapper: PayloadConsumer {
-    typealias Result = [ObjectID]
-    let context: MappingContext
-    let work: PayloadWork
-
-    func consume<Reader: JSONReader>(root: Reader.Node, reader: Reader) throws(MappingError) -> [ObjectID] {
-        try context.run(work, root: root, reader: reader)
-    }
-}

@@ -8,29 +8,49 @@ extension MappingContext {
     /// descriptor matches. Returns the objects of all key paths in descriptor order.
     public func mapResponse<Reader: JSONReader>(_ response: HTTPResponse, root: Reader.Node?, reader: Reader,
                                                 options given: ImportOptions = ImportOptions()) throws(MappingError) -> [ObjectID] {
+        guard let plan = try responseImport(response, hasBody: root != nil, options: given, messages: { wanted in
+            root.map { Self.errorMessages(wanted, in: $0, reader) } ?? []
+        }), let root else { return [] }
+        return try importDocument(mappings: plan.mappings, root: root, reader: reader, options: plan.options)
+    }
+
+    /// The error message keys an error status's matched descriptors name: where in the payload
+    /// (a key path, or its root) and the key of the message in each object there.
+    typealias WantedMessages = [(keyPath: String?, key: String)]
+
+    /// What a response is mapped with: the mappings of the descriptors that match it and the
+    /// options (response metadata, their key paths, the target object); nil without a body. An
+    /// error status fails with `MAPPING_ERESPONSE` and the messages `messages` reads from the payload.
+    func responseImport(_ response: HTTPResponse, hasBody: Bool, options given: ImportOptions,
+                        messages: (WantedMessages) -> [String]) throws(MappingError) -> (mappings: [String], options: ImportOptions)? {
         let matched = spec.descriptors(for: response)
         if response.status >= 400 {
-            var messages: [String] = []
-            for (descriptor, _) in matched {
-                guard let key = descriptor.errorMessage, let root else { continue }
-                let value = descriptor.keyPath.map { Self.value(at: $0, in: root, reader) } ?? root
-                messages += Self.errorMessages(value, key: key, reader)
-            }
+            let found = hasBody ? messages(matched.compactMap { descriptor, _ in descriptor.errorMessage.map { (descriptor.keyPath, $0) } }) : []
             // Method and URL first: an error status is read in logs far from the request.
             let answer = "\(response.methodName) \(response.url) answered \(response.status)"
-            throw MappingError(.response, messages.isEmpty ? answer : answer + ": " + messages.joined(separator: ", "))
+            throw MappingError(.response, found.isEmpty ? answer : answer + ": " + found.joined(separator: ", "))
         }
         let objectDescriptors = matched.filter { $0.0.mapping != nil }
         guard !objectDescriptors.isEmpty else {
             throw MappingError(.mapping, "no response descriptor matches \(response.url) (status \(response.status))")
         }
-        guard let root else { return [] }
+        guard hasBody else { return nil }
         var options = given
         options.addResponseMetadata(response, arguments: objectDescriptors.first?.1 ?? [:])
         options.keyPaths = objectDescriptors.map(\.0.keyPath)
         options.targetObject = response.target
-        let names = objectDescriptors.compactMap { $0.0.mapping.map(spec.name(of:)) }
-        return try importDocument(mappings: names, root: root, reader: reader, options: options)
+        return (objectDescriptors.compactMap { $0.0.mapping.map(spec.name(of:)) }, options)
+    }
+
+    /// The messages an error payload holds where `wanted` says.
+    fileprivate static func errorMessages<Reader: JSONReader>(_ wanted: WantedMessages, in root: Reader.Node,
+                                                              _ reader: Reader) -> [String] {
+        var messages: [String] = []
+        for (keyPath, key) in wanted {
+            let value = keyPath.map { Self.value(at: $0, in: root, reader) } ?? root
+            messages += Self.errorMessages(value, key: key, reader)
+        }
+        return messages
     }
 
     private static func value<Reader: JSONReader>(at keyPath: String, in root: Reader.Node, _ reader: Reader) -> Reader.Node? {
@@ -56,5 +76,15 @@ extension MappingContext {
         default:
             return []
         }
+    }
+}
+
+/// Reads an error payload's messages through whichever parser read it (a rare path: not specialized).
+struct ErrorMessages: PayloadConsumer {
+    typealias Result = [String]
+    let wanted: MappingContext.WantedMessages
+
+    func consume<Reader: JSONReader>(root: Reader.Node, reader: Reader) throws(MappingError) -> [String] {
+        MappingContext.errorMessages(wanted, in: root, reader)
     }
 }

@@ -169,42 +169,31 @@ public final class MappingContext: Sendable {
     /// several root key paths in one response), as one all-or-nothing import.
     public func importDocument<Reader: JSONReader>(mappings names: [String], root: Reader.Node, reader: Reader,
                                                    options: ImportOptions) throws(MappingError) -> [ObjectID] {
+        try importing(names, options: options) { (store, references, spec, hosts) throws(MappingError) -> [ObjectID] in
+            try store.importDocument(references, root: root, reader: reader, spec: spec, hosts: hosts, options: options)
+        }
+    }
+
+    /// Maps a parsed payload with several mappings in turn, as one all-or-nothing import (the
+    /// payload specializes the importer for its reader, `ParsedPayload.importDocument`).
+    func importPayload(_ payload: ParsedPayload, mappings names: [String], options: ImportOptions) throws(MappingError) -> [ObjectID] {
+        try importing(names, options: options) { (store, references, spec, hosts) throws(MappingError) -> [ObjectID] in
+            try payload.importDocument(references, into: &store, spec: spec, hosts: hosts, options: options)
+        }
+    }
+
+    /// Runs `body` on the graph, under the context's lock, with the mappings `names` resolved.
+    private func importing(_ names: [String], options: ImportOptions,
+                           _ body: (inout ObjectStore, [MappingRef], CompiledSpec, [String: HostTransformer]) throws(MappingError) -> [ObjectID])
+                           throws(MappingError) -> [ObjectID] {
         guard !names.isEmpty else { throw MappingError(.misuse, "no mapping named for the import") }
         var references: [MappingRef] = []
         for name in names { references.append(try mappingReference(name)) }
         let spec = self.spec
         let hosts = hostTransformers
         return try withGraph { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
-            try store.transaction(model: spec.model) { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
-                // Move the store into the importer and back, so it stays uniquely referenced and
-                // is changed in place rather than copied.
-                var importer = Importer(spec: spec, reader: reader, store: .placeholder)
-                importer.hosts = hosts
-                importer.options = options
-                if options.audit != nil || options.strict { importer.auditCounts = [:] }
-                swap(&importer.store, &store)
-                defer { swap(&importer.store, &store) }
-                let objects: [ObjectID]
-                do throws(MappingError) {
-                    objects = try importer.run(mappings: references, root: root)
-                } catch {
-                    // What was counted before the failure still says how the payload fit (`explain`).
-                    if let counts = importer.auditCounts { options.audit?.add(counts, spec: spec) }
-                    throw error
-                }
-                if let counts = importer.auditCounts { try Self.report(counts, spec: spec, options: options) }
-                return objects
-            }
+            try body(&store, references, spec, hosts)
         }
-    }
-
-    /// Adds an import's counts to its audit; in a strict import, its warnings fail it.
-    static func report(_ counts: [Int: ImportAudit.Counts], spec: CompiledSpec, options: ImportOptions) throws(MappingError) {
-        options.audit?.add(counts, spec: spec)
-        guard options.strict else { return }
-        let own = ImportAudit()
-        own.add(counts, spec: spec)
-        try own.failIfWarned()
     }
 
     // MARK: Reading

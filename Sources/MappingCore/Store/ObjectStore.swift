@@ -5,7 +5,7 @@ import MappingArena
 /// in. Strings live in one `StringArena`. Besides: one member list per entity (creation order) and
 /// one identity map per identification. Every change goes through the methods here so that an
 /// open transaction can record what to restore (see `ObjectStore+Transaction.swift`).
-package struct ObjectStore {
+public struct ObjectStore {
     /// The store's tag and the slot number of its first slot in handles (see `HandleSpace`).
     package let space: HandleSpace
     var tag: UInt16 { space.tag }
