@@ -20,7 +20,7 @@ static void *try_open(const char *path, char *error, size_t size) {
 
 static void *beside_this_library(const char *file, char *error, size_t size) {
     Dl_info info;
-    if (!dladdr((void *)&mapping_plugin_open, &info) || !info.dli_fname) return NULL;
+    if (!dladdr((void *)&cplugin_open, &info) || !info.dli_fname) return NULL;
     const char *slash = strrchr(info.dli_fname, '/');
     if (!slash) return NULL;
     char path[4096];
@@ -31,7 +31,7 @@ static void *beside_this_library(const char *file, char *error, size_t size) {
     return try_open(path, error, size);
 }
 
-void *mapping_plugin_open(const char *file, const char *variable, char *error, size_t size) {
+void *cplugin_open(const char *file, const char *variable, char *error, size_t size) {
     if (size > 0) error[0] = 0;
     const char *chosen = getenv(variable);
     if (chosen && *chosen) return try_open(chosen, error, size);

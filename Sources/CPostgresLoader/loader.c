@@ -8,29 +8,29 @@
 #define PLUGIN "libmapping-postgres.so"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static const mapping_pq_api *api;
+static const cpq_api *api;
 static char error[512];
 
 static void load(void) {
-    void *handle = mapping_plugin_open(PLUGIN, "MAPPING_POSTGRES_PLUGIN", error, sizeof error);
+    void *handle = cplugin_open(PLUGIN, "MAPPING_POSTGRES_PLUGIN", error, sizeof error);
     if (!handle) return;
-    int (*abi_version)(void) = (int (*)(void))dlsym(handle, "mapping_pq_abi_version");
-    const mapping_pq_api *(*table)(void) = (const mapping_pq_api *(*)(void))dlsym(handle, "mapping_pq_plugin_api");
-    if (!abi_version || !table || abi_version() != MAPPING_PQ_ABI_VERSION) {
+    int (*abi_version)(void) = (int (*)(void))dlsym(handle, "cpq_abi_version");
+    const cpq_api *(*table)(void) = (const cpq_api *(*)(void))dlsym(handle, "cpq_plugin_api");
+    if (!abi_version || !table || abi_version() != CPQ_ABI_VERSION) {
         snprintf(error, sizeof error, "cannot load its plugin (%s is of another libmapping: interface %d, this one needs %d)",
-                 PLUGIN, abi_version ? abi_version() : 0, MAPPING_PQ_ABI_VERSION);
+                 PLUGIN, abi_version ? abi_version() : 0, CPQ_ABI_VERSION);
         dlclose(handle);
         return;
     }
     api = table();  /* the plugin stays open for the life of the process */
 }
 
-const mapping_pq_api *mapping_pq_load(void) {
+const cpq_api *cpq_load(void) {
     pthread_once(&once, load);
     return api;
 }
 
-const char *mapping_pq_load_error(void) {
+const char *cpq_load_error(void) {
     pthread_once(&once, load);
     return api ? "" : error;
 }

@@ -4,7 +4,7 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-static const mapping_pq_api table = {
+static const cpq_api table = {
     .PQconnectdb = PQconnectdb,
     .PQfinish = PQfinish,
     .PQconninfoParse = PQconninfoParse,
@@ -29,6 +29,6 @@ static const mapping_pq_api table = {
     .PQgetisnull = PQgetisnull,
 };
 
-EXPORT int mapping_pq_abi_version(void) { return MAPPING_PQ_ABI_VERSION; }
+EXPORT int cpq_abi_version(void) { return CPQ_ABI_VERSION; }
 
-EXPORT const mapping_pq_api *mapping_pq_plugin_api(void) { return &table; }
+EXPORT const cpq_api *cpq_plugin_api(void) { return &table; }

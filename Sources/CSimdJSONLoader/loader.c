@@ -17,7 +17,7 @@ static int loaded;
 static char error[512];
 
 static void load(void) {
-    void *handle = mapping_plugin_open(PLUGIN, "MAPPING_SIMDJSON_PLUGIN", error, sizeof error);
+    void *handle = cplugin_open(PLUGIN, "MAPPING_SIMDJSON_PLUGIN", error, sizeof error);
     if (!handle) return;
     int (*abi_version)(void) = (int (*)(void))dlsym(handle, "csimdjson_abi_version");
     if (!abi_version || abi_version() != CSIMDJSON_ABI_VERSION) {

@@ -7,7 +7,7 @@ import MappingSQL
 final class PostgresConnection: @unchecked Sendable {
     private let connection: OpaquePointer
     /// libpq's functions, from the plugin (`mapping_pq.h`).
-    private let pq: mapping_pq_api
+    private let pq: cpq_api
     /// What error messages call the database: its schema (never the connection string, which may
     /// hold a password).
     let name: String
@@ -15,7 +15,7 @@ final class PostgresConnection: @unchecked Sendable {
     /// failed commit may simply run again (`PostgresFailure.retryable`).
     private(set) var lastState = ""
 
-    private init(_ connection: OpaquePointer, name: String, pq: mapping_pq_api) {
+    private init(_ connection: OpaquePointer, name: String, pq: cpq_api) {
         self.connection = connection
         self.name = name
         self.pq = pq
@@ -24,8 +24,8 @@ final class PostgresConnection: @unchecked Sendable {
     deinit { pq.PQfinish(connection) }
 
     static func open(_ conninfo: String, name: String) throws(MappingError) -> PostgresConnection {
-        guard let pq = mapping_pq_load()?.pointee else {
-            let problem = mapping_pq_load_error().map { String(cString: $0) } ?? "cannot load its plugin"
+        guard let pq = cpq_load()?.pointee else {
+            let problem = cpq_load_error().map { String(cString: $0) } ?? "cannot load its plugin"
             throw MappingError(.unavailable, "the PostgreSQL store is not available: \(problem); it needs libmapping-postgres.so "
                                + "beside libmapping.so and libpq (Debian's libpq5)")
         }
@@ -161,14 +161,14 @@ enum PostgresFailure {
 /// A statement's result: its rows, read as `StoredValue`s by column type.
 final class PostgresResult: StoredRows {
     fileprivate let raw: OpaquePointer?
-    private let pq: mapping_pq_api
+    private let pq: cpq_api
     private var row: Int32 = -1
     let count: Int32
     private var kinds: [Kind] = []
 
     private enum Kind { case integer, boolean, real, text }
 
-    fileprivate init(_ raw: OpaquePointer?, _ pq: mapping_pq_api) {
+    fileprivate init(_ raw: OpaquePointer?, _ pq: cpq_api) {
         self.raw = raw
         self.pq = pq
         count = max(0, raw.map { pq.PQntuples($0) } ?? 0)

@@ -22,10 +22,10 @@ extern "C" {
 #endif
 
 /* The version of the table below; a plugin of another version is refused. */
-#define MAPPING_PQ_ABI_VERSION 1
+#define CPQ_ABI_VERSION 1
 
 /* The libpq functions the store calls, under their own names. */
-typedef struct mapping_pq_api {
+typedef struct cpq_api {
     PGconn *(* _Nonnull PQconnectdb)(const char *conninfo);
     void (* _Nonnull PQfinish)(PGconn *conn);
     PQconninfoOption *(* _Nonnull PQconninfoParse)(const char *conninfo, char **errmsg);
@@ -50,13 +50,13 @@ typedef struct mapping_pq_api {
     char *(* _Nonnull PQgetvalue)(const PGresult *res, int tup_num, int field_num);
     int (* _Nonnull PQgetlength)(const PGresult *res, int tup_num, int field_num);
     int (* _Nonnull PQgetisnull)(const PGresult *res, int tup_num, int field_num);
-} mapping_pq_api;
+} cpq_api;
 
 /* The plugin, loaded once per process: from $MAPPING_POSTGRES_PLUGIN when that is set (and only
  * from there), else libmapping-postgres.so beside the library this loader is part of, else by the
- * system's search path. NULL when it cannot be loaded; mapping_pq_load_error() then says why. */
-const mapping_pq_api *mapping_pq_load(void);
-const char *mapping_pq_load_error(void);
+ * system's search path. NULL when it cannot be loaded; cpq_load_error() then says why. */
+const cpq_api *cpq_load(void);
+const char *cpq_load_error(void);
 
 #ifdef __cplusplus
 }

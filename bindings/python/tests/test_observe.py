@@ -67,7 +67,7 @@ def test_a_transaction_reports_once_and_a_rollback_never(ctx):
 
 
 def test_an_observer_outlives_nothing_when_the_context_closes():
-    context = mapping.Context(str(FIXTURES / "people.spec.json"))
+    context = mapping.Context(FIXTURES / "people.spec.json")
     observer = context.observe(lambda changes: None)
     context.close()
     observer.close()  # the context took its observers with it: no error

@@ -11,10 +11,10 @@ import mapping
 
 from conftest import FIXTURES
 
-SPEC = str(FIXTURES / "people.spec.json")
+SPEC = FIXTURES / "people.spec.json"
 WRITER = """
-import sys, mapping
-with mapping.Context(sys.argv[1], store=sys.argv[2]) as ctx:
+import pathlib, sys, mapping
+with mapping.Context(pathlib.Path(sys.argv[1]), store=sys.argv[2]) as ctx:
     ctx.import_json("person", open(sys.argv[3], "rb").read())
     grace = ctx.get("Person", 2)
     grace["weight"] = "98765432109876543210.0123456789"
