@@ -30,6 +30,7 @@ expected_files() {
   printf '%s\n' ".$prefix/bin/mapping" ".$prefix/include/mapping.h" ".$prefix/lib/libmapping.so" ".$prefix/lib/libmapping.so.$major" \
     ".$prefix/lib/libmapping.so.$version" ".$prefix/lib/pkgconfig/mapping.pc"
   if [ "${MAPPING_SIMDJSON:-1}" = 1 ]; then echo ".$prefix/lib/libmapping-simdjson.so"; fi
+  if [ "${MAPPING_POSTGRES:-1}" = 1 ]; then echo ".$prefix/lib/libmapping-postgres.so"; fi
 }
 
 check "make install DESTDIR=... PREFIX=$prefix" stage_make install
