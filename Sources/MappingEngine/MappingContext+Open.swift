@@ -49,7 +49,7 @@ extension MappingContext {
             #if MAPPING_POSTGRES
             recorded = try PostgresStore.recordedSpec(at: location)
             #else
-            throw MappingError(.unavailable, "this build of libmapping has no PostgreSQL store (it was built without libpq)")
+            throw noPostgreSQL
             #endif
         } else {
             recorded = try SQLiteStore.recordedSpec(at: location)
@@ -77,7 +77,7 @@ extension MappingContext {
                                           options: PostgresStore.Options(create: options.create, readOnly: options.readOnly,
                                                                          rebuild: options.rebuild, follow: options.follow))
             #else
-            throw MappingError(.unavailable, "this build of libmapping has no PostgreSQL store (it was built without libpq)")
+            throw noPostgreSQL
             #endif
         }
         return try SQLiteStore.open(location, spec: spec,
@@ -91,4 +91,10 @@ extension MappingContext {
             try open(specJSON: buffer, at: location, options: options)
         }
     }
+
+    #if !MAPPING_POSTGRES
+    private static var noPostgreSQL: MappingError {
+        MappingError(.unavailable, "this build of libmapping has no PostgreSQL store (it was built without libpq-dev)")
+    }
+    #endif
 }
