@@ -1,3 +1,4 @@
+import CMappingHeader
 import MappingArena
 import MappingCore
 import MappingEngine
@@ -65,16 +66,16 @@ public func mapping_entity_attribute_type(_ context: OpaquePointer?, _ entity: U
         guard let index = declared.attributeIndex(named: attributeName) else {
             throw declared.unknownAttribute(attributeName)
         }
-        let code: CInt = switch declared.attributes[index].type {
-        case .string: 1
-        case .integer: 2
-        case .double: 3
-        case .decimal: 4
-        case .boolean: 5
-        case .date: 6
-        case .json: 7
+        let code: mapping_type = switch declared.attributes[index].type {
+        case .string: MAPPING_TYPE_STRING
+        case .integer: MAPPING_TYPE_INTEGER
+        case .double: MAPPING_TYPE_DOUBLE
+        case .decimal: MAPPING_TYPE_DECIMAL
+        case .boolean: MAPPING_TYPE_BOOLEAN
+        case .date: MAPPING_TYPE_DATE
+        case .json: MAPPING_TYPE_JSON
         }
-        try store(code, into: out)
+        try store(CInt(code.rawValue), into: out)
     }
 }
 
