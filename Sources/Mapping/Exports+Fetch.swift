@@ -1,3 +1,4 @@
+import CMappingHeader
 import MappingCore
 import MappingEngine
 import MappingJSON
@@ -24,7 +25,7 @@ public func mapping_entity_fetch(_ context: OpaquePointer?, _ entity: UnsafePoin
                                    arguments: try fetchArguments(arguments), sort: try CString.optional(sort, "sort"),
                                    offset: Int(clamping: UInt(bitPattern: offset)),
                                    limit: limit == 0 ? nil : Int(clamping: UInt(bitPattern: limit)),
-                                   includesSubentities: flags & 1 == 0)
+                                   includesSubentities: !isSet(MAPPING_FETCH_EXACT_ENTITY, in: flags))
         out.pointee = Registry.lists.add(ListHandle(try handle.core.fetch(request)))
     }
 }

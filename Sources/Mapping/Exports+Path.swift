@@ -1,3 +1,4 @@
+import CMappingHeader
 import MappingCore
 import MappingEngine
 import MappingJSON
@@ -11,7 +12,7 @@ public func mapping_path_match(_ pattern: UnsafePointer<CChar>?, _ path: UnsafeP
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let compiled = try PathPattern(try CString.argument(pattern, "pattern"))
         let text = try CString.argument(path, "path")
-        guard let parameters = compiled.match(text, queryParameters: flags & 2 != 0) else {
+        guard let parameters = compiled.match(text, queryParameters: isSet(MAPPING_PATH_QUERY, in: flags)) else {
             throw MappingError(.notFound, "\"\(text)\" does not match the pattern \"\(compiled.text)\"")
         }
         let members = parameters.keys.sorted().map { JSONMember($0, parameters[$0] ?? .null) }
@@ -28,7 +29,7 @@ public func mapping_path_interpolate(_ pattern: UnsafePointer<CChar>?, _ values:
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let compiled = try PathPattern(try CString.argument(pattern, "pattern"))
         let object = try JSONArgument.parse(values, "values")
-        out.pointee = CString.copy(compiled.interpolate(values: object, escaping: flags & 1 != 0).utf8)
+        out.pointee = CString.copy(compiled.interpolate(values: object, escaping: isSet(MAPPING_PATH_ESCAPE, in: flags)).utf8)
     }
 }
 
@@ -40,7 +41,7 @@ public func mapping_path_interpolate_object(_ context: OpaquePointer?, _ pattern
     return withContext(context) { (handle, _) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }
         let compiled = try PathPattern(try CString.argument(pattern, "pattern"))
-        let path = try handle.core.path(compiled, from: ObjectID(raw: object), escaping: flags & 1 != 0)
+        let path = try handle.core.path(compiled, from: ObjectID(raw: object), escaping: isSet(MAPPING_PATH_ESCAPE, in: flags))
         out.pointee = CString.copy(path.utf8)
     }
 }

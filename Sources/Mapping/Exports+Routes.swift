@@ -17,7 +17,7 @@ public func mapping_route_path(_ context: OpaquePointer?, _ name: UnsafePointer<
         }
         let path = try handle.core.routePath(name: try CString.optional(name, "name"), object: object == 0 ? nil : ObjectID(raw: object),
                                              relationship: try CString.optional(relationship, "relationship"), method: methods,
-                                             escaping: flags & 1 != 0)
+                                             escaping: isSet(MAPPING_PATH_ESCAPE, in: flags))
         out.pointee = CString.copy(path.utf8)
     }
 }
@@ -78,7 +78,7 @@ public func mapping_list_parameters(_ context: OpaquePointer?, _ objects: Opaque
         guard let methods = HTTPMethods(name: methodName), methods != .any else {
             throw MappingError(.misuse, "\"\(methodName)\" is not an HTTP method")
         }
-        let text = try handle.core.parameters(for: list.objects, method: methods, form: flags & 8 != 0)
+        let text = try handle.core.parameters(for: list.objects, method: methods, form: isSet(MAPPING_SERIALIZE_FORM, in: flags))
         out.pointee = CString.copy(text.utf8)
     }
 }
