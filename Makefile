@@ -87,6 +87,7 @@ release: deps
 
 # The PostgreSQL plugin is C; compiled here directly for the same reason as the simdjson one.
 $(RELEASE_DIR)/$(PG_PLUGIN): Sources/CPostgresPlugin/plugin.c Sources/CPostgresLoader/include/mapping_pq.h
+	@mkdir -p $(@D)
 	$(CC) -shared -fPIC -O2 -o $@ $< -lpq
 
 CXX ?= c++
@@ -102,7 +103,7 @@ debug: deps
 
 # The command-line tool `mapping` (its own package in tools/cli): $(CLI_BIN), with the PostgreSQL
 # plugin beside it (the tool links the engine statically, so it looks for the plugin there; an
-# installed tool finds the installed plugin by the system's search path).
+# installed tool, in $(PREFIX)/bin, finds it in $(PREFIX)/lib: the loader also looks in ../lib).
 cli: deps
 	$(SWIFT) build -c release --package-path tools/cli --product mapping-tool
 	@if [ "$(MAPPING_POSTGRES)" = 1 ]; then $(MAKE) -s $(RELEASE_DIR)/$(PG_PLUGIN) && \

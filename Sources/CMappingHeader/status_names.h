@@ -1,6 +1,7 @@
 /* The name of each status code, spelled by the preprocessor from the header's constant itself: the
- * codes and their names are written once, in mapping.h's mapping_status. A code missing here is a
- * -Wswitch warning, and the tests compare every code and name with the header. */
+ * codes and their names are written once, in mapping.h's mapping_status. A code missing here reads
+ * as "MAPPING_E?" (the module is a system one, so -Wswitch stays quiet): the tests compare every
+ * code and name of the header with the library's (StatusCodeTests, test_status_codes.py). */
 #include "../../include/mapping.h"
 
 #define MAPPING_STATUS_NAME(constant) case constant: return #constant;

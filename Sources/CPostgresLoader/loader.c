@@ -23,6 +23,7 @@ static void load(void) {
         return;
     }
     api = table();  /* the plugin stays open for the life of the process */
+    if (!api) snprintf(error, sizeof error, "cannot load its plugin (%s gave no function table)", PLUGIN);
 }
 
 const cpq_api *cpq_load(void) {

@@ -1,13 +1,9 @@
-#define _GNU_SOURCE
 #include "csimdjson_loader.h"
 #include "mapping_plugin.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #define PLUGIN "libmapping-simdjson.so"
 

@@ -1,8 +1,8 @@
 public import CMappingHeader
 
 /// The one error type of the engine. Its codes are the `MAPPING_E*` constants of `mapping.h`, the
-/// one place their numbers and names are written: each case below is bound to its constant, and
-/// `name` is the constant's own name. A code's name and number never change once published, and
+/// one place their numbers and names are written: each case below is bound to its constant
+/// (`constant`), and the C ABI's `mapping_error_name` spells the constant's name (`status_names.h`). A code's name and number never change once published, and
 /// new codes are added at the end.
 public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: Sendable, CaseIterable, RawRepresentable {

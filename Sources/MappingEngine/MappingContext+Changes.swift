@@ -1,6 +1,4 @@
 import MappingCore
-import MappingLock
-import MappingJSON
 /// Changes made directly, outside imports: create, set, relate, delete. Each call is all or nothing
 /// and checks `minCount`/`maxCount` when it ends, unless a transaction opened with `begin()` groups
 /// calls: then the checks run at `commit()`, and a failing call rolls the whole transaction back.

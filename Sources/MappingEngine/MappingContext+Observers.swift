@@ -1,5 +1,4 @@
 import MappingCore
-import MappingJSON
 import MappingLock
 
 /// The context's observers: each is told every non-empty change set, after the commit that made it,

@@ -44,15 +44,11 @@ extension MappingContext {
     /// A context on the store at `location`, with the spec the store recorded: what a program that
     /// has only the store (the `mapping` tool's `query`) opens it with.
     public static func open(recordedAt location: String, options: StoreOptions) throws(MappingError) -> MappingContext {
-        let recorded: String
-        if StoreLocation.isPostgreSQL(location) {
-            #if MAPPING_POSTGRES
-            recorded = try PostgresStore.recordedSpec(at: location)
-            #else
-            throw noPostgreSQL
-            #endif
-        } else {
-            recorded = try SQLiteStore.recordedSpec(at: location)
+        let recorded: String = switch try StoreBackend(location) {
+        case .sqlite: try SQLiteStore.recordedSpec(at: location)
+        #if MAPPING_POSTGRES
+        case .postgres: try PostgresStore.recordedSpec(at: location)
+        #endif
         }
         return try open(specJSON: recorded, at: location, options: options)
     }
@@ -71,18 +67,18 @@ extension MappingContext {
     /// Opens the store at `location` with the backend it names: a `postgresql://` URI, else an
     /// SQLite file's path.
     public static func openStore(at location: String, spec: StoreSpec, options: StoreOptions) throws(MappingError) -> OpenedStore {
-        if StoreLocation.isPostgreSQL(location) {
-            #if MAPPING_POSTGRES
+        switch try StoreBackend(location) {
+        case .sqlite:
+            return try SQLiteStore.open(location, spec: spec,
+                                        options: SQLiteStore.Options(create: options.create, readOnly: options.readOnly,
+                                                                     durable: options.durable, rebuild: options.rebuild))
+        #if MAPPING_POSTGRES
+        case .postgres:
             return try PostgresStore.open(location, spec: spec,
                                           options: PostgresStore.Options(create: options.create, readOnly: options.readOnly,
                                                                          rebuild: options.rebuild, follow: options.follow))
-            #else
-            throw noPostgreSQL
-            #endif
+        #endif
         }
-        return try SQLiteStore.open(location, spec: spec,
-                                    options: SQLiteStore.Options(create: options.create, readOnly: options.readOnly,
-                                                                 durable: options.durable, rebuild: options.rebuild))
     }
 
     public static func open(specJSON text: String, at location: String,
@@ -91,10 +87,25 @@ extension MappingContext {
             try open(specJSON: buffer, at: location, options: options)
         }
     }
+}
 
-    #if !MAPPING_POSTGRES
-    private static var noPostgreSQL: MappingError {
-        MappingError(.unavailable, "this build of libmapping has no PostgreSQL store (it was built without libpq-dev)")
-    }
+/// The store backend a location names: a `postgresql://` URI is PostgreSQL (MAPPING_EUNAVAILABLE
+/// in a build without it), anything else an SQLite file's path.
+private enum StoreBackend {
+    case sqlite
+    #if MAPPING_POSTGRES
+    case postgres
     #endif
+
+    init(_ location: String) throws(MappingError) {
+        guard StoreLocation.isPostgreSQL(location) else {
+            self = .sqlite
+            return
+        }
+        #if MAPPING_POSTGRES
+        self = .postgres
+        #else
+        throw MappingError(.unavailable, "this build of libmapping has no PostgreSQL store (it was built without libpq-dev)")
+        #endif
+    }
 }

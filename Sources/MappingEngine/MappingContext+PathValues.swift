@@ -1,6 +1,4 @@
 import MappingCore
-import MappingLock
-import MappingJSON
 
 extension MappingContext {
     /// The pattern interpolated with values read from a graph object.

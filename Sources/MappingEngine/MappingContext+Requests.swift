@@ -1,6 +1,4 @@
 import MappingCore
-import MappingLock
-import MappingJSON
 
 extension MappingContext {
     /// The parameters of a request for `objects` and `method`: each object written by its request

@@ -1,6 +1,4 @@
 import MappingCore
-import MappingLock
-import MappingJSON
 
 extension MappingContext {
     /// The path of the route for `object` and `method` (or for its relationship, or the route named

@@ -1,6 +1,5 @@
 import MappingCore
 import MappingLock
-import MappingJSON
 
 extension MappingContext {
     /// Runs `request` now and after every commit that changed something; calls `callback` with the

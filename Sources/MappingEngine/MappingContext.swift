@@ -169,7 +169,7 @@ public final class MappingContext: Sendable {
     /// several root key paths in one response), as one all-or-nothing import.
     public func importDocument<Reader: JSONReader>(mappings names: [String], root: Reader.Node, reader: Reader,
                                                    options: ImportOptions) throws(MappingError) -> [ObjectID] {
-        try importing(names, options: options) { (store, references, spec, hosts) throws(MappingError) -> [ObjectID] in
+        try importing(names) { (store, references, spec, hosts) throws(MappingError) -> [ObjectID] in
             try store.importDocument(references, root: root, reader: reader, spec: spec, hosts: hosts, options: options)
         }
     }
@@ -177,13 +177,13 @@ public final class MappingContext: Sendable {
     /// Maps a parsed payload with several mappings in turn, as one all-or-nothing import (the
     /// payload specializes the importer for its reader, `ParsedPayload.importDocument`).
     func importPayload(_ payload: ParsedPayload, mappings names: [String], options: ImportOptions) throws(MappingError) -> [ObjectID] {
-        try importing(names, options: options) { (store, references, spec, hosts) throws(MappingError) -> [ObjectID] in
+        try importing(names) { (store, references, spec, hosts) throws(MappingError) -> [ObjectID] in
             try payload.importDocument(references, into: &store, spec: spec, hosts: hosts, options: options)
         }
     }
 
     /// Runs `body` on the graph, under the context's lock, with the mappings `names` resolved.
-    private func importing(_ names: [String], options: ImportOptions,
+    private func importing(_ names: [String],
                            _ body: (inout ObjectStore, [MappingRef], CompiledSpec, [String: HostTransformer]) throws(MappingError) -> [ObjectID])
                            throws(MappingError) -> [ObjectID] {
         guard !names.isEmpty else { throw MappingError(.misuse, "no mapping named for the import") }

@@ -26,8 +26,9 @@ final class PostgresConnection: @unchecked Sendable {
     static func open(_ conninfo: String, name: String) throws(MappingError) -> PostgresConnection {
         guard let pq = cpq_load()?.pointee else {
             let problem = cpq_load_error().map { String(cString: $0) } ?? "cannot load its plugin"
-            throw MappingError(.unavailable, "the PostgreSQL store is not available: \(problem); it needs libmapping-postgres.so "
-                               + "beside libmapping.so and libpq (Debian's libpq5)")
+            throw MappingError(.unavailable, "the PostgreSQL store is not available: \(problem); it needs the plugin "
+                               + "libmapping-postgres.so installed beside libmapping.so (or named by MAPPING_POSTGRES_PLUGIN) "
+                               + "and libpq (Debian's libpq5)")
         }
         // libpq's messages about a malformed URI quote it, password and all: checked first, and
         // its message is not passed on.

@@ -78,10 +78,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     /// Connects, creates or checks the schema, and reads every object in it. `uri` is libpq's URI,
     /// with one parameter of ours: `schema` (default `mapping`).
     public static func open(_ uri: String, spec: StoreSpec, options: Options = Options()) throws(MappingError) -> OpenedStore {
-        let (conninfo, schema) = try ConnectionString.split(uri)
-        let connection = try PostgresConnection.open(conninfo, name: quote(schema))
-        // A call holds its context's lock while it waits on the database: bounded, never forever.
-        try connection.execute("SET lock_timeout = '60s'; SET statement_timeout = '300s'; SET search_path TO \(quote(schema))")
+        let (connection, schema) = try connect(uri)
         let store = PostgresStore(connection: connection, layout: StoreLayout(model: spec.model, dialect: .postgres, json: spec.json),
                                   schema: schema, readOnly: options.readOnly, follows: options.follow)
         try store.prepare(spec: spec, options: options)
@@ -100,11 +97,19 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         return OpenedStore(store: store, objects: loaded)
     }
 
+    /// A connection to the database `uri` names, in its schema, with bounded waits: a call holds its
+    /// context's lock while it waits on the database, never forever.
+    private static func connect(_ uri: String) throws(MappingError) -> (PostgresConnection, schema: String) {
+        let (conninfo, schema) = try ConnectionString.split(uri)
+        let connection = try PostgresConnection.open(conninfo, name: quote(schema))
+        try connection.execute("SET lock_timeout = '60s'; SET statement_timeout = '300s'; SET search_path TO \(quote(schema))")
+        return (connection, schema)
+    }
+
     /// The spec a store was written with, as it recorded it (what a program that has only the URI
     /// opens it with). MAPPING_ESTORE for a schema that holds no store.
     public static func recordedSpec(at uri: String) throws(MappingError) -> String {
-        let (conninfo, schema) = try ConnectionString.split(uri)
-        let connection = try PostgresConnection.open(conninfo, name: quote(schema))
+        let (connection, schema) = try connect(uri)
         let result: PostgresResult
         do throws(MappingError) {
             result = try connection.query("SELECT \"value\" FROM \(quote(schema)).\"_mapping\" WHERE \"key\" = 'spec'")

@@ -60,7 +60,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     public func attached(_ objects: [StoredObject], as found: [Int64: ObjectID]) {
-        keys = Dictionary(uniqueKeysWithValues: found.map { ($0.value, StoreLayout.rowID(of: $0.key)) })
+        keys = Dictionary(found.map { ($0.value, StoreLayout.rowID(of: $0.key)) }, uniquingKeysWith: { first, _ in first })
         #if os(Linux)
         // Loading read every row into values first (tens of MB for 100k objects, freed now); glibc
         // keeps freed memory for reuse, so without a trim the process would go on holding it.

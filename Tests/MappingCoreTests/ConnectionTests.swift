@@ -123,6 +123,18 @@ final class ConnectionTests: XCTestCase {
         XCTAssertNotNil(try ctx.object(of: "Cat", identity: .integer(99)), "createMissing made cat 99")
     }
 
+    func testCreateMissingMakesNoSecondObjectForAnIdentityAnotherKindHolds() throws {
+        let withKittens = spec
+            .replacingOccurrences(of: #""House": {"attributes""#, with: #""Kitten": {"parent": "Cat"}, "House": {"attributes""#)
+            .replacingOccurrences(of: #""human": {"#, with: #""kitten": {"entity": "Kitten", "attributes": {"name": "name", "railsID": "railsID"}}, "exactCreating": {"entity": "Human", "attributes": {"name": "name", "catIDs": "catIDs"}, "connections": {"cats": {"attributes": {"catIDs": "railsID"}, "createMissing": true, "includesSubentities": false}}}, "human": {"#)
+        let ctx = try TestFixtures.context(withKittens)
+        let kitten = try XCTUnwrap(ctx.importJSON(mapping: "kitten", #"{"name": "Tiny", "railsID": 5}"#).first)
+        let human = try XCTUnwrap(ctx.importJSON(mapping: "exactCreating", #"{"name": "Blake", "catIDs": [5, 6]}"#).first)
+        XCTAssertEqual(try catsOf(ctx, human), ["?"], "cat 6 was made (no name); the kitten is not a Cat exactly")
+        XCTAssertEqual(try ctx.object(of: "Cat", identity: .integer(5)), kitten, "identity 5 still names the kitten alone")
+        XCTAssertEqual(try ctx.count(of: "Cat"), 2, "the kitten and the new cat 6: no second object for identity 5")
+    }
+
     func testByKeyPathG9G10() throws {
         let ctx = try TestFixtures.context(spec)
         _ = try ctx.importJSON(mapping: "house", """

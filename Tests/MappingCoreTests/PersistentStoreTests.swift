@@ -52,6 +52,20 @@ final class PersistentStoreTests: XCTestCase {
         }
     }
 
+    func testRowsSharingAnIdentityAreRefusedAndLeaveTheContextEmpty() throws {
+        let ctx = try TestFixtures.context(TestFixtures.peopleSpec)
+        let company = try XCTUnwrap(ctx.model.entity(named: "Company")).index
+        XCTAssertThrowsError(try ctx.attach(Recording(), loading: [
+            StoredObject(key: 1, entity: company, values: [.integer(10), .string("First")], links: [[]]),
+            StoredObject(key: 2, entity: company, values: [.integer(10), .string("Second")], links: [[]]),
+        ])) { error in
+            XCTAssertEqual((error as? MappingError)?.code, .store)
+            XCTAssertTrue((error as? MappingError)?.message.contains("one Company's identity") == true, "\(error)")
+        }
+        XCTAssertEqual(try ctx.count(of: "Company"), 0, "nothing was made")
+        XCTAssertNil(ctx.persistentStore, "nothing was attached")
+    }
+
     /// A store other processes write: each call hands the context what they committed.
     private final class Shared: PersistentStore, @unchecked Sendable {
         var commits: [StoreCommit] = []

@@ -42,7 +42,7 @@ final class StoreInvariantTests: XCTestCase {
     func testAnIdentityMissingFromItsMapIsFound() throws {
         let (ctx, people) = try graph()
         let found = try violations(ctx) { store in
-            guard let record = store.record(people[0]), let identity = IdentityMap.key(of: record, ctx.model.entities[record.entity])
+            guard let record = store.record(people[0]), let identity = ObjectStore.identity(of: record.values, ctx.model.entities[record.entity])
             else { return XCTFail("Ada has no identity") }
             store.unregister(people[0], map: identity.map, key: identity.key)
         }

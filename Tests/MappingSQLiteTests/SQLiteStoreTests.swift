@@ -58,12 +58,9 @@ final class SQLiteStoreTests: XCTestCase {
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
-    private func open(_ spec: String = spec, options: SQLiteStore.Options = .init()) throws -> (MappingContext, SQLiteStore) {
-        let context = try TestFixtures.context(spec)
-        let storeSpec = MappingContext.storeSpec(try JanssonDocument.parse(spec).value(), model: context.model)
-        let opened = try SQLiteStore.open(path, spec: storeSpec, options: options)
-        try context.attach(opened)
-        return (context, try XCTUnwrap(opened.store as? SQLiteStore))
+    private func open(_ spec: String = spec) throws -> (MappingContext, SQLiteStore) {
+        let context = try MappingContext.open(specJSON: spec, at: path)
+        return (context, try XCTUnwrap(context.persistentStore as? SQLiteStore))
     }
 
     /// Every object of every entity with its values, entity and relationships in order, as text.

@@ -12,7 +12,7 @@ extern "C" {
 
 /* Opens the plugin `file` (RTLD_NOW | RTLD_LOCAL): from the path in the environment variable
  * `variable` when that is set (and only from there), else from beside the library this code is
- * part of, else by the system's search path. NULL when it cannot be opened; `error` (of `size`
+ * part of, else from ../lib relative to it, else by the system's search path. NULL when it cannot be opened; `error` (of `size`
  * bytes) then says why, naming what is missing. */
 void *cplugin_open(const char *file, const char *variable, char *error, size_t size);
 

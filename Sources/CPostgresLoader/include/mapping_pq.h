@@ -5,7 +5,7 @@
  * libmapping-postgres.so (Sources/CPostgresPlugin), links libpq and hands over a table of the
  * functions the PostgreSQL store calls; this loader opens it the first time a postgresql:// store
  * is opened. Only libpq's header is needed to build (Debian's libpq-dev). */
-#include <postgresql/libpq-fe.h>
+#include <postgresql/libpq-fe.h>  /* Debian's place for it (Package.swift checks for it there) */
 #include <poll.h>
 
 /* The table's function pointers are marked _Nonnull (Swift then calls them without unwrapping); the
@@ -63,5 +63,7 @@ const char *cpq_load_error(void);
 #endif
 #ifdef __clang__
 #pragma clang diagnostic pop
+#else
+#undef _Nonnull
 #endif
 #endif

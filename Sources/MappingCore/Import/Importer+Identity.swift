@@ -59,13 +59,6 @@ extension Importer {
         return (object, true)
     }
 
-    /// Registers a new object in its entity's identity map if its identity is complete and free.
-    mutating func registerIfFree(_ object: ObjectID, _ entity: Entity) {
-        guard let identity = store.identity(of: object, entity),
-              store.lookup(map: identity.map, key: identity.key) == nil else { return }
-        store.register(object, map: identity.map, key: identity.key)
-    }
-
     mutating func identificationValues(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity,
                                                keyValue: AttributeValue?) throws(MappingError) -> [AttributeValue]? {
         var values: [AttributeValue] = []

@@ -76,7 +76,7 @@ extension Importer {
             throw MappingError(.mapping, "no mappable values found for mapping \"\(mapping.name)\": the representation has none of its keys",
                                path: path.text())
         }
-        if isNew && mapping.identifiesByScan { registerIfFree(object, entity) }
+        if isNew && mapping.identifiesByScan { store.registerIfFree(object, entity) }
         if let target { try registerTarget(target) }
         return finish(object, mapping)
     }

@@ -81,18 +81,6 @@ struct IdentityMap {
         others = others.filter { !isGone($0.value) }
     }
 
-    /// The map and key of a stored object; `nil` when the entity has no identification or one of
-    /// the object's identification values is unset.
-    static func key(of record: ObjectRecord, _ entity: Entity) -> (map: Int, key: IdentityKey)? {
-        guard let map = entity.identityMap else { return nil }
-        var values: [AttributeValue] = []
-        for attribute in entity.identification {
-            guard record.values.indices.contains(attribute), let value = record.values[attribute] else { return nil }
-            values.append(value)
-        }
-        return (map, IdentityKey(values))
-    }
-
     /// The key a caller's identity stands for: the value of a single identification attribute, or
     /// for a compound one an array in identification order or an object keyed by attribute name.
     /// Values are coerced as on import (`"123"` finds `123`); `nil` when one of them is null.

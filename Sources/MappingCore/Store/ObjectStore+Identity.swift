@@ -1,6 +1,8 @@
-/// The one find-or-create of identities: the importer (a representation, a bare identity value),
-/// the connector (a foreign key) and a database's rows read at open all go through `findOrCreate`,
-/// so there is one place where an identity becomes an object and one object per identity.
+/// Identities becoming objects. `findOrCreate` is the one find-or-create: the importer (a
+/// representation, a bare identity value), the connector (a foreign key) and a database's rows read
+/// at open go through it. An object made before its identity is known (a mapping identified by a
+/// predicate, a row another process wrote) is registered by `registerIfFree`; a direct change that
+/// sets an identity registers it or refuses the change (`GraphEditor.register`).
 extension ObjectStore {
     /// How `findOrCreate` makes the object an identity names when there is none.
     package enum NewObject {
@@ -42,5 +44,11 @@ extension ObjectStore {
             key.append(value)
         }
         return (map, IdentityKey(key))
+    }
+
+    /// Registers a live object in its entity's identity map if its identity is complete and free.
+    package mutating func registerIfFree(_ object: ObjectID, _ entity: Entity) {
+        guard let identity = identity(of: object, entity), lookup(map: identity.map, key: identity.key) == nil else { return }
+        register(object, map: identity.map, key: identity.key)
     }
 }

@@ -97,7 +97,7 @@ extension ObjectStore {
                     continue
                 }
                 let entity = model.entities[record.entity]
-                guard let actual = IdentityMap.key(of: record, entity), actual.map == map, actual.key == key else {
+                guard let actual = ObjectStore.identity(of: record.values, entity), actual.map == map, actual.key == key else {
                     found.append("identity map \(map) files \(id) (\(entity.name)) under a key its values do not make")
                     continue
                 }
@@ -105,13 +105,13 @@ extension ObjectStore {
         }
         for (_, id, record) in liveRecords {
             guard model.entities.indices.contains(record.entity),
-                  let identity = IdentityMap.key(of: record, model.entities[record.entity]) else { continue }
+                  let identity = ObjectStore.identity(of: record.values, model.entities[record.entity]) else { continue }
             guard let holder = lookup(map: identity.map, key: identity.key) else {
                 found.append("\(model.entities[record.entity].name) \(id) has a complete identity missing from its identity map")
                 continue
             }
             if holder != id, let other = self.record(holder),
-               IdentityMap.key(of: other, model.entities[other.entity])?.key != identity.key {
+               ObjectStore.identity(of: other.values, model.entities[other.entity])?.key != identity.key {
                 found.append("the identity of \(id) is filed under \(holder), whose values differ")
             }
         }

@@ -44,9 +44,7 @@ extension ObjectStore {
             }
         }
         for row in rows {
-            if let identity = identity(of: row.object, row.entity), lookup(map: identity.map, key: identity.key) == nil {
-                register(row.object, map: identity.map, key: identity.key)
-            }
+            registerIfFree(row.object, row.entity)
         }
         for row in rows {
             for (index, relationship) in row.entity.relationships.enumerated() where row.stored.links.indices.contains(index) {

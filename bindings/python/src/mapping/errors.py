@@ -146,7 +146,8 @@ class TransportError(ResponseError, OSError):
 
 
 class UnavailableError(MappingError):
-    """A feature this build of the library lacks (the simdjson parser, built without libsimdjson-dev)."""
+    """A feature this build of the library or this machine lacks: the simdjson parser or the PostgreSQL
+    store (built without them), or the plugin that holds one, or the library it needs."""
 
 
 class BusyError(MappingError, TimeoutError):

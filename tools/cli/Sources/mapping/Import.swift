@@ -37,28 +37,33 @@ struct Import: ParsableCommand {
         // A store file this import creates is removed again if the import fails: a failed command
         // leaves no empty store behind.
         let createdStore = store.flatMap { !MappingContext.isServerLocation($0) && access($0, F_OK) != 0 ? $0 : nil }
-        let context: MappingContext
-        if let store {
-            context = try engine(store) { () throws(MappingError) in try MappingContext.open(specJSON: specText, at: store) }
-        } else {
-            context = try engine(spec) { () throws(MappingError) in try MappingContext(spec: compiled) }
-        }
-        func removeCreatedStore() {
+        func discardCreatedStore(_ context: MappingContext?) {
             guard let createdStore else { return }
-            context.close()
+            context?.close()
             for suffix in ["", "-wal", "-shm", "-journal"] { unlink(createdStore + suffix) }
+        }
+        let context: MappingContext
+        do {
+            if let store {
+                context = try engine(storeLabel(store)) { () throws(MappingError) in try MappingContext.open(specJSON: specText, at: store) }
+            } else {
+                context = try engine(spec) { () throws(MappingError) in try MappingContext(spec: compiled) }
+            }
+        } catch {
+            discardCreatedStore(nil)
+            throw error
         }
         do {
             if let choice = try parserChoice(named: parser) { try engine { () throws(MappingError) in try context.choose(parser: choice) } }
         } catch {
-            removeCreatedStore()
+            discardCreatedStore(context)
             throw error
         }
         let bytes: [UInt8]
         do {
             bytes = try readBytes(payload)
         } catch {
-            removeCreatedStore()
+            discardCreatedStore(context)
             throw error
         }
         let tally = Tally()
@@ -83,7 +88,7 @@ struct Import: ParsableCommand {
             }
         } catch {
             printWarnings(options.audit)
-            removeCreatedStore()
+            discardCreatedStore(context)
             throw error
         }
         printWarnings(options.audit)

@@ -31,6 +31,12 @@ func engine<T>(_ file: String? = nil, _ body: () throws(MappingError) -> T) thro
     }
 }
 
+/// How messages name a store: a file by its path; a database server by nothing more, since its
+/// URI may hold a password (the library's messages name the schema).
+func storeLabel(_ location: String) -> String? {
+    MappingContext.isServerLocation(location) ? nil : location
+}
+
 func readBytes(_ path: String) throws -> [UInt8] {
     if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
     guard let data = FileManager.default.contents(atPath: path) else { throw Failure("cannot read \(path)") }
@@ -51,7 +57,7 @@ func openStore(_ location: String, readOnly: Bool = true) throws -> MappingConte
     guard MappingContext.isServerLocation(location) || FileManager.default.fileExists(atPath: location) else {
         throw Failure("no store at \(location)")
     }
-    return try engine(location) { () throws(MappingError) -> MappingContext in
+    return try engine(storeLabel(location)) { () throws(MappingError) -> MappingContext in
         try MappingContext.open(recordedAt: location, options: StoreOptions(create: false, readOnly: readOnly))
     }
 }
