@@ -199,3 +199,11 @@ def test_a_failed_import_leaves_no_new_store_behind(tmp_path):
     run("import", SPEC, payload, "--mapping", "person", "--store", store, ok=False)
     assert store.exists()
     assert sorted(p["id"] for p in json.loads(run("query", store, "Person", "--json").stdout)) == [1, 2]
+
+
+def test_a_postgres_store_that_cannot_be_reached_is_named_without_its_password(tmp_path):
+    uri = "postgresql://someone:s3cr3t-pw@/nosuchdb?host=/nonexistent&schema=x"
+    for args in (("import", SPEC, PEOPLE, "--mapping", "person", "--store", uri), ("query", uri, "Person")):
+        result = run(*args, ok=False)
+        assert result.returncode != 0 and "PostgreSQL" in result.stderr, result.stderr
+        assert "s3cr3t-pw" not in result.stderr + result.stdout, result.stderr
