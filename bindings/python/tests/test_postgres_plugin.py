@@ -3,6 +3,7 @@ store without the plugin (or without libpq) is UnavailableError saying what is m
 failure to load the library itself. Run in a child process: the plugin is looked for once per
 process."""
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -68,3 +69,20 @@ def test_the_built_plugin_loads_and_reaches_libpq(tmp_path):
     output = run_child(PLUGIN)
     assert output.startswith("other: StoreError"), output
     assert "cannot connect to PostgreSQL" in output, output
+
+
+def test_a_plugin_whose_library_is_missing_says_which(tmp_path):
+    # A plugin found but needing a library the machine lacks (as the real one needs libpq): the
+    # message names that library. Made here: a plugin linked to a library then removed.
+    compiler = shutil.which(os.environ.get("CC", "cc"))
+    if compiler is None:
+        pytest.fail("a C compiler is needed to make the stand-in plugin")
+    (tmp_path / "gone.c").write_text("int gone_answer(void) { return 42; }\n")
+    (tmp_path / "plugin.c").write_text("int gone_answer(void);\nint cpq_abi_version(void) { return gone_answer(); }\n")
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(tmp_path / "libgone-pq.so"), str(tmp_path / "gone.c")], check=True)
+    plugin = tmp_path / "libmapping-postgres.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(plugin), str(tmp_path / "plugin.c"),
+                    f"-L{tmp_path}", "-lgone-pq"], check=True)
+    (tmp_path / "libgone-pq.so").unlink()
+    output = run_child(str(plugin))
+    assert output.startswith("unavailable:") and "libgone-pq.so" in output, output
