@@ -15,28 +15,20 @@ extension MappingContext {
     /// Fills an empty graph with objects read from a database and attaches the database: from then
     /// on every commit is written to it. The store is told what each row became (`attached`) under
     /// the context's lock, before any other call can reach it. Returns each stored key's object.
-    /// Not a commit: observers are not called, and nothing is written back. The rows are checked
-    /// before anything is made, so a refusal leaves the context empty.
+    /// Not a commit: observers are not called, and nothing is written back. A refusal leaves the
+    /// context empty.
     public func attach(_ persistent: any PersistentStore, loading objects: [StoredObject]) throws(MappingError) -> [Int64: ObjectID] {
         let model = spec.model
         return try withGraph { (store: inout ObjectStore) throws(MappingError) -> [Int64: ObjectID] in
             guard store.objectCount == 0, store.session.persistent == nil, !store.session.explicitTransaction else {
                 throw MappingError(.misuse, "a store can be attached only to an empty context")
             }
-            // Checked first: entities the model has, one row per identity (the SQL stores check
-            // this as they read, naming the rows; this guards any store).
-            var identities: [Int: Set<IdentityKey>] = [:]
             var perEntity = Array(repeating: 0, count: model.entities.count)
             for stored in objects {
                 guard model.entities.indices.contains(stored.entity) else {
                     throw MappingError(.failed, "the store names an entity the model lacks")
                 }
                 perEntity[stored.entity] += 1
-                let entity = model.entities[stored.entity]
-                if let identity = ObjectStore.identity(of: stored.values, entity),
-                   !identities[identity.map, default: []].insert(identity.key).inserted {
-                    throw MappingError(.store, "two rows of the store hold one \(entity.name)'s identity: the store was changed outside libmapping")
-                }
             }
             // Identity maps sized once for what is loaded, so they are not rehashed as they grow.
             for entity in model.entities {
@@ -46,12 +38,20 @@ extension MappingContext {
             found.reserveCapacity(objects.count)
             for stored in objects where model.entities.indices.contains(stored.entity) {
                 let entity = model.entities[stored.entity]
-                if let identity = ObjectStore.identity(of: stored.values, entity),
-                   let (object, _) = store.findOrCreate(entity, map: identity.map, key: identity.key, making: .row(stored.values)) {
-                    found[stored.key] = object
-                } else {
+                guard let identity = ObjectStore.identity(of: stored.values, entity) else {
                     found[stored.key] = store.create(entity, values: stored.values)
+                    continue
                 }
+                guard let (object, isNew) = store.findOrCreate(entity, map: identity.map, key: identity.key,
+                                                               making: .row(stored.values)), isNew else {
+                    // Two rows, one identity (the SQL stores refuse this as they read, naming the
+                    // rows; this guards any store): the graph goes back to empty.
+                    let session = store.session
+                    store = ObjectStore(model: model, space: store.space)
+                    store.session = session
+                    throw MappingError(.store, "two rows of the store hold one \(entity.name)'s identity: the store was changed outside libmapping")
+                }
+                found[stored.key] = object
             }
             // Each relationship is set from one side where one side says it all: a to-one whose
             // inverse is a to-many is set by that to-many (in its order). Other to-ones and every

@@ -1,0 +1,113 @@
+"""Open-to-first-answer on an SQLite store, by store size (`make bench` writes bench/open_curve.md):
+in a fresh process, open the store, get one person by id and read their email — against the same
+read through Python's own sqlite3 module on the same file (connect, one indexed SELECT). Time from
+before the open to the answer, and the extra peak memory of the process for it (ru_maxrss after,
+less the resident memory before the open). Medians of ROUNDS fresh processes, a random person each.
+
+Sizes: 10k and 100k people (bench/people.py); 1M as well with MAPPING_BENCH_1M=1 (its store takes
+minutes to make). Targets (issue 24): ≤ 10× sqlite3 at every size, the 1M figure ≤ 1.5× the 10k
+one, and ≤ 10 MB extra peak memory at 1M. Today a store-backed context reads every row at open, so
+the curve grows with the store; this script is the measure the faulting store is built against."""
+import json
+import os
+import pathlib
+import random
+import subprocess
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+SPEC = HERE / "people.spec.json"
+BINDING = HERE.parent / "bindings" / "python" / "src"
+ROUNDS = 3
+
+# Makes the store: the people payload imported in one go (the store's own test of itself is elsewhere).
+MAKE = r"""
+import pathlib, sys
+sys.path.insert(0, sys.argv[1])
+import mapping
+with mapping.Context(pathlib.Path(sys.argv[2]), store=sys.argv[3], parser="simdjson") as ctx:
+    ctx.import_json("person", open(sys.argv[4], "rb").read())
+    print(ctx.count("Person"))
+"""
+
+# One fresh process's first answer: `kind` is "libmapping" or "sqlite3".
+ANSWER = r"""
+import json, os, pathlib, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+kind, spec, store, person = sys.argv[2], pathlib.Path(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+if kind == "libmapping":
+    import mapping
+else:
+    import sqlite3
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+before = rss()
+t = time.perf_counter()
+if kind == "libmapping":
+    ctx = mapping.Context(spec, store=store, read_only=True)
+    email = ctx.get("Person", person)["email"]
+else:
+    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    email = db.execute('SELECT "email" FROM "Person" WHERE "id" = ?', (person,)).fetchone()[0]
+elapsed = time.perf_counter() - t
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"seconds": elapsed, "extra": max(0, peak - before), "email": email}))
+"""
+
+
+def median(values):
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+def answer(kind, store, person):
+    out = subprocess.run([sys.executable, "-c", ANSWER, str(BINDING), kind, str(SPEC), str(store), str(person)],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def measure(folder, count):
+    payload = pathlib.Path(folder) / f"people_{count}.json"
+    with open(payload, "w") as file:
+        subprocess.run([sys.executable, str(HERE / "people.py"), str(count)], check=True, stdout=file)
+    store = pathlib.Path(folder) / f"people_{count}.db"
+    made = subprocess.run([sys.executable, "-c", MAKE, str(BINDING), str(SPEC), str(store), str(payload)],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    payload.unlink()
+    assert int(made) == count, f"the store holds {made} people, not {count}"
+    rounds = {"libmapping": [], "sqlite3": []}
+    chooser = random.Random(count)
+    for _ in range(ROUNDS):
+        person = chooser.randrange(count)
+        both = {kind: answer(kind, store, person) for kind in rounds}
+        assert both["libmapping"]["email"] == both["sqlite3"]["email"], both
+        for kind, result in both.items():
+            rounds[kind].append(result)
+    return {kind: (median([r["seconds"] for r in results]), median([r["extra"] for r in results]))
+            for kind, results in rounds.items()}
+
+
+def main():
+    sizes = [10_000, 100_000] + ([1_000_000] if os.environ.get("MAPPING_BENCH_1M") == "1" else [])
+    print("# Open to first answer, by store size\n")
+    print(f"Fresh process: open the SQLite store, get one person by id, read the email; beside Python's "
+          f"sqlite3 on the same file. Medians of {ROUNDS} processes. Written by `bench/open_curve.py`.\n")
+    print("| people in the store | libmapping | sqlite3 | ratio (target ≤ 10×) | libmapping extra peak memory | sqlite3 |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    figures = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for count in sizes:
+            result = measure(folder, count)
+            (ours, ours_memory), (theirs, theirs_memory) = result["libmapping"], result["sqlite3"]
+            figures[count] = ours
+            print(f"| {count:,} | {ours * 1000:.1f} ms | {theirs * 1000:.2f} ms | {ours / theirs:.0f}× | "
+                  f"{ours_memory / 2**20:.1f} MB | {theirs_memory / 2**20:.1f} MB |", flush=True)
+    largest = max(figures)
+    print(f"\nThe {largest:,}-person figure is {figures[largest] / figures[10_000]:.1f}× the 10,000-person one "
+          f"(target at 1M: ≤ 1.5×).")
+
+
+if __name__ == "__main__":
+    main()
