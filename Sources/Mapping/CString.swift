@@ -57,9 +57,3 @@ func store<T>(_ value: T, into pointer: UnsafeMutablePointer<T>?) throws(Mapping
     guard let pointer else { throw MappingError(.misuse, "the output pointer is NULL") }
     pointer.pointee = value
 }
-
-/// Whether the header's flag `constant` (a MAPPING_* enum constant) is set in a C flags argument.
-func isSet<Constant: RawRepresentable>(_ constant: Constant, in flags: CUnsignedInt) -> Bool
-where Constant.RawValue: FixedWidthInteger {
-    flags & CUnsignedInt(truncatingIfNeeded: constant.rawValue) != 0
-}

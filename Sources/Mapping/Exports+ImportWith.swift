@@ -54,7 +54,7 @@ private func withWarnings<T>(_ options: UnsafePointer<mapping_import_options>?,
     let warnings = given.flatMap { given in
         given.on_warning.map { CWarnings(onWarning: $0, payload: given.warning_payload) }
     }
-    let reportsAlways = (given?.checks ?? 0) & CUnsignedInt(MAPPING_CHECK_WARN.rawValue) != 0
+    let reportsAlways = isSet(MAPPING_CHECK_WARN, in: given?.checks ?? 0)
     do throws(MappingError) {
         let result = try body(resolved)
         if reportsAlways, let audit = resolved.audit { warnings?.report(audit) }
@@ -89,7 +89,7 @@ private func importOptions(_ given: mapping_import_options?) throws(MappingError
     guard given.checks & ~CUnsignedInt(MAPPING_CHECK_WARN.rawValue | MAPPING_CHECK_STRICT.rawValue) == 0 else {
         throw MappingError(.misuse, "unknown checks \(given.checks)")
     }
-    result.strict = given.checks & CUnsignedInt(MAPPING_CHECK_STRICT.rawValue) != 0
+    result.strict = isSet(MAPPING_CHECK_STRICT, in: given.checks)
     if given.checks != 0 { result.audit = ImportAudit() }
     result.parser = try parserChoice(given.parser)
     if let parser = result.parser { try ParsedPayload.check(parser) }

@@ -13,11 +13,9 @@ public func mapping_context_open(_ spec: UnsafePointer<CChar>?, _ length: Int, _
             | MAPPING_OPEN_REBUILD.rawValue | MAPPING_OPEN_NO_FOLLOW.rawValue)
         guard flags & ~known == 0 else { throw MappingError(.misuse, "unknown flags \(flags & ~known)") }
         let bytes = try CString.buffer(spec, length: UInt(bitPattern: length), "spec")
-        let options = StoreOptions(create: flags & CUnsignedInt(MAPPING_OPEN_CREATE.rawValue) != 0,
-                                   readOnly: flags & CUnsignedInt(MAPPING_OPEN_READONLY.rawValue) != 0,
-                                   durable: flags & CUnsignedInt(MAPPING_OPEN_DURABLE.rawValue) != 0,
-                                   rebuild: flags & CUnsignedInt(MAPPING_OPEN_REBUILD.rawValue) != 0,
-                                   follow: flags & CUnsignedInt(MAPPING_OPEN_NO_FOLLOW.rawValue) == 0)
+        let options = StoreOptions(create: isSet(MAPPING_OPEN_CREATE, in: flags), readOnly: isSet(MAPPING_OPEN_READONLY, in: flags),
+                                   durable: isSet(MAPPING_OPEN_DURABLE, in: flags), rebuild: isSet(MAPPING_OPEN_REBUILD, in: flags),
+                                   follow: !isSet(MAPPING_OPEN_NO_FOLLOW, in: flags))
         let context = try MappingContext.open(specJSON: bytes, at: try CString.argument(path, "path"), options: options)
         out.pointee = Registry.contexts.add(ContextHandle(core: context))
     }

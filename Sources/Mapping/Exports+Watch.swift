@@ -52,7 +52,7 @@ public func mapping_context_watch(_ context: OpaquePointer?, _ entity: UnsafePoi
         let request = FetchRequest(entity: try CString.argument(entity, "entity"),
                                    predicate: try CString.optional(predicate, "predicate"),
                                    arguments: try fetchArguments(arguments), sort: try CString.optional(sort, "sort"),
-                                   includesSubentities: flags & CUnsignedInt(MAPPING_FETCH_EXACT_ENTITY.rawValue) == 0)
+                                   includesSubentities: !isSet(MAPPING_FETCH_EXACT_ENTITY, in: flags))
         let watch = CWatch(function: function, payload: payload)
         let token = try handle.core.watch(request) { [weak handle] change in
             handle?.deliverLater { _, pointer in watch.call(change, contextPointer: pointer) }

@@ -4,7 +4,7 @@ import MappingSQL
 extension MappingContext {
     /// The database the context's commits are written to, if it has one.
     public var persistentStore: (any PersistentStore)? {
-        (try? withGraph { (store: inout ObjectStore) -> (any PersistentStore)? in store.session.persistent }) ?? nil
+        graph.withLockIgnoringTransactions { $0.session.persistent }
     }
 
     /// Fills this empty context with what opening a store read, and attaches the store.

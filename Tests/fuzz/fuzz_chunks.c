@@ -13,11 +13,6 @@ static const fuzz_entity tag_entities[] = {{"Tag", "tag"}, {NULL, NULL}};
 static fuzz_graph plain = {.entities = tag_entities, .seed_mapping = "tag", .parser = MAPPING_PARSER_JANSSON};
 static fuzz_graph chunked = {.entities = tag_entities, .seed_mapping = "tag", .parser = MAPPING_PARSER_JANSSON};
 
-static void cleanup(void) {
-    fuzz_graph_close(&plain);
-    fuzz_graph_close(&chunked);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
@@ -26,7 +21,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     plain.seed = chunked.seed = seed;
     fuzz_graph_open(&plain);
     fuzz_graph_open(&chunked);
-    atexit(cleanup);
     return 0;
 }
 

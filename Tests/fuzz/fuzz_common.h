@@ -176,7 +176,31 @@ static inline char *fuzz_text(mapping_context *ctx, const fuzz_entity *entities)
 }
 
 /* (Re)makes the graph's context and its baseline, out of LeakSanitizer's sight. */
+static inline void fuzz_graph_close(fuzz_graph *graph) {
+    mapping_context_free(graph->ctx);
+    free(graph->text);
+    graph->ctx = NULL;
+    graph->text = NULL;
+}
+
+/* The graphs a driver opened, closed when the process exits (LeakSanitizer then sees no live graph). */
+static fuzz_graph *fuzz_open_graphs[4];
+static int fuzz_open_graph_count;
+
+static void fuzz_close_open_graphs(void) {
+    for (int i = 0; i < fuzz_open_graph_count; i++) fuzz_graph_close(fuzz_open_graphs[i]);
+}
+
+/* Opens (or makes again) `graph` on its spec and seed; the first open also registers it to be
+ * closed at exit. */
 static inline void fuzz_graph_open(fuzz_graph *graph) {
+    int known = 0;
+    for (int i = 0; i < fuzz_open_graph_count; i++) known |= fuzz_open_graphs[i] == graph;
+    if (!known) {
+        FUZZ_ASSERT(fuzz_open_graph_count < (int)(sizeof fuzz_open_graphs / sizeof fuzz_open_graphs[0]));
+        if (fuzz_open_graph_count == 0) atexit(fuzz_close_open_graphs);
+        fuzz_open_graphs[fuzz_open_graph_count++] = graph;
+    }
     FUZZ_KEEP({
         mapping_context_free(graph->ctx);
         free(graph->text);
@@ -197,13 +221,6 @@ static inline void fuzz_people_graph_open(fuzz_graph *graph) {
     graph->spec = fuzz_spec;
     graph->seed = fuzz_people;
     fuzz_graph_open(graph);
-}
-
-static inline void fuzz_graph_close(fuzz_graph *graph) {
-    mapping_context_free(graph->ctx);
-    free(graph->text);
-    graph->ctx = NULL;
-    graph->text = NULL;
 }
 
 /* Whether the graph has its baseline's counts. */

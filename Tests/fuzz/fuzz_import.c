@@ -11,16 +11,11 @@ static fuzz_graph graphs[2] = {
 };
 static int parsers = 1;
 
-static void cleanup(void) {
-    for (int i = 0; i < 2; i++) fuzz_graph_close(&graphs[i]);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     if (mapping_parser_is_available(MAPPING_PARSER_SIMDJSON)) parsers = 2;
     for (int i = 0; i < parsers; i++) fuzz_people_graph_open(&graphs[i]);
-    atexit(cleanup);
     return 0;
 }
 

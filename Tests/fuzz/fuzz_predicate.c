@@ -5,13 +5,10 @@
 
 static fuzz_graph graph = {.entities = fuzz_spec_entities, .seed_mapping = "person", .parser = MAPPING_PARSER_JANSSON};
 
-static void cleanup(void) { fuzz_graph_close(&graph); }
-
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     fuzz_people_graph_open(&graph);
-    atexit(cleanup);
     return 0;
 }
 
