@@ -10,26 +10,14 @@ one, and ≤ 10 MB extra peak memory at 1M. Today a store-backed context reads e
 the curve grows with the store; this script is the measure the faulting store is built against."""
 import json
 import os
-import pathlib
 import random
 import subprocess
 import sys
 import tempfile
 
-HERE = pathlib.Path(__file__).resolve().parent
-SPEC = HERE / "people.spec.json"
-BINDING = HERE.parent / "bindings" / "python" / "src"
-ROUNDS = 3
+from people_store import BINDING, SPEC, median, people_store
 
-# Makes the store: the people payload imported in one go (the store's own test of itself is elsewhere).
-MAKE = r"""
-import pathlib, sys
-sys.path.insert(0, sys.argv[1])
-import mapping
-with mapping.Context(pathlib.Path(sys.argv[2]), store=sys.argv[3], parser="simdjson") as ctx:
-    ctx.import_json("person", open(sys.argv[4], "rb").read())
-    print(ctx.count("Person"))
-"""
+ROUNDS = 3
 
 # One fresh process's first answer: `kind` is "libmapping" or "sqlite3".
 ANSWER = r"""
@@ -57,11 +45,6 @@ print(json.dumps({"seconds": elapsed, "extra": max(0, peak - before), "email": e
 """
 
 
-def median(values):
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2]
-
-
 def answer(kind, store, person):
     out = subprocess.run([sys.executable, "-c", ANSWER, str(BINDING), kind, str(SPEC), str(store), str(person)],
                          check=True, capture_output=True, text=True).stdout
@@ -69,14 +52,7 @@ def answer(kind, store, person):
 
 
 def measure(folder, count):
-    payload = pathlib.Path(folder) / f"people_{count}.json"
-    with open(payload, "w") as file:
-        subprocess.run([sys.executable, str(HERE / "people.py"), str(count)], check=True, stdout=file)
-    store = pathlib.Path(folder) / f"people_{count}.db"
-    made = subprocess.run([sys.executable, "-c", MAKE, str(BINDING), str(SPEC), str(store), str(payload)],
-                          check=True, capture_output=True, text=True).stdout.strip()
-    payload.unlink()
-    assert int(made) == count, f"the store holds {made} people, not {count}"
+    store = people_store(folder, count)
     rounds = {"libmapping": [], "sqlite3": []}
     chooser = random.Random(count)
     for _ in range(ROUNDS):

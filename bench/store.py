@@ -1,9 +1,10 @@
 """The SQLite store against memory, side by side in one run (`make bench` writes bench/store.md):
 people 100k (bench/people.py) imported cold into a store and into memory on both parsers, imported
-again with no changes, and a 100k-person store opened against a cold simdjson import of the same
-JSON — time, and the memory the process holds after each (each measured in a fresh process).
-Targets (issue 12): store import ≤ 1.5× memory, re-import ≤ 1.1×, open ≤ 0.5× the import, and no
-more memory after opening than after the import."""
+again with no changes, and a 100k-person store opened and read whole (opening reads no rows; the
+first call that needs the whole graph, here a count, reads them all) against a cold simdjson import
+of the same JSON — time, and the memory the process holds after each (each measured in a fresh
+process). Targets (issue 12): store import ≤ 1.5× memory, re-import ≤ 1.1×, reading the store
+whole ≤ 0.5× the import, and no more memory after it than after the import."""
 import json
 import os
 import subprocess
@@ -28,6 +29,7 @@ def rss():
 t = time.perf_counter()
 if kind == "open":
     ctx = mapping.Context(spec, store=store)
+    ctx.count("Person")
     first = time.perf_counter() - t
     again = 0.0
 else:
@@ -76,10 +78,10 @@ def main():
         opened = [run("open", "simdjson", data_path, path) for _ in range(ROUNDS)]
         imported = median([r["first"] for r in memory])
         opening = median([r["first"] for r in opened])
-        rows.append(f"| simdjson | open the store vs a cold import | {imported:.2f} s | {opening:.2f} s | {opening / imported:.2f}× | ≤ 0.5× |")
+        rows.append(f"| simdjson | open and read the store whole vs a cold import | {imported:.2f} s | {opening:.2f} s | {opening / imported:.2f}× | ≤ 0.5× |")
         rss_import = median([r["rss"] for r in memory]) / 2**20
         rss_open = median([r["rss"] for r in opened]) / 2**20
-        rows.append(f"| simdjson | memory held after open vs after import | {rss_import:.0f} MB | {rss_open:.0f} MB | {rss_open / rss_import:.2f}× | ≤ 1.0× |")
+        rows.append(f"| simdjson | memory held after reading the store vs after import | {rss_import:.0f} MB | {rss_open:.0f} MB | {rss_open / rss_import:.2f}× | ≤ 1.0× |")
     print(f"# The SQLite store against memory ({COUNT:,} people, medians of {ROUNDS} runs, each in a fresh process)\n")
     print("| parser | what | memory | store | ratio | target |")
     print("|---|---|---:|---:|---:|---|")

@@ -236,7 +236,8 @@ typedef enum mapping_open_flags {
 
 /**
  * METHOD: mapping_context. CONSTRUCTOR. A context whose graph is kept in an SQLite database file:
- * opening loads every object the file holds; every later commit (import, change, transaction,
+ * opening reads no rows (the graph reads each row when it is first touched, and every row on the
+ * first call that needs the whole graph: docs/store.md); every later commit (import, change, transaction,
  * chunked import, mapped response) is written to the file in one SQLite transaction before the
  * call returns, and a commit whose write fails fails as a whole, leaving file and graph as they
  * were. A commit that changes nothing writes nothing. docs/store.md describes the schema (a table

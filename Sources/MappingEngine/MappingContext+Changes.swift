@@ -4,11 +4,15 @@ import MappingCore
 /// calls: then the checks run at `commit()`, and a failing call rolls the whole transaction back.
 /// Values are coerced as on import; identities stay unique.
 extension MappingContext {
+    /// Runs one change in a transaction of its own (or in the open one), on the rows it touches
+    /// (`ObjectStore.touching`: a change has no callbacks, so its runs need no probe).
     private func change<T>(_ body: (inout ObjectStore, GraphEditor) throws(MappingError) -> T) throws(MappingError) -> T {
         let model = spec.model
-        return try withGraph { (store: inout ObjectStore) throws(MappingError) -> T in
-            try store.transaction(model: model) { (store: inout ObjectStore) throws(MappingError) -> T in
-                try body(&store, GraphEditor(model: model))
+        return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> T in
+            try store.touching(model: model, probing: false) { (store, _) throws(MappingError) -> T in
+                try store.transaction(model: model) { (store: inout ObjectStore) throws(MappingError) -> T in
+                    try body(&store, GraphEditor(model: model))
+                }
             }
         }
     }

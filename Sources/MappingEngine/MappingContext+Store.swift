@@ -7,9 +7,23 @@ extension MappingContext {
         graph.withLockIgnoringTransactions { $0.session.persistent }
     }
 
-    /// Fills this empty context with what opening a store read, and attaches the store.
+    /// Fills this empty context with what opening a store read, and attaches the store. A store
+    /// the graph reads rows from as they are touched (`RowSource`) read none: the graph starts
+    /// empty and reads them (`ObjectStore+Faults`).
     public func attach(_ opened: OpenedStore) throws(MappingError) {
-        _ = try attach(opened.store, loading: opened.objects)
+        guard let source = opened.store as? any RowSource, opened.objects.isEmpty else {
+            _ = try attach(opened.store, loading: opened.objects)
+            return
+        }
+        try withGraph { (store: inout ObjectStore) throws(MappingError) in
+            guard store.objectCount == 0, store.session.persistent == nil, !store.session.explicitTransaction else {
+                throw MappingError(.misuse, "a store can be attached only to an empty context")
+            }
+            store.orderNewObjectsAfterRows()
+            store.session.persistent = source
+            // An empty store has nothing to read: the graph holds all of it from the start.
+            if try source.holdsRows() { store.session.rowSource = source }
+        }
     }
 
     /// Fills an empty graph with objects read from a database and attaches the database: from then

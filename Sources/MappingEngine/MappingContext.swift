@@ -38,8 +38,10 @@ public final class MappingContext: Sendable {
 
     /// Runs `body` on the graph under the context's lock, after any other thread's transaction has
     /// ended; `.busy` if it outlasts the busy timeout, `.misuse` once the context is closed. With a
-    /// store other processes write, what they committed is applied first (`refresh`).
-    func withGraph<T>(waitingForOthers: Bool = false,
+    /// store other processes write, what they committed is applied first (`refresh`). A graph that
+    /// reads its store's rows as they are touched reads all of them first, unless the call is one
+    /// of the few that read just what they touch themselves (`touching`).
+    func withGraph<T>(waitingForOthers: Bool = false, touching: Bool = false,
                       _ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
         var committed: [ChangeSet] = []
         // Observers run once the lock is released: they may call the context themselves.
@@ -56,6 +58,7 @@ public final class MappingContext: Sendable {
             store.session.changeRefusal = store.session.collectsChanges ? changeRefusal() : nil
             defer { store.session.changeRefusal = nil }
             try applyOthersChanges(&store, waiting: waitingForOthers)
+            if !touching { try store.loadAll(model: spec.model) }
             return try body(&store)
         }
     }
@@ -169,7 +172,7 @@ public final class MappingContext: Sendable {
     /// several root key paths in one response), as one all-or-nothing import.
     public func importDocument<Reader: JSONReader>(mappings names: [String], root: Reader.Node, reader: Reader,
                                                    options: ImportOptions) throws(MappingError) -> [ObjectID] {
-        try importing(names) { (store, references, spec, hosts) throws(MappingError) -> [ObjectID] in
+        try importing(names, options) { (store, references, spec, hosts, options) throws(MappingError) -> [ObjectID] in
             try store.importDocument(references, root: root, reader: reader, spec: spec, hosts: hosts, options: options)
         }
     }
@@ -177,22 +180,32 @@ public final class MappingContext: Sendable {
     /// Maps a parsed payload with several mappings in turn, as one all-or-nothing import (the
     /// payload specializes the importer for its reader, `ParsedPayload.importDocument`).
     func importPayload(_ payload: ParsedPayload, mappings names: [String], options: ImportOptions) throws(MappingError) -> [ObjectID] {
-        try importing(names) { (store, references, spec, hosts) throws(MappingError) -> [ObjectID] in
+        try importing(names, options) { (store, references, spec, hosts, options) throws(MappingError) -> [ObjectID] in
             try payload.importDocument(references, into: &store, spec: spec, hosts: hosts, options: options)
         }
     }
 
-    /// Runs `body` on the graph, under the context's lock, with the mappings `names` resolved.
-    private func importing(_ names: [String],
-                           _ body: (inout ObjectStore, [MappingRef], CompiledSpec, [String: HostTransformer]) throws(MappingError) -> [ObjectID])
+    /// Runs `body` on the graph, under the context's lock, with the mappings `names` resolved. On a
+    /// graph that reads its store's rows as they are touched, the import reads only the rows it
+    /// touches (`ObjectStore.touching`); an import with callbacks probes first, without them, then
+    /// runs once with them, so that they see one run.
+    private func importing(_ names: [String], _ options: ImportOptions,
+                           _ body: (inout ObjectStore, [MappingRef], CompiledSpec, [String: HostTransformer], ImportOptions) throws(MappingError) -> [ObjectID])
                            throws(MappingError) -> [ObjectID] {
         guard !names.isEmpty else { throw MappingError(.misuse, "no mapping named for the import") }
         var references: [MappingRef] = []
         for name in names { references.append(try mappingReference(name)) }
         let spec = self.spec
         let hosts = hostTransformers
-        return try withGraph { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
-            try body(&store, references, spec, hosts)
+        var probe = options
+        probe.onEvent = nil
+        probe.onProgress = nil
+        probe.audit = options.audit.map { _ in ImportAudit() }
+        return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
+            let callbacks = options.onEvent != nil || options.onProgress != nil || options.audit != nil
+            return try store.touching(model: spec.model, probing: callbacks) { (store, probing) throws(MappingError) -> [ObjectID] in
+                try body(&store, references, spec, hosts, probing ? probe : options)
+            }
         }
     }
 
@@ -202,7 +215,7 @@ public final class MappingContext: Sendable {
     /// objects that carry an identity, whatever was rolled back).
     func identityEntryCount(of entity: String) -> Int {
         guard let map = spec.model.entity(named: entity)?.identityMap else { return 0 }
-        return (try? withGraph { (store: inout ObjectStore) throws(MappingError) in store.identityEntryCount(map: map) }) ?? 0
+        return (try? withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) in store.identityEntryCount(map: map) }) ?? 0
     }
 
     private func read<T>(_ body: (GraphReader) throws(MappingError) -> T) throws(MappingError) -> T {
@@ -212,13 +225,23 @@ public final class MappingContext: Sendable {
         }
     }
 
+    /// `read`, on a graph that has read the rows of `objects` (and only those, when it reads its
+    /// store's rows as they are touched).
+    private func read<T>(touching objects: [ObjectID], _ body: (GraphReader) throws(MappingError) -> T) throws(MappingError) -> T {
+        let model = spec.model
+        return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> T in
+            try store.materialize(objects, model: model)
+            return try body(GraphReader(model: model, store: store))
+        }
+    }
+
     public func entityName(of object: ObjectID) throws(MappingError) -> String {
-        try read { (reader) throws(MappingError) in try reader.entity(of: object).name }
+        try read(touching: [object]) { (reader) throws(MappingError) in try reader.entity(of: object).name }
     }
 
     /// The attribute's value (`nil` for null or never set) and its declaration.
     public func value(of object: ObjectID, attribute: String) throws(MappingError) -> (AttributeValue?, Attribute) {
-        try read { (reader) throws(MappingError) in try reader.value(of: object, attribute: attribute) }
+        try read(touching: [object]) { (reader) throws(MappingError) in try reader.value(of: object, attribute: attribute) }
     }
 
     /// Runs `body`, under the context's lock, with a string attribute as the graph stores it: the
@@ -229,7 +252,7 @@ public final class MappingContext: Sendable {
     /// import may be adding chunks to it as soon as the lock is released.
     public func withStoredString<T>(of object: ObjectID, attribute: String,
                                     _ body: (StringArena.Ref?, Attribute, StringArena) -> T) throws(MappingError) -> T {
-        try read { (reader) throws(MappingError) in
+        try read(touching: [object]) { (reader) throws(MappingError) in
             let (ref, declared) = try reader.stringRef(of: object, attribute: attribute)
             return body(ref, declared, reader.store.arena)
         }
@@ -237,18 +260,18 @@ public final class MappingContext: Sendable {
 
     /// One attribute of many objects under a single lock: the bulk read behind `mapping_list_values`.
     public func values(of objects: [ObjectID], attribute: String) throws(MappingError) -> [AttributeValue?] {
-        try read { (reader) throws(MappingError) -> [AttributeValue?] in try reader.column(objects, attribute: attribute) }
+        try read(touching: objects) { (reader) throws(MappingError) -> [AttributeValue?] in try reader.column(objects, attribute: attribute) }
     }
 
     /// The same column as a JSON array (null for null, dates as seconds since 1970), written as it
     /// is read.
     public func valuesText(of objects: [ObjectID], attribute: String) throws(MappingError) -> [UInt8] {
-        try read { (reader) throws(MappingError) -> [UInt8] in try reader.columnText(objects, attribute: attribute) }
+        try read(touching: objects) { (reader) throws(MappingError) -> [UInt8] in try reader.columnText(objects, attribute: attribute) }
     }
 
     /// The target of a to-one relationship, or `nil`.
     public func relatedObject(of object: ObjectID, relationship: String) throws(MappingError) -> ObjectID? {
-        try read { (reader) throws(MappingError) -> ObjectID? in
+        try read(touching: [object]) { (reader) throws(MappingError) -> ObjectID? in
             let (links, declared) = try reader.links(of: object, relationship: relationship)
             guard case .one(let target) = links else {
                 throw MappingError(.type, "\(declared.name) is a to-many relationship; read it as a list",
@@ -260,7 +283,7 @@ public final class MappingContext: Sendable {
 
     /// The targets of a to-many relationship, in order.
     public func relatedObjects(of object: ObjectID, relationship: String) throws(MappingError) -> [ObjectID] {
-        try read { (reader) throws(MappingError) -> [ObjectID] in
+        try read(touching: [object]) { (reader) throws(MappingError) -> [ObjectID] in
             let (links, declared) = try reader.links(of: object, relationship: relationship)
             guard case .many(let list) = links else {
                 throw MappingError(.type, "\(declared.name) is a to-one relationship; read it as one object",
@@ -272,7 +295,7 @@ public final class MappingContext: Sendable {
 
     /// Whether the relationship is to-many.
     public func isToMany(_ object: ObjectID, relationship: String) throws(MappingError) -> Bool {
-        try read { (reader) throws(MappingError) in try reader.links(of: object, relationship: relationship).1.toMany }
+        try read(touching: [object]) { (reader) throws(MappingError) in try reader.links(of: object, relationship: relationship).1.toMany }
     }
 
     /// Every object of the entity, sub-entities included.
@@ -287,7 +310,16 @@ public final class MappingContext: Sendable {
 
     /// The object of the entity with this identity, or `nil` (see `GraphReader.find`).
     public func object(of entity: String, identity: JSONValue) throws(MappingError) -> ObjectID? {
-        try read { (reader) throws(MappingError) in try reader.find(try reader.entity(named: entity), identity: identity) }
+        let model = spec.model
+        return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> ObjectID? in
+            let reader = GraphReader(model: model, store: store)
+            let found = try reader.entity(named: entity)
+            // Read from the store first when the graph has not read that identity's row yet.
+            if store.isPartial, let key = try reader.identityKey(of: found, identity: identity) {
+                _ = try store.find(found, key: key, model: model)
+            }
+            return try GraphReader(model: model, store: store).find(found, identity: identity)
+        }
     }
 
     /// The objects a fetch request selects (see `FetchRequest`). Predicate errors name the column.
@@ -306,7 +338,7 @@ public final class MappingContext: Sendable {
     }
 
     public func isLive(_ object: ObjectID) throws(MappingError) -> Bool {
-        try withGraph { (store: inout ObjectStore) throws(MappingError) in store.contains(object) }
+        try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) in store.contains(object) }
     }
 
     // MARK: Writing out
@@ -330,10 +362,12 @@ public final class MappingContext: Sendable {
         let plan = try mappingReference(name)
         let spec = self.spec
         let hosts = hostTransformers
-        return try withGraph { (store: inout ObjectStore) throws(MappingError) -> JSONValue in
-            var serializer = Serializer(spec: spec, store: store, options: options)
-            serializer.hosts = hosts
-            return try serializer.document(objects, mapping: plan, asList: asList)
+        return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> JSONValue in
+            try store.touching(model: spec.model, probing: false) { (store, _) throws(MappingError) -> JSONValue in
+                var serializer = Serializer(spec: spec, store: store, options: options)
+                serializer.hosts = hosts
+                return try serializer.document(objects, mapping: plan, asList: asList)
+            }
         }
     }
 }

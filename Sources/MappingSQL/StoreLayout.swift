@@ -11,7 +11,8 @@ import MappingCore
 ///   table of its own (one-to-many relationships are stored once);
 /// - a join table per other to-many relationship (many-to-many, or without an inverse),
 ///   `<Entity>_<relationship>(owner, target, position)`, positions keeping the order;
-/// - a UNIQUE index on each identification and an index on each `indexed` attribute.
+/// - a UNIQUE index on each identification, an index on each `indexed` attribute and on each to-one
+///   column that keeps a to-many (its `_position` sibling's).
 /// A name two entities of one hierarchy declare differently is prefixed with the declaring entity.
 ///
 /// The two databases get the same tables, columns and indexes; only the column types differ
@@ -217,21 +218,30 @@ package struct StoreLayout {
     /// The identity and attribute indexes of a table (IF NOT EXISTS: a grown store gets the new ones).
     package func indexCreation(root rootIndex: Int) -> [String] { indexes(root: rootIndex).map(\.sql) }
 
-    /// The identity and attribute indexes of a table, by name.
-    package func indexes(root rootIndex: Int) -> [(name: String, sql: String)] {
+    /// The identity, attribute and link indexes of a table, by name; `unique` for identities.
+    package func indexes(root rootIndex: Int) -> [(name: String, sql: String, unique: Bool)] {
         guard let table = tables[rootIndex] else { return [] }
-        var indexes: [(name: String, sql: String)] = []
+        var indexes: [(name: String, sql: String, unique: Bool)] = []
         var identityMaps: Set<Int> = []
         for entity in model.entities where root[entity.index] == rootIndex {
             if let map = entity.identityMap, !entity.identification.isEmpty, identityMaps.insert(map).inserted {
                 let name = "\(naming.entities[entity.index])_identity"
                 let columns = identityColumns(entity).map(quote).joined(separator: ", ")
-                indexes.append((name, "CREATE UNIQUE INDEX IF NOT EXISTS \(quote(name)) ON \(quote(table.name)) (\(columns))"))
+                indexes.append((name, "CREATE UNIQUE INDEX IF NOT EXISTS \(quote(name)) ON \(quote(table.name)) (\(columns))", true))
             }
+            var columns: [String] = []
             for (index, attribute) in entity.attributes.enumerated() where attribute.indexed {
-                let column = attributeColumns[entity.index][index]
+                columns.append(attributeColumns[entity.index][index])
+            }
+            // A to-many kept on its targets' to-one column is read by that column (a graph reading
+            // rows as they are touched asks for one owner's targets).
+            for (index, position) in positionColumns[entity.index].enumerated() where position != nil {
+                if let link = linkColumns[entity.index][index] { columns.append(link) }
+            }
+            for column in columns {
                 let name = "\(table.name)_\(column)"
-                indexes.append((name, "CREATE INDEX IF NOT EXISTS \(quote(name)) ON \(quote(table.name)) (\(quote(column)))"))
+                guard !indexes.contains(where: { $0.name == name }) else { continue }
+                indexes.append((name, "CREATE INDEX IF NOT EXISTS \(quote(name)) ON \(quote(table.name)) (\(quote(column)))", false))
             }
         }
         return indexes

@@ -35,14 +35,84 @@ extension StoreLayout {
         }
         try checkLinks(rows)
         try checkIdentities(rows)
-        return rows.map { row in
+        return withToManysKept(rows, reverse)
+    }
+
+    /// `rows` with each to-many kept on its targets' to-one columns filled from `kept` (by owner,
+    /// with positions), in position order (ties by key: creation order).
+    private func withToManysKept(_ rows: [StoredObject], _ kept: [OwnerLink: [(position: Int64, target: Int64)]]) -> [StoredObject] {
+        rows.map { row in
             var row = row
             for (index, relationship) in model.entities[row.entity].relationships.enumerated()
             where relationship.toMany && joinTables[row.entity][index] == nil && row.links.indices.contains(index) {
-                let held = reverse[OwnerLink(owner: row.key, relationship: index)] ?? []
+                let held = kept[OwnerLink(owner: row.key, relationship: index)] ?? []
                 row.links[index] = held.sorted { ($0.position, $0.target) < ($1.position, $1.target) }.map(\.target)
             }
             return row
+        }
+    }
+
+    /// The rows of one table with these `_id`s (at most `maxBatch`), like `load`'s but read by key:
+    /// their to-manys from their join tables and from the to-one columns of their targets, in
+    /// order. `query` runs a statement with the ids bound to its `?`s, in order; the id list is
+    /// padded to a few fixed lengths (repeating its last id), so a database keeps few statements.
+    package func rows<Rows: StoredRows>(root rootIndex: Int, ids: [Int64],
+                                        _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
+        guard let last = ids.last, ids.count <= Self.maxBatch else { return [] }
+        let length = Self.paddedLength(ids.count)
+        let bound = (ids + Array(repeating: last, count: length - ids.count)).map(StoredValue.integer)
+        let marks = Self.marks(length)
+        let run = { (sql: String) throws(MappingError) -> Rows in try query(sql, bound) }
+        var toMany: [String: [Int64: [Int64]]] = [:]
+        var kept: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
+        for entity in model.entities where root[entity.index] == rootIndex {
+            for (index, relationship) in entity.relationships.enumerated() where relationship.toMany {
+                if let join = joinTables[entity.index][index] {
+                    if toMany[join] == nil {
+                        toMany[join] = try joinTargets(run, joins: [join], filter: "WHERE \"owner\" IN (\(marks))")[join] ?? [:]
+                    }
+                } else if let inverse = relationship.inverse {
+                    try inverseTargets(of: relationship, index: index, inverse: inverse, ownerRoot: rootIndex, marks: marks,
+                                       into: &kept, run)
+                }
+            }
+        }
+        var ignored: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
+        return withToManysKept(try rows(of: rootIndex, filter: "WHERE \"_id\" IN (\(marks))", toMany: toMany, reverse: &ignored, run), kept)
+    }
+
+    /// The most ids `rows(root:ids:)` (or values in one IN list) reads at once, and the lengths
+    /// such lists are padded to (their last value repeated), so that a database prepares few
+    /// statements.
+    package static let maxBatch = 500
+    private static let batchLengths = [1, 4, 16, 64, 250, 500]
+
+    package static func paddedLength(_ count: Int) -> Int { batchLengths.first { $0 >= count } ?? maxBatch }
+
+    /// `count` parameters, for an IN list.
+    package static func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
+
+    /// The targets of a to-many kept on its targets' to-one column (`inverse`, in the
+    /// destination), for the owners (rows of table `ownerRoot`) whose ids fill `marks`, with their
+    /// positions.
+    private func inverseTargets<Rows: StoredRows>(of relationship: Relationship, index: Int, inverse: Int, ownerRoot: Int, marks: String,
+                                                  into kept: inout [OwnerLink: [(position: Int64, target: Int64)]],
+                                                  _ run: (String) throws(MappingError) -> Rows) throws(MappingError) {
+        let destination = relationship.destination
+        guard linkColumns.indices.contains(destination), linkColumns[destination].indices.contains(inverse),
+              let column = linkColumns[destination][inverse], let table = tables[root[destination]] else { return }
+        let position = positionColumns[destination][inverse].map(quote) ?? "NULL"
+        let cursor = try run("SELECT \"_id\", \(quote(column)), \(position) FROM \(quote(table.name)) WHERE \(quote(column)) IN (\(marks))")
+        defer { cursor.finish() }
+        while try cursor.step() {
+            guard case .integer(let id) = cursor.column(0), case .integer(let owner) = cursor.column(1),
+                  id > 0, id < 1 << 48, owner > 0, owner < 1 << 48 else {
+                throw MappingError(.store, "\(quote(table.name)) holds an _id no row can have in \(quote(column))")
+            }
+            var place = id
+            if case .integer(let stored) = cursor.column(2) { place = stored }
+            kept[OwnerLink(owner: Self.globalKey(root: ownerRoot, id: owner), relationship: index), default: []]
+                .append((place, Self.globalKey(root: root[destination], id: id)))
         }
     }
 
@@ -182,10 +252,10 @@ extension StoreLayout {
 
     /// The targets of each join table, by owner `_id`, in position order; `filter` (an SQL
     /// `WHERE …` on `owner`, or empty) picks the owners.
-    package func joinTargets<Rows: StoredRows>(_ query: (String) throws(MappingError) -> Rows,
+    package func joinTargets<Rows: StoredRows>(_ query: (String) throws(MappingError) -> Rows, joins: Set<String>? = nil,
                                                filter: String = "") throws(MappingError) -> [String: [Int64: [Int64]]] {
         var toMany: [String: [Int64: [Int64]]] = [:]
-        for join in Set(joinTables.flatMap { $0.compactMap { $0 } }) {
+        for join in joins ?? Set(joinTables.flatMap { $0.compactMap { $0 } }) {
             let cursor = try query("SELECT \"owner\", \"target\" FROM \(quote(join)) \(filter) ORDER BY \"owner\", \"position\", \"target\"")
             defer { cursor.finish() }
             var targets: [Int64: [Int64]] = [:]

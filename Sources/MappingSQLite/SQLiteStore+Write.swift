@@ -19,7 +19,10 @@ extension SQLiteStore {
                 if let key = try delete(object, entity) { removed.append((object, key)) }
             }
             for row in commit.inserted where layout.root.indices.contains(row.entity.index) {
-                keys[row.object] = try nextID(root: layout.root[row.entity.index])
+                let root = layout.root[row.entity.index]
+                let key = StoreLayout.globalKey(root: root, id: try nextID(root: root))
+                keys[row.object] = key
+                objects[key] = row.object
                 added.append(row.object)
             }
             for row in commit.inserted { try write(row, isNew: true) }
@@ -27,8 +30,11 @@ extension SQLiteStore {
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
-            for object in added { keys[object] = nil }
-            for (object, key) in removed { keys[object] = key }
+            for object in added { keys.removeValue(forKey: object).map { objects[$0] = nil } }
+            for (object, key) in removed {
+                keys[object] = key
+                objects[key] = object
+            }
             nextIDs = idsBefore
             throw error
         }
@@ -54,17 +60,19 @@ extension SQLiteStore {
     private func delete(_ object: ObjectID, _ entity: Entity) throws(MappingError) -> Int64? {
         guard let key = keys[object], layout.root.indices.contains(entity.index),
               let table = layout.tables[layout.root[entity.index]] else { return nil }
-        try connection.statement("DELETE FROM \(quote(table.name)) WHERE \"_id\" = ?").run([.integer(key)])
+        let id = StoreLayout.rowID(of: key)
+        try connection.statement("DELETE FROM \(quote(table.name)) WHERE \"_id\" = ?").run([.integer(id)])
         for join in layout.joinTables[entity.index].compactMap({ $0 }) {
-            try connection.statement("DELETE FROM \(quote(join)) WHERE \"owner\" = ?").run([.integer(key)])
+            try connection.statement("DELETE FROM \(quote(join)) WHERE \"owner\" = ?").run([.integer(id)])
         }
         keys[object] = nil
+        objects[key] = nil
         return key
     }
 
     /// A row as the object is now: inserted whole, or every column rewritten; and its to-many links.
     private func write(_ row: StoreCommit.Row, isNew: Bool) throws(MappingError) {
-        guard let key = keys[row.object] else { return }
+        guard let key = keys[row.object].map(StoreLayout.rowID) else { return }
         let sql = statements(for: row.entity)
         var values: [StoredValue] = []
         values.reserveCapacity(3 + row.values.count + 2 * row.links.count)
@@ -73,7 +81,7 @@ extension SQLiteStore {
             values.append(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
         }
         for (index, column) in layout.linkColumns[row.entity.index].enumerated() where column != nil {
-            let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { keys[$0] } : nil
+            let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { keys[$0] }.map(StoreLayout.rowID) : nil
             values.append(target.map(StoredValue.integer) ?? .null)
         }
         for (index, column) in layout.positionColumns[row.entity.index].enumerated() where column != nil {
@@ -87,7 +95,7 @@ extension SQLiteStore {
             if !isNew { try connection.statement("DELETE FROM \(quote(join)) WHERE \"owner\" = ?").run([.integer(key)]) }
             let add = "INSERT INTO \(quote(join)) (\"owner\", \"target\", \"position\") VALUES (?, ?, ?)"
             for (position, target) in row.links[index].enumerated() {
-                guard let targetKey = keys[target] else { continue }
+                guard let targetKey = keys[target].map(StoreLayout.rowID) else { continue }
                 try connection.statement(add).run([.integer(key), .integer(targetKey), .integer(Int64(position))])
             }
         }

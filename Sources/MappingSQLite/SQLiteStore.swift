@@ -2,8 +2,8 @@ import MappingCore
 import MappingSQL
 import CSQLite
 
-/// The graph kept in an SQLite database file (`StoreLayout` says how). Opening loads every object;
-/// from then on each commit of the context is written in one SQLite transaction before the commit
+/// The graph kept in an SQLite database file (`StoreLayout` says how). Opening reads no rows: the
+/// graph reads them as they are touched (`RowSource`, `SQLiteStore+Load`). Each commit of the context is written in one SQLite transaction before the commit
 /// is final, so a failed write fails the commit and the file and the graph stay as they were.
 ///
 /// Durability: the database runs in WAL mode. By default (`synchronous=NORMAL`) a commit survives
@@ -17,8 +17,11 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     let connection: SQLiteConnection
     let layout: StoreLayout
-    /// Each object's `_id`, kept in step with the file by `write` (under the context's lock).
+    /// The key (`StoreLayout.globalKey`) of each object read or written, and the object of each
+    /// key: kept in step with the file by `write` and with the graph by `attached` (under the
+    /// context's lock).
     var keys: [ObjectID: Int64] = [:]
+    var objects: [Int64: ObjectID] = [:]
     /// Per table (root entity), the next `_id` to give out, once read.
     var nextIDs: [Int: Int64] = [:]
     /// Per entity, the text of its rows' INSERT and UPDATE (`SQLiteStore+Write`).
@@ -46,8 +49,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    /// Opens (or creates) the store at `path` for `spec`, and reads every object in it. A new store
-    /// records the spec's text; an existing one is compared with it (and migrated, or rebuilt).
+    /// Opens (or creates) the store at `path` for `spec`, reading no rows. A new store records the
+    /// spec's text; an existing one is compared with it (and migrated, or rebuilt).
     public static func open(_ path: String, spec: StoreSpec, options: Options = Options()) throws(MappingError) -> OpenedStore {
         // Opened for writing even when read-only is asked (a WAL database cannot be read without the
         // right to write its index); `write` refuses every commit instead. A write-protected file
@@ -56,15 +59,20 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let store = SQLiteStore(connection: connection, layout: StoreLayout(model: spec.model, json: spec.json),
                                 readOnly: options.readOnly)
         try store.prepare(spec: spec, options: options)
-        return OpenedStore(store: store, objects: try store.load())
+        return OpenedStore(store: store, objects: [])
     }
 
-    public func attached(_ objects: [StoredObject], as found: [Int64: ObjectID]) {
-        keys = Dictionary(found.map { ($0.value, StoreLayout.rowID(of: $0.key)) }, uniquingKeysWith: { first, _ in first })
+    public func attached(_ rows: [StoredObject], as found: [Int64: ObjectID]) {
+        keys.reserveCapacity(keys.count + found.count)
+        objects.reserveCapacity(objects.count + found.count)
+        for (key, object) in found {
+            keys[object] = key
+            objects[key] = object
+        }
         #if os(Linux)
-        // Loading read every row into values first (tens of MB for 100k objects, freed now); glibc
-        // keeps freed memory for reuse, so without a trim the process would go on holding it.
-        malloc_trim(0)
+        // A large read held every row's values first (tens of MB for 100k objects, freed now);
+        // glibc keeps freed memory for reuse, so without a trim the process would go on holding it.
+        if rows.count >= 10_000 { malloc_trim(0) }
         #endif
     }
 
@@ -98,6 +106,29 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         if !options.readOnly {
             try connection.execute("PRAGMA journal_mode=WAL")
             try connection.execute(options.durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
+            try addMissingIndexes()
+        }
+    }
+
+    /// Indexes this library's layout has that the file lacks (made by an older libmapping, which
+    /// did not index the to-one columns that keep to-manys), made once, in one transaction. A
+    /// read-only open goes without them: its reads are the same, only slower. A unique index that
+    /// is missing was dropped outside libmapping: it is not put back here (rows breaking it are
+    /// refused as they are read), only by a migration.
+    private func addMissingIndexes() throws(MappingError) {
+        let present = try connection.statement("SELECT \"name\" FROM sqlite_master WHERE \"type\" = 'index'")
+        var names: Set<String> = []
+        while try present.step() { if case .text(let name) = present.column(0) { names.insert(name) } }
+        present.reset()
+        let missing = layout.tables.keys.sorted().flatMap { layout.indexes(root: $0) }.filter { !$0.unique && !names.contains($0.name) }
+        guard !missing.isEmpty else { return }
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(MappingError) {
+            for index in missing { try connection.execute(index.sql) }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
         }
     }
 

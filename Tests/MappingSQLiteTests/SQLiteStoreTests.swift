@@ -154,7 +154,7 @@ final class SQLiteStoreTests: XCTestCase {
             let columns = try names(store, "SELECT name FROM pragma_table_info('Animal') ORDER BY cid")
             XCTAssertEqual(columns, ["_id", "_entity", "id", "title", "weight", "born", "extra", "carer", "carer_position", "good", "livesLeft"])
             XCTAssertEqual(try names(store, "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name"),
-                           ["Animal_identity", "Carer_identity", "Shelter_identity"])
+                           ["Animal_carer", "Animal_identity", "Carer_identity", "Shelter_identity"])
         }
         do {  // and the renamed store takes new objects
             let (context, _) = try open(renamed)
@@ -205,8 +205,36 @@ final class SQLiteStoreTests: XCTestCase {
                        ["_id", "_entity", "id", "title", "q", "Cat_q", "name"])
     }
 
+    /// Opening reads no rows; a get reads the row it finds, a relationship read gives a fault whose
+    /// row is read when the object is, an import reads the rows it touches, and a count reads the rest.
+    func testRowsAreReadAsTheyAreTouched() throws {
+        do {
+            let (context, _) = try open()
+            _ = try context.importJSON(mapping: "animal", Self.payload)
+        }
+        let (context, _) = try open()
+        XCTAssertEqual(context.identityEntryCount(of: "Animal"), 0)
+        XCTAssertEqual(context.identityEntryCount(of: "Keeper"), 0)
+        let rex = try XCTUnwrap(context.object(of: "Animal", identity: .integer(1)))
+        XCTAssertEqual(context.identityEntryCount(of: "Animal"), 1)
+        let keeper = try XCTUnwrap(context.relatedObject(of: rex, relationship: "keeper"))
+        XCTAssertEqual(context.identityEntryCount(of: "Keeper"), 0, "the keeper is a fault until it is read")
+        XCTAssertEqual(try context.value(of: keeper, attribute: "name").0, .string("Ann"))
+        XCTAssertEqual(context.identityEntryCount(of: "Keeper"), 1)
+        XCTAssertEqual(try context.entityName(of: rex), "Dog")
+        XCTAssertEqual(try context.relatedObjects(of: keeper, relationship: "animals").count, 3)
+        XCTAssertEqual(context.identityEntryCount(of: "Animal"), 1, "the keeper's animals are faults")
+        _ = try context.importJSON(mapping: "animal", #"[{"id": 4, "kind": "dog", "name": "Fido II"}]"#)
+        XCTAssertEqual(context.identityEntryCount(of: "Animal"), 2, "the import read the one row it changed")
+        XCTAssertEqual(try context.count(of: "Animal"), 4)
+        XCTAssertEqual(context.identityEntryCount(of: "Animal"), 4)
+        XCTAssertEqual(try context.object(of: "Animal", identity: .integer(1)), rex, "one handle per row throughout")
+        XCTAssertEqual(try context.relatedObject(of: rex, relationship: "keeper"), keeper)
+    }
+
     /// A file changed by hand so that a to-one points at a sibling entity of its table is refused
-    /// when opened, instead of breaking the graph's inverses.
+    /// when the row is read (following the link, or reading the whole graph), instead of breaking
+    /// the graph's inverses.
     func testALinkToTheWrongEntityIsRefused() throws {
         let spec = """
             {"entities": {"Animal": {"attributes": {"id": "integer"}, "identification": ["id"]},
@@ -224,7 +252,17 @@ final class SQLiteStoreTests: XCTestCase {
             _ = try context.importJSON(mapping: "cat", #"[{"id": 20}]"#)
             try store.connection.execute(#"UPDATE "Person" SET "dog" = (SELECT "_id" FROM "Animal" WHERE "id" = 20)"#)
         }
-        XCTAssertThrowsError(try open(spec)) { error in
+        do {
+            let (following, _) = try open(spec)
+            let person = try XCTUnwrap(following.object(of: "Person", identity: .integer(1)))
+            let dog = try XCTUnwrap(following.relatedObject(of: person, relationship: "dog"))
+            XCTAssertThrowsError(try following.value(of: dog, attribute: "id")) { error in
+                XCTAssertEqual((error as? MappingError)?.code, .store)
+                XCTAssertTrue((error as? MappingError)?.message.contains("to a Cat, not a Dog") == true, "\(error)")
+            }
+        }
+        let (reading, _) = try open(spec)
+        XCTAssertThrowsError(try reading.count(of: "Person")) { error in
             XCTAssertEqual((error as? MappingError)?.code, .store)
             XCTAssertEqual((error as? MappingError)?.attribute, "Person.dog")
             XCTAssertTrue((error as? MappingError)?.message.contains("links to a Cat, not a Dog") == true, "\(error)")

@@ -146,12 +146,18 @@ package struct GraphReader {
     /// single identification attribute, or for a compound one an array in identification order or
     /// an object keyed by attribute name. Values are coerced as on import (`"123"` finds `123`).
     package func find(_ entity: Entity, identity: JSONValue) throws(MappingError) -> ObjectID? {
-        guard let map = entity.identityMap else {
-            throw MappingError(.misuse, "entity \"\(entity.name)\" has no identification to look objects up by")
-        }
-        guard let key = try IdentityMap.key(for: identity, of: entity) else { return nil }
+        guard let key = try identityKey(of: entity, identity: identity), let map = entity.identityMap else { return nil }
         guard let found = store.lookup(map: map, key: key), let kind = store.entityIndex(of: found),
               model.isKind(kind, of: entity.index) else { return nil }
         return found
+    }
+
+    /// The identity-map key `identity` makes for `entity` (see `find`); nil when it names no
+    /// object (a null).
+    package func identityKey(of entity: Entity, identity: JSONValue) throws(MappingError) -> IdentityKey? {
+        guard entity.identityMap != nil else {
+            throw MappingError(.misuse, "entity \"\(entity.name)\" has no identification to look objects up by")
+        }
+        return try IdentityMap.key(for: identity, of: entity)
     }
 }

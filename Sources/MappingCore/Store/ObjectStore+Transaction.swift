@@ -105,7 +105,7 @@ extension ObjectStore {
 
     private mutating func open() {
         // In handles' slot numbers, as `isNew` reads them.
-        journal = Journal(firstFreshSlot: space.firstSlot + slotsUsed, memberCounts: members.map(\.count), liveCounts: liveCounts)
+        journal = Journal(firstFreshSlot: space.firstSlot + slotsUsed, memberCounts: memberCounts, liveCounts: liveCounts)
     }
 
     private mutating func commit(model: Model) throws(MappingError) {
@@ -119,6 +119,9 @@ extension ObjectStore {
             if let persistent = session.persistent, !session.applyingStoreChanges {
                 // Written before the commit is final: a failed write fails the commit.
                 let rows = storeCommit(of: committed, changes: changes, model: model)
+                // A call that ran on part of the graph (it met rows not read yet), or that only
+                // probed which rows it needs, is never written: it rolls back and runs again.
+                if let log = session.faultLog, log.probing || !log.isEmpty { throw FaultLog.rowsToRead }
                 if !rows.isEmpty { try persistent.write(rows) }
             }
             if session.collectsChanges && !changes.isEmpty { session.committedChanges.append(changes) }

@@ -21,9 +21,17 @@ public struct ObjectStore {
     private var generations: [UInt16] = []
     private var freeSlots: [UInt32] = []
     private var retiredSlots = 0
+    /// How many slots hold a fault: a row of the graph's database not read yet (`makeFault`).
+    private(set) var faultCount = 0
     /// The objects of each entity (exactly that entity, not sub-entities) in creation order. Deleted
     /// objects stay until the list is compacted, so readers skip handles that are no longer live.
-    private(set) var members: [[ObjectID]]
+    private var memberLists: [[ObjectID]]
+    /// `memberLists`, for readers: a graph that holds only the rows read so far notes that the call
+    /// reading it needs every row (`FaultLog`).
+    var members: [[ObjectID]] {
+        session.faultLog?.needsAll = true
+        return memberLists
+    }
     /// How many live objects each entity has (exactly that entity).
     private(set) var liveCounts: [Int]
     private(set) var identityMaps: [IdentityMap]
@@ -47,7 +55,7 @@ public struct ObjectStore {
         space = .placeholder
         tables = []
         arena = Self.placeholderArena
-        members = []
+        memberLists = []
         liveCounts = []
         identityMaps = []
         indexKeys = []
@@ -57,7 +65,7 @@ public struct ObjectStore {
         self.space = space
         arena = StringArena()
         tables = model.entities.map { EntityTable($0) }
-        members = Array(repeating: [], count: model.entities.count)
+        memberLists = Array(repeating: [], count: model.entities.count)
         liveCounts = Array(repeating: 0, count: model.entities.count)
         identityMaps = Array(repeating: IdentityMap(), count: model.identityMapCount)
         var keys: [[Int: IndexKey]] = []
@@ -93,7 +101,11 @@ public struct ObjectStore {
         return indexKeys[entity][attribute]
     }
 
-    func index(_ key: IndexKey) -> AttributeIndex? { indexes[key] }
+    func index(_ key: IndexKey) -> AttributeIndex? {
+        // Like the member lists, an index holds only the rows read so far.
+        session.faultLog?.needsAll = true
+        return indexes[key]
+    }
 
     /// Sorts the indexes that changed since their last range query (once per batch of changes).
     package mutating func prepareIndexes() {
@@ -120,6 +132,9 @@ public struct ObjectStore {
 
         static let empty = Place(entity: -1, rowNumber: 0)
         var isEmpty: Bool { entity < 0 }
+        /// A fault's place: the entity its row was linked as (the row may be of a sub-entity), no row.
+        static func fault(_ entity: Int) -> Place { Place(entity: Int32(truncatingIfNeeded: entity), rowNumber: .max) }
+        var isFault: Bool { entity >= 0 && rowNumber == .max }
     }
 
     /// The slot of a handle of this store that has not gone stale; `nil` for a stale, foreign or
@@ -135,11 +150,16 @@ public struct ObjectStore {
     @inline(__always) func located(_ id: ObjectID) -> (slot: Int, place: Place)? {
         guard let slot = liveSlot(of: id) else { return nil }
         let place = places[slot]
+        if place.isFault {
+            // A call on part of the graph met a row not read yet: it is run again once it is read.
+            session.faultLog?.faults.insert(id)
+            return nil
+        }
         guard tables.indices.contains(Int(place.entity)) else { return nil }
         return (slot, place)
     }
 
-    /// The place of a live object; `nil` for a stale, foreign or malformed handle.
+    /// The place of a live object; `nil` for a fault and for a stale, foreign or malformed handle.
     @inline(__always) func place(of id: ObjectID) -> Place? { located(id)?.place }
 
     /// A copy of a live object's values and relationships (for a transaction's before-image, a
@@ -166,7 +186,8 @@ public struct ObjectStore {
         place(of: id).map { Int($0.entity) }
     }
 
-    package func contains(_ id: ObjectID) -> Bool { place(of: id) != nil }
+    /// Whether a handle names a live object, read or still a fault.
+    package func contains(_ id: ObjectID) -> Bool { liveSlot(of: id) != nil }
 
     /// One attribute of a live object; `nil` when unset or for a handle not live.
     func attributeValue(of id: ObjectID, _ attribute: Int) -> AttributeValue? {
@@ -219,15 +240,18 @@ public struct ObjectStore {
         return (map, IdentityKey(values))
     }
 
-    /// The handle of the live object in `slot`, if there is one.
+    /// The handle of the live object in `slot`, if there is one (not a fault).
     func liveID(slot: Int) -> ObjectID? {
-        guard places.indices.contains(slot), !places[slot].isEmpty else { return nil }
+        guard places.indices.contains(slot), !places[slot].isEmpty, !places[slot].isFault else { return nil }
         return handle(slot: slot)
     }
 
     package func lookup(map: Int, key: IdentityKey) -> ObjectID? {
         guard identityMaps.indices.contains(map) else { return nil }
-        return identityMaps[map].object(for: key, arena: arena)
+        let found = identityMaps[map].object(for: key, arena: arena)
+        // Not in the graph may still be in the database, unless the call knows it is not.
+        if found == nil, let log = session.faultLog { log.noteMissing(map: map, key: key) }
+        return found
     }
 
     package var objectCount: Int { places.count - freeSlots.count - retiredSlots }
@@ -254,24 +278,25 @@ public struct ObjectStore {
 
     // MARK: Changing
 
+    /// A slot for a new object: a free one, or a new one with its first generation.
+    private mutating func takeSlot() -> Int {
+        if let reused = freeSlots.popLast() { return Int(reused) }
+        places.append(.empty)
+        generations.append(1)
+        return places.count - 1
+    }
+
     /// A new object of `entity`, registered in its entity's member list.
     mutating func create(_ entity: Entity) -> ObjectID {
-        let slot: Int
-        if let reused = freeSlots.popLast() {
-            slot = Int(reused)
-        } else {
-            slot = places.count
-            places.append(.empty)
-            generations.append(1)
-        }
+        let slot = takeSlot()
         if tables.indices.contains(entity.index) {
             let row = tables[entity.index].addRow(slot: slot, sequence: nextSequence)
             places[slot] = Place(entity: Int32(truncatingIfNeeded: entity.index), rowNumber: UInt32(truncatingIfNeeded: row))
         }
         nextSequence += 1
         let id = handle(slot: slot)
-        if members.indices.contains(entity.index) {
-            members[entity.index].append(id)
+        if memberLists.indices.contains(entity.index) {
+            memberLists[entity.index].append(id)
             liveCounts[entity.index] += 1
         }
         journal?.noteCreated(id)
@@ -288,6 +313,72 @@ public struct ObjectStore {
         }
         index(id, at: place, adding: true)
         return id
+    }
+
+    // MARK: Faults
+
+    /// A handle for a row of the graph's database not read yet, linked as an `entity` (the row
+    /// may turn out to be of a sub-entity). Not a change: no transaction records it (a store-backed
+    /// graph reads rows only outside transactions), and it is in no member list until it is read.
+    mutating func makeFault(_ entity: Int) -> ObjectID {
+        let slot = takeSlot()
+        places[slot] = .fault(entity)
+        faultCount += 1
+        return handle(slot: slot)
+    }
+
+    /// The entity a live fault was linked as; nil for an object already read, and for a handle
+    /// not live.
+    func faultEntity(_ id: ObjectID) -> Int? {
+        guard let slot = liveSlot(of: id), places[slot].isFault else { return nil }
+        return Int(places[slot].entity)
+    }
+
+    /// The handle of the fault in `slot`, if it holds one.
+    func faultID(slot: Int) -> ObjectID? {
+        guard places.indices.contains(slot), places[slot].isFault else { return nil }
+        return handle(slot: slot)
+    }
+
+    /// Turns a fault into an object of `entity` with the values its row holds, in creation order
+    /// `sequence` (its key's order). Its identity and links are the caller's.
+    mutating func fill(_ id: ObjectID, as entity: Entity, values: [AttributeValue?], sequence: Int) {
+        guard let slot = liveSlot(of: id), places[slot].isFault, tables.indices.contains(entity.index) else { return }
+        let row = tables[entity.index].addRow(slot: slot, sequence: sequence)
+        let place = Place(entity: Int32(truncatingIfNeeded: entity.index), rowNumber: UInt32(truncatingIfNeeded: row))
+        places[slot] = place
+        faultCount -= 1
+        if memberLists.indices.contains(entity.index) {
+            memberLists[entity.index].append(id)
+            liveCounts[entity.index] += 1
+        }
+        for (attribute, value) in values.enumerated() where value != nil {
+            tables[entity.index].setValue(value, attribute, row: place.row, arena: arena)
+        }
+        index(id, at: place, adding: true)
+    }
+
+    /// Makes a fault's handle stale for good: its row is not in the database (a link to a row that
+    /// is gone, in a store changed outside libmapping), so it is dropped as such links are.
+    mutating func dropFault(_ id: ObjectID) {
+        guard let slot = liveSlot(of: id), places[slot].isFault else { return }
+        places[slot] = .empty
+        faultCount -= 1
+        generations[slot] = Self.next(generations[slot])
+        free(slot: slot)
+    }
+
+    /// Creation order for the objects a store-backed graph makes itself: after every row's (rows
+    /// are ordered by their keys, which stay below 2^62).
+    package mutating func orderNewObjectsAfterRows() { nextSequence = max(nextSequence, 1 << 62) }
+
+    /// Puts each member list in creation order (a store-backed graph reads rows in the order it is
+    /// asked for them).
+    mutating func sortMembers() {
+        for entity in memberLists.indices {
+            let sorted = memberLists[entity].sorted { sequence(of: $0) < sequence(of: $1) }
+            memberLists[entity] = sorted
+        }
     }
 
     /// Removes one object: its row, its identity-map entry and its slot (reused only after the
@@ -462,19 +553,22 @@ public struct ObjectStore {
         identityMaps[map].set(previous, for: key, arena: arena)
     }
 
+    /// The length of each member list (a transaction's starting point).
+    var memberCounts: [Int] { memberLists.map(\.count) }
+
     /// Puts the member lists and counts back as they were when a transaction began.
     mutating func restoreMembers(counts: [Int], liveCounts: [Int]) {
-        for entity in members.indices where counts.indices.contains(entity) && members[entity].count > counts[entity] {
-            members[entity].removeLast(members[entity].count - counts[entity])
+        for entity in memberLists.indices where counts.indices.contains(entity) && memberLists[entity].count > counts[entity] {
+            memberLists[entity].removeLast(memberLists[entity].count - counts[entity])
         }
         self.liveCounts = liveCounts
     }
 
     /// Drops deleted objects from the member lists once they outnumber the live ones.
     mutating func compactMembers() {
-        for entity in members.indices where liveCounts.indices.contains(entity) {
-            if members[entity].count > 32 && members[entity].count > 2 * liveCounts[entity] {
-                members[entity] = members[entity].filter { contains($0) }
+        for entity in memberLists.indices where liveCounts.indices.contains(entity) {
+            if memberLists[entity].count > 32 && memberLists[entity].count > 2 * liveCounts[entity] {
+                memberLists[entity] = memberLists[entity].filter { contains($0) }
             }
         }
     }

@@ -12,7 +12,8 @@ public protocol PersistentStore: AnyObject, Sendable {
     func othersChanges(wait: Bool) throws(MappingError) -> StoreRefresh?
     /// Told, once `refresh` is in the graph, the object each of its rows is now.
     func applied(_ refresh: StoreRefresh, objects: [Int64: ObjectID])
-    /// Told, once the objects read at open are in the graph, the object each of them is.
+    /// Told, once rows read (at open, or later by a `RowSource`) are in the graph, the object each
+    /// key became: the rows read, and the objects and faults made for keys not seen before.
     func attached(_ objects: [StoredObject], as found: [Int64: ObjectID])
 }
 

@@ -17,6 +17,12 @@ package struct StoreSession {
     package var committedChanges: [ChangeSet] = []
     /// The database every commit is written to, if the context has one.
     package var persistent: (any PersistentStore)?
+    /// Where a store-backed graph reads the rows it has not read yet, while it has not read them
+    /// all (`ObjectStore+Faults`); nil for a graph that holds everything.
+    package var rowSource: (any RowSource)?
+    /// Set while a call runs on a graph that holds part of its rows: what the call met that the
+    /// graph has not read (`ObjectStore.touching`).
+    package var faultLog: FaultLog?
     /// Set while other processes' commits are applied (`ObjectStore+Refresh`): they came from the
     /// database, so the commit that applies them writes nothing back.
     package var applyingStoreChanges = false

@@ -1,6 +1,7 @@
 """A store file is input too: one changed outside libmapping (with sqlite3, as a user or an attacker
-could) must fail to open with StoreError (MAPPING_ESTORE) naming the table, column or row, and leave
-the file exactly as it was — never load wrong values, merge identities, or fail with another error.
+could) must fail with StoreError (MAPPING_ESTORE) naming the table, column or row, and leave the file
+exactly as it was — never load wrong values, merge identities, or fail with another error. A changed
+layout fails the open; opening reads no rows, so a changed row fails the first call that reads it.
 Table-driven over a store generated here, each case tampering with a fresh copy."""
 import hashlib
 import json
@@ -42,23 +43,26 @@ def original(tmp_path_factory):
     return path
 
 
-# (name, SQL run on the copy, text the error must contain)
-CASES = [
+# (name, SQL run on the copy, text the error must contain); LAYOUT_CASES fail the open, ROW_CASES
+# the first call that reads every row.
+LAYOUT_CASES = [
     ("renamed attribute column", 'ALTER TABLE "Person" RENAME COLUMN "name" TO "nom"', '"Person" has no column "name"'),
     ("dropped identification column", 'DROP INDEX "Tag_identity"; ALTER TABLE "Tag" DROP COLUMN "label"',
      '"Tag" has no column "label"'),
     ("dropped to-one column", 'ALTER TABLE "Person" DROP COLUMN "company_position"', '"Person" has no column "company_position"'),
     ("renamed join column", 'ALTER TABLE "Person_tags" RENAME COLUMN "target" TO "t"', '"Person_tags" has no column "target"'),
     ("dropped table", 'DROP TABLE "Company"', 'no table "Company"'),
+    ("layout version 0", "UPDATE \"_mapping\" SET value = '0' WHERE key = 'format'", "layout version 0"),
+    ("layout version -1", "UPDATE \"_mapping\" SET value = '-1' WHERE key = 'format'", "layout version -1"),
+    ("layout version from the future", "UPDATE \"_mapping\" SET value = '99' WHERE key = 'format'", "newer libmapping"),
+]
+ROW_CASES = [
     ("two rows with one identity", 'DROP INDEX "Tag_identity"; UPDATE "Tag" SET label = \'a\' WHERE label = \'b\'',
      'hold one Tag identity ("a")'),
     ("invalid UTF-8 in an identification", "UPDATE \"Tag\" SET label = CAST(X'61FF' AS TEXT) WHERE label = 'a'",
      'row 1 of "Tag": column "label" holds text that is not valid UTF-8'),
     ("invalid UTF-8 in a string", "UPDATE \"Person\" SET name = CAST(X'50C3' AS TEXT) WHERE id = 2",
      'row 2 of "Person": column "name" holds text that is not valid UTF-8'),
-    ("layout version 0", "UPDATE \"_mapping\" SET value = '0' WHERE key = 'format'", "layout version 0"),
-    ("layout version -1", "UPDATE \"_mapping\" SET value = '-1' WHERE key = 'format'", "layout version -1"),
-    ("layout version from the future", "UPDATE \"_mapping\" SET value = '99' WHERE key = 'format'", "newer libmapping"),
     ("JSON that does not parse", "UPDATE \"Person\" SET extra = '{' WHERE id = 3",
      'row 3 of "Person": column "extra" holds JSON that does not parse'),
     ("JSON nested too deeply", "UPDATE \"Person\" SET extra = '" + "[" * 5000 + "]" * 5000 + "' WHERE id = 4",
@@ -93,14 +97,30 @@ def spec_with(entity, attribute, kind):
     return spec
 
 
-@pytest.mark.parametrize("name,statements,message", CASES, ids=[case[0] for case in CASES])
-def test_a_tampered_store_is_refused_by_name_and_left_as_it_was(original, tmp_path, name, statements, message):
+@pytest.mark.parametrize("name,statements,message", LAYOUT_CASES, ids=[case[0] for case in LAYOUT_CASES])
+def test_a_tampered_layout_is_refused_at_open_by_name_and_left_as_it_was(original, tmp_path, name, statements, message):
     path = copy(original, tmp_path, statements)
     before = digest(path)
     for read_only in (False, True):
         with pytest.raises(mapping.StoreError) as caught:
             mapping.Context(SPEC, store=str(path), read_only=read_only)
         assert message in str(caught.value), str(caught.value)
+        assert digest(path) == before
+
+
+@pytest.mark.parametrize("name,statements,message", ROW_CASES, ids=[case[0] for case in ROW_CASES])
+def test_a_tampered_row_is_refused_when_read_by_name_and_left_as_it_was(original, tmp_path, name, statements, message):
+    path = copy(original, tmp_path, statements)
+    before = digest(path)
+    for read_only in (False, True):
+        with mapping.Context(SPEC, store=str(path), read_only=read_only) as ctx:
+            # Every call that reads the whole graph refuses it, again and again, and nothing is written.
+            for _ in range(2):
+                with pytest.raises(mapping.StoreError) as caught:
+                    ctx.count("Person")
+                assert message in str(caught.value), str(caught.value)
+            with pytest.raises(mapping.StoreError):
+                ctx.begin()  # a transaction reads every row first
         assert digest(path) == before
 
 

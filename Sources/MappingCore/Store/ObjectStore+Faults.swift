@@ -1,0 +1,225 @@
+/// A store-backed graph that reads rows as they are touched. Opening reads no rows; a lookup by
+/// identity reads the row it finds, reading an object reads its row, and a row read makes a fault
+/// for every row it links to, so relationships read in as they are followed. An import runs on the
+/// rows it touches (`touching`); the first call that needs the whole graph (a fetch, a change, a
+/// transaction) reads every row not read yet, and from then on the graph holds everything, as an
+/// in-memory one does.
+///
+/// Rows are read only outside transactions (a transaction's call has read everything first), so a
+/// rollback never meets an object it did not see made. What the graph holds of a row is kept over
+/// what the database says: only rows the graph has not read are filled from it.
+extension ObjectStore {
+    /// Whether the graph holds only the rows it has been asked for so far.
+    package var isPartial: Bool { session.rowSource != nil }
+
+    /// Reads the rows of the faults among `objects`, in one request. A fault whose row is gone (a
+    /// link to it outlived it in a store changed outside libmapping) becomes stale, as such links
+    /// are dropped when a whole store is read.
+    package mutating func materialize(_ objects: [ObjectID], model: Model) throws(MappingError) {
+        guard let source = session.rowSource else { return }
+        var faults: [ObjectID] = []
+        var keys: [Int64] = []
+        for object in objects where faultEntity(object) != nil {
+            guard let key = source.key(of: object) else {
+                throw MappingError(.failed, "object \(object) names a row its store does not know")
+            }
+            faults.append(object)
+            keys.append(key)
+        }
+        guard !keys.isEmpty else { return }
+        try fill(try source.rows(keys: keys), from: source, model: model)
+        for object in faults where faultEntity(object) != nil { dropFault(object) }
+    }
+
+    /// The object of `entity`'s identity map under `key`: the graph's, else the database's row
+    /// with that identity, read now. Nil when neither has one.
+    package mutating func find(_ entity: Entity, key: IdentityKey, model: Model) throws(MappingError) -> ObjectID? {
+        guard let map = entity.identityMap else { return nil }
+        if let found = lookup(map: map, key: key) { return found }
+        try read(entity, identities: [key], model: model)
+        return lookup(map: map, key: key)
+    }
+
+    /// Reads the rows of `entity`'s table that hold these identities and are not in the graph yet,
+    /// in a few set queries.
+    private mutating func read(_ entity: Entity, identities: [IdentityKey], model: Model) throws(MappingError) {
+        guard let source = session.rowSource, !identities.isEmpty else { return }
+        let values: [[AttributeValue]] = identities.map { key in
+            switch key {
+            case .single(let value): [value]
+            case .compound(let values): values
+            }
+        }
+        let keys = try source.keys(of: entity, identities: values)
+        // A row read before under this key but changed since holds another identity in the graph:
+        // the graph's values win, so it is not read again.
+        let unread = keys.filter { key in source.object(forKey: key).map { faultEntity($0) != nil || !contains($0) } ?? true }
+        guard !unread.isEmpty else { return }
+        try fill(try source.rows(keys: unread), from: source, model: model)
+    }
+
+    /// Runs `body` on the rows it touches. On a graph that holds part of its database's rows,
+    /// `body` runs with a `FaultLog`: each fault it meets, each identity it looks up in vain and
+    /// any reading of a whole entity (member lists, indexes) is noted. A run that noted something
+    /// met the graph as it is not: it is discarded (a transaction in it refuses to commit and rolls
+    /// back), what it noted is read — faults by key, identities in a few set queries, or every row
+    /// when it needed a whole entity — and `body` runs again, until a run notes nothing. Each
+    /// round reads rows or learns identities absent, so rounds are few; past `maxRounds` every row
+    /// is read. With `probing`, runs before the last are probes (`body` is told, to leave out what
+    /// its caller sees, such as callbacks), and the run that counts comes after a probe that noted
+    /// nothing, so the caller sees one run. A graph holding everything runs `body` once, as is.
+    package mutating func touching<T>(model: Model, probing: Bool,
+                                      _ body: (inout ObjectStore, _ probe: Bool) throws(MappingError) -> T) throws(MappingError) -> T {
+        guard isPartial, journal == nil else { return try body(&self, false) }
+        var absent: [Int: Set<IdentityKey>] = [:]
+        var probe = probing
+        for _ in 0..<Self.maxRounds {
+            let log = FaultLog(absent: absent, probing: probe)
+            session.faultLog = log
+            let outcome: Result<T, MappingError>
+            do throws(MappingError) {
+                outcome = .success(try body(&self, probe))
+            } catch {
+                outcome = .failure(error)
+            }
+            session.faultLog = nil
+            if log.isEmpty {
+                if !probe { return try outcome.get() }
+                probe = false
+                continue
+            }
+            guard !log.needsAll else { break }
+            try materialize(Array(log.faults), model: model)
+            for (map, keys) in log.identities {
+                guard let entity = model.entities.first(where: { $0.identityMap == map && !$0.identification.isEmpty }) else { continue }
+                try read(entity, identities: Array(keys), model: model)
+                for key in keys where lookup(map: map, key: key) == nil { absent[map, default: []].insert(key) }
+            }
+        }
+        try loadAll(model: model)
+        return try body(&self, false)
+    }
+
+    /// Rounds of `touching` before it reads every row instead.
+    static var maxRounds: Int { 8 }
+
+    /// Reads every row not read yet; from then on the graph holds everything (faults whose rows
+    /// are gone become stale). Nothing for a graph that already does.
+    package mutating func loadAll(model: Model) throws(MappingError) {
+        guard let source = session.rowSource else { return }
+        guard journal == nil else {
+            throw MappingError(.failed, "the store's rows were to be read inside a transaction")
+        }
+        try fill(try source.allRows(), from: source, model: model)
+        for slot in 0..<slotsUsed {
+            if let fault = faultID(slot: slot) { dropFault(fault) }
+        }
+        sortMembers()
+        session.rowSource = nil
+    }
+
+    /// Puts rows read from the database into the graph: each fault of theirs is filled, each row
+    /// not seen before becomes an object; rows the graph holds already are left as the graph has
+    /// them. Checked before anything changes, so a refused batch leaves the graph as it was: a row
+    /// linked as an entity it is not, or two rows (or a row and an object) with one identity, is a
+    /// store changed outside libmapping.
+    private mutating func fill(_ rows: [StoredObject], from source: any RowSource, model: Model) throws(MappingError) {
+        var taken: [Int: [IdentityKey: Int64]] = [:]
+        var reading: [(object: ObjectID?, stored: StoredObject)] = []
+        reading.reserveCapacity(rows.count)
+        for stored in rows {
+            guard model.entities.indices.contains(stored.entity) else {
+                throw MappingError(.failed, "the store names an entity the model lacks")
+            }
+            let entity = model.entities[stored.entity]
+            var object = source.object(forKey: stored.key)
+            if let known = object, !contains(known) { object = nil }  // discarded by a rollback
+            if let known = object, faultEntity(known) == nil { continue }  // read already
+            if let known = object, let linkedAs = faultEntity(known), !model.isKind(stored.entity, of: linkedAs) {
+                throw MappingError(.store, "a link of the store leads to a \(entity.name), not a \(model.entities[linkedAs].name): "
+                                   + "the store was changed by hand", attribute: entity.name)
+            }
+            if let identity = Self.identity(of: stored.values, entity) {
+                let holder = lookup(map: identity.map, key: identity.key)
+                if (holder != nil && holder != object) || taken[identity.map, default: [:]].updateValue(stored.key, forKey: identity.key) != nil {
+                    throw MappingError(.store, "two rows of the store hold one \(entity.name)'s identity: the store was changed "
+                                       + "outside libmapping (its unique index dropped?); keep one of them", attribute: entity.name)
+                }
+            }
+            for (index, relationship) in entity.relationships.enumerated() where stored.links.indices.contains(index) {
+                for key in stored.links[index] {
+                    guard let target = source.object(forKey: key), let kind = entityIndex(of: target),
+                          !model.isKind(kind, of: relationship.destination) else { continue }
+                    throw MappingError(.store, "\(entity.name).\(relationship.name) of a row links to a \(model.entities[kind].name), not a "
+                                       + "\(model.entities[relationship.destination].name): the store was changed by hand",
+                                       attribute: "\(entity.name).\(relationship.name)")
+                }
+            }
+            reading.append((object, stored))
+        }
+        var found: [Int64: ObjectID] = [:]
+        var filled: [(object: ObjectID, stored: StoredObject)] = []
+        filled.reserveCapacity(reading.count)
+        for (known, stored) in reading {
+            let entity = model.entities[stored.entity]
+            let object = known ?? makeFault(stored.entity)
+            if known == nil { found[stored.key] = object }
+            fill(object, as: entity, values: stored.values, sequence: Int(truncatingIfNeeded: stored.key))
+            if let identity = Self.identity(of: stored.values, entity) { register(object, map: identity.map, key: identity.key) }
+            filled.append((object, stored))
+        }
+        // Links last, once every row of the batch has its object: a target not read yet becomes a
+        // fault. Both sides of a relationship come from the database, so they agree as stored.
+        for (object, stored) in filled {
+            let entity = model.entities[stored.entity]
+            for (index, relationship) in entity.relationships.enumerated() where stored.links.indices.contains(index) {
+                var targets: [ObjectID] = []
+                for key in stored.links[index] {
+                    if let known = found[key] ?? source.object(forKey: key), contains(known) {
+                        targets.append(known)
+                    } else {
+                        let fault = makeFault(relationship.destination)
+                        found[key] = fault
+                        targets.append(fault)
+                    }
+                }
+                if relationship.toMany {
+                    if !targets.isEmpty { modifyLinks(of: object, relationship: index) { $0 = LinkList(targets) } }
+                } else if let target = targets.first {
+                    setLink(target, of: object, relationship: index)
+                }
+            }
+        }
+        source.attached(rows, as: found)
+    }
+}
+
+/// What a call run on part of a store-backed graph met that the graph has not read (see
+/// `ObjectStore.touching`). A class, so that the graph's read accessors can note in it.
+package final class FaultLog {
+    /// Faults whose rows the call read or changed.
+    var faults: Set<ObjectID> = []
+    /// Identities looked up in vain, by identity map.
+    var identities: [Int: Set<IdentityKey>] = [:]
+    /// Whether the call read a whole entity (its member list, an index).
+    var needsAll = false
+    /// Identities the database is known not to hold, for this call.
+    let absent: [Int: Set<IdentityKey>]
+    /// Whether the run is a probe, which never commits.
+    let probing: Bool
+
+    init(absent: [Int: Set<IdentityKey>], probing: Bool) {
+        self.absent = absent
+        self.probing = probing
+    }
+
+    var isEmpty: Bool { faults.isEmpty && identities.isEmpty && !needsAll }
+
+    func noteMissing(map: Int, key: IdentityKey) {
+        guard absent[map]?.contains(key) != true else { return }
+        identities[map, default: []].insert(key)
+    }
+
+    /// What a transaction throws instead of committing a run that noted something, or a probe.
+    static let rowsToRead = MappingError(.failed, "the call met rows of its store it had not read (an internal retry that should not surface)")
+}

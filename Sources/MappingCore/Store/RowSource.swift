@@ -1,0 +1,22 @@
+/// A database the graph reads its rows from as they are touched, rather than all at open (the
+/// SQLite store). The graph keeps what it has read; a row it has not read yet is a fault: a handle
+/// that names the row's key, made when a row read before links to it. Keys are the store's own
+/// (the graph never looks inside one); the store remembers which object each key became.
+public protocol RowSource: PersistentStore {
+    /// The object the graph made for a row (which a rollback may have discarded since: the graph
+    /// checks it is still live), or nil.
+    func object(forKey key: Int64) -> ObjectID?
+    /// The key of the row an object (or fault) was made for; nil for an object the store has
+    /// not written yet.
+    func key(of object: ObjectID) -> Int64?
+    /// The rows with these keys, with their values and, per relationship, the keys of their targets
+    /// in order; rows that are gone are left out.
+    func rows(keys: [Int64]) throws(MappingError) -> [StoredObject]
+    /// The keys of the rows of `entity`'s table whose identification holds one of `identities`
+    /// (each one row, or none, unless the store's unique index was dropped).
+    func keys(of entity: Entity, identities: [[AttributeValue]]) throws(MappingError) -> [Int64]
+    /// Every row of the store.
+    func allRows() throws(MappingError) -> [StoredObject]
+    /// Whether the store holds any row (a graph on an empty store holds everything from the start).
+    func holdsRows() throws(MappingError) -> Bool
+}

@@ -1,0 +1,310 @@
+"""A context on an SQLite store reads rows as they are touched: opening reads none, a get by
+identity reads the row it finds, following a relationship reads its targets, and any call that
+needs the whole graph (a fetch, an import, a change) reads the rest. Whatever order reads come in,
+the answers are those of the same graph held in memory, with one handle per row throughout."""
+import json
+import random
+import sqlite3
+
+import pytest
+
+import mapping
+
+SPEC = {
+    "entities": {
+        "Person": {"attributes": {"id": "integer", "name": "string", "score": "decimal", "seen": "date", "extra": "json"},
+                   "relationships": {"tags": {"entity": "Tag", "toMany": True, "ordered": True, "inverse": "people"},
+                                     "company": {"entity": "Company", "inverse": "staff"},
+                                     "friend": {"entity": "Person"}}},
+        "Manager": {"parent": "Person", "attributes": {"level": "integer"}},
+        "Company": {"attributes": {"id": "integer", "name": "string"},
+                    "relationships": {"staff": {"entity": "Person", "toMany": True, "ordered": True, "inverse": "company"}}},
+        "Tag": {"attributes": {"label": "string"}, "identification": "label",
+                "relationships": {"people": {"entity": "Person", "toMany": True, "inverse": "tags"}}},
+    },
+    "mappings": {
+        "person": {"dynamic": {"keyPath": "kind", "cases": {"manager": "manager"}, "default": "plain"}},
+        "plain": {"entity": "Person", "attributes": {"id": "id", "name": "name", "score": "score", "seen": "seen", "extra": "extra"},
+                  "relationships": {"tags": {"mapping": "tag"}, "company": {"mapping": "company"},
+                                    "friend": {"mapping": "friend"}}},
+        "manager": {"entity": "Manager", "attributes": {"id": "id", "name": "name", "score": "score", "seen": "seen",
+                                                         "extra": "extra", "level": "level"},
+                    "relationships": {"tags": {"mapping": "tag"}, "company": {"mapping": "company"},
+                                      "friend": {"mapping": "friend"}}},
+        "friend": {"entity": "Person", "attributes": {"id": "id"}},
+        "company": {"entity": "Company", "attributes": {"id": "id", "name": "name"}},
+        "tag": {"entity": "Tag", "attributes": {"label": "@self"}},
+    },
+}
+
+ATTRIBUTES = {"Person": ["id", "name", "score", "seen", "extra"], "Manager": ["id", "name", "score", "seen", "extra", "level"],
+              "Company": ["id", "name"], "Tag": ["label"]}
+RELATIONSHIPS = {"Person": ["tags", "company", "friend"], "Manager": ["tags", "company", "friend"],
+                 "Company": ["staff"], "Tag": ["people"]}
+IDENTITY = {"Person": "id", "Manager": "id", "Company": "id", "Tag": "label"}
+
+
+def people(rng, count):
+    result = []
+    for i in range(1, count + 1):
+        person = {"id": i, "name": f"P{i}", "score": f"{rng.randint(0, 10**20)}.{rng.randint(0, 99):02d}",
+                  "seen": f"20{rng.randint(10, 29)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}T01:02:03.{rng.randint(0, 999999):06d}Z",
+                  "extra": {"n": i, "list": [i, str(i)]},
+                  "tags": [f"t{rng.randint(0, 6)}" for _ in range(rng.randint(0, 3))]}
+        if rng.random() < 0.8:
+            person["company"] = {"id": rng.randint(1, max(1, count // 5)), "name": "C"}
+        if rng.random() < 0.5:
+            # A friend is named before it may be mapped, as a plain Person: managers are never friends.
+            person["friend"] = {"id": rng.choice([k for k in range(1, count + 1) if k % 5])}
+        if i % 5 == 0:
+            person["kind"] = "manager"
+            person["level"] = rng.randint(1, 5)
+        result.append(person)
+    return result
+
+
+def make_store(tmp_path, payload):
+    path = tmp_path / "people.db"
+    with mapping.Context(SPEC, store=str(path)) as ctx:
+        ctx.import_json("person", json.dumps(payload))
+    return path
+
+
+def describe(obj):
+    """An object as values only (handles differ between contexts): its entity, attributes, and
+    relationships as their targets' identities, in order."""
+    if obj is None:
+        return None
+    entity = obj.entity
+    found = {"entity": entity}
+    for name in ATTRIBUTES[entity]:
+        found[name] = obj[name]
+    for name in RELATIONSHIPS[entity]:
+        related = obj.related(name)
+        if related is None or isinstance(related, mapping.Object):
+            found[name] = None if related is None else related[IDENTITY[related.entity]]
+        else:
+            found[name] = [target[IDENTITY[target.entity]] for target in related]
+    return found
+
+
+def reopen(ctx, path):
+    """A fresh context on the store, which reads no rows yet."""
+    ctx.close()
+    return mapping.Context(SPEC, store=str(path))
+
+
+def assert_same_graphs(ctx, memory, seed):
+    """Every object of both contexts, entity by entity, in creation order."""
+    for entity in ("Person", "Company", "Tag"):
+        assert [describe(o) for o in ctx.all(entity)] == [describe(o) for o in memory.all(entity)], (seed, entity)
+
+
+def test_opening_reads_no_rows_and_a_get_reads_only_what_it_touches(tmp_path):
+    path = make_store(tmp_path, people(random.Random(1), 40))
+    # Rows nobody reads may be broken: only the call that reads one fails (a call reading them all
+    # would too), so open and the first answers read nothing else.
+    db = sqlite3.connect(path)
+    db.execute("UPDATE \"Person\" SET extra = '{' WHERE id = 30")
+    db.commit()
+    db.close()
+    with mapping.Context(SPEC, store=str(path)) as ctx:
+        first = ctx.get("Person", 1)
+        assert first["name"] == "P1" and first["extra"] == {"n": 1, "list": [1, "1"]}
+        company = first.related("company")
+        if company is not None:
+            assert first in list(company.related("staff"))
+        assert ctx.get("Person", 2)["id"] == 2
+        assert ctx.get("Person", 4000) is None
+        assert ctx.get("Tag", "no such tag") is None
+        with pytest.raises(mapping.StoreError, match='row [0-9]+ of "Person": column "extra" holds JSON that does not parse'):
+            ctx.get("Person", 30)
+        with pytest.raises(mapping.StoreError, match='column "extra" holds JSON'):
+            ctx.count("Person")
+        # What was read stays readable.
+        assert ctx.get("Person", 1) == first and first["name"] == "P1"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_reads_in_any_order_answer_as_the_graph_in_memory(tmp_path, seed):
+    rng = random.Random(seed)
+    payload = people(rng, 60)
+    path = make_store(tmp_path, payload)
+    memory = mapping.Context(SPEC)
+    memory.import_json("person", json.dumps(payload))
+    with mapping.Context(SPEC, store=str(path), read_only=seed % 2 == 1) as ctx:
+        held = {}
+        for step in range(120):
+            choice = rng.random()
+            if choice < 0.4:
+                entity, identity = rng.choice([("Person", rng.randint(0, 70)), ("Company", rng.randint(0, 15)),
+                                               ("Tag", f"t{rng.randint(0, 8)}")])
+                obj, expected = ctx.get(entity, identity), memory.get(entity, identity)
+                assert describe(obj) == describe(expected), (seed, step, entity, identity)
+                if obj is not None:
+                    held[(entity, identity)] = obj
+            elif choice < 0.7 and held:
+                # Follow a relationship from an object read before (its targets may be unread).
+                key = rng.choice(sorted(held, key=repr))
+                obj = held[key]
+                name = rng.choice(RELATIONSHIPS[obj.entity])
+                related = obj.related(name)
+                expected = memory.get(*key).related(name)
+                if related is None or isinstance(related, mapping.Object):
+                    assert describe(related) == describe(expected), (seed, step, key, name)
+                else:
+                    assert [describe(t) for t in related] == [describe(t) for t in expected], (seed, step, key, name)
+                    if len(related):
+                        assert ctx.values(related, IDENTITY[related[0].entity]) == \
+                            memory.values(expected, IDENTITY[related[0].entity])
+            elif choice < 0.75:
+                # A call that needs the whole graph: every row is read, handles held stay the same.
+                assert ctx.count("Person") == memory.count("Person")
+                for (entity, identity), obj in held.items():
+                    assert ctx.get(entity, identity) == obj
+        # At the end the whole graphs agree, in creation order.
+        assert_same_graphs(ctx, memory, seed)
+        for (entity, identity), obj in held.items():
+            assert ctx.get(entity, identity) == obj and obj.is_live()
+
+
+def test_changes_after_reads_are_written_and_read_back(tmp_path):
+    rng = random.Random(7)
+    payload = people(rng, 30)
+    path = make_store(tmp_path, payload)
+    with mapping.Context(SPEC, store=str(path)) as ctx:
+        first = ctx.get("Person", 1)
+        ctx.import_json("person", json.dumps([{"id": 1, "name": "renamed", "tags": ["new"], "company": {"id": 99}},
+                                               {"id": 31, "name": "P31", "friend": {"id": 1}}]))
+        assert first["name"] == "renamed" and ctx.get("Person", 1) == first
+        ctx.delete(ctx.get("Person", 2))
+    with mapping.Context(SPEC, store=str(path)) as ctx:
+        newest = ctx.get("Person", 31)
+        assert newest.related("friend")["name"] == "renamed"
+        assert [t["label"] for t in newest.related("friend").related("tags")] == ["new"]
+        assert ctx.get("Person", 1).related("company")["id"] == 99
+        assert ctx.get("Person", 2) is None
+        assert ctx.count("Person") == 30
+
+
+def test_an_import_reads_only_the_rows_it_touches(tmp_path):
+    rng = random.Random(11)
+    payload = people(rng, 40)
+    path = make_store(tmp_path, payload)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE \"Person\" SET extra = '{' WHERE id = 30")
+    db.commit()
+    db.close()
+    page = [{"id": 1, "name": "one", "company": {"id": 3, "name": "C3"}, "tags": ["t1", "fresh"]},
+            {"id": 41, "name": "new", "company": {"id": 2}, "friend": {"id": 2}}]
+    events = []
+    with mapping.Context(SPEC, store=str(path)) as ctx:
+        # Person 30's row is broken; the import never reads it, and its callbacks run once.
+        ctx.import_json("person", json.dumps(page), on_event=lambda kind, name, obj, count: events.append((kind, name)))
+        twin = mapping.Context(SPEC)
+        twin.import_json("person", json.dumps(payload))
+        expected = []
+        twin.import_json("person", json.dumps(page), on_event=lambda kind, name, obj, count: expected.append((kind, name)))
+        assert events == expected and ("did_map_object", "plain") in events
+        assert ctx.get("Person", 1)["name"] == "one"
+        assert [p["id"] for p in ctx.get("Company", 3).related("staff")][-1] == 1
+        assert ctx.get("Person", 41).related("friend") == ctx.get("Person", 2)
+        with pytest.raises(mapping.StoreError):
+            ctx.count("Person")
+    db = sqlite3.connect(path)
+    db.execute("UPDATE \"Person\" SET extra = '{}' WHERE id = 30")
+    db.commit()
+    db.close()
+    memory = mapping.Context(SPEC)
+    memory.import_json("person", json.dumps(payload))
+    memory.import_json("person", json.dumps(page))
+    with mapping.Context(SPEC, store=str(path)) as ctx:
+        for entity in ("Person", "Company", "Tag"):
+            got = [describe(o) for o in ctx.all(entity)]
+            want = [describe(o) for o in memory.all(entity)]
+            for g, w in zip(got, want):
+                if g["entity"] in ("Person", "Manager") and g["id"] == 30:
+                    g["extra"] = w["extra"]
+            assert got == want, entity
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_imports_on_part_of_the_graph_end_as_in_memory(tmp_path, seed):
+    """Random pages (updates, new people, moves between companies, tags replaced) into a store read
+    as touched, reopened between some of them, against the same pages in memory."""
+    rng = random.Random(100 + seed)
+    payload = people(rng, 50)
+    path = make_store(tmp_path, payload)
+    memory = mapping.Context(SPEC)
+    memory.import_json("person", json.dumps(payload))
+    ctx = mapping.Context(SPEC, store=str(path))
+    try:
+        for step in range(8):
+            page = people(rng, 70)
+            page = rng.sample(page, rng.randint(1, 12))
+            for person in page:
+                if rng.random() < 0.3:
+                    person.pop("tags", None)
+                if rng.random() < 0.3:
+                    person.pop("company", None)
+            memory.import_json("person", json.dumps(page))
+            ctx.import_json("person", json.dumps(page))
+            if rng.random() < 0.5:
+                probe = rng.choice(page)["id"]
+                assert describe(ctx.get("Person", probe)) == describe(memory.get("Person", probe)), (seed, step)
+            if rng.random() < 0.3:
+                ctx = reopen(ctx, path)
+        assert_same_graphs(ctx, memory, seed)
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_changes_on_part_of_the_graph_end_as_in_memory(tmp_path, seed):
+    """Direct changes (set, relate, add and remove from to-manys, delete, create) and serializations
+    on a store read as touched, reopened now and then, against the same changes in memory."""
+    rng = random.Random(200 + seed)
+    payload = people(rng, 40)
+    path = make_store(tmp_path, payload)
+    memory = mapping.Context(SPEC)
+    memory.import_json("person", json.dumps(payload))
+    ctx = mapping.Context(SPEC, store=str(path))
+    created = 1000
+    try:
+        for step in range(40):
+            chosen = rng.randint(1, 40)
+            target, expected = ctx.get("Person", chosen), memory.get("Person", chosen)
+            assert (target is None) == (expected is None), (seed, step, chosen)
+            if target is None:
+                continue
+            pairs = [(target, ctx), (expected, memory)]
+            action = rng.random()
+            company = rng.randint(1, 10)
+            tag = f"t{rng.randint(0, 8)}"
+            for obj, context in pairs:
+                if action < 0.25:
+                    obj["name"] = f"step {step}"
+                elif action < 0.45:
+                    other = context.get("Company", company)
+                    obj.set_related("company", other)
+                elif action < 0.6:
+                    label = context.get("Tag", tag) or context.create("Tag", {"label": tag})
+                    obj.add_related("tags", label)
+                elif action < 0.7:
+                    tags = obj.related("tags")
+                    if len(tags):
+                        obj.remove_related("tags", tags[0])
+                elif action < 0.8:
+                    context.delete(obj)
+                elif action < 0.9:
+                    made = context.create("Person", {"id": created, "name": "made"})
+                    made.set_related("friend", obj)
+            if action >= 0.9:
+                assert ctx.serialize("plain", target) == memory.serialize("plain", expected), (seed, step)
+            if 0.8 <= action < 0.9:
+                created += 1
+            if rng.random() < 0.2:
+                ctx = reopen(ctx, path)
+        assert_same_graphs(ctx, memory, seed)
+    finally:
+        ctx.close()
