@@ -264,7 +264,7 @@ bench: release
 	else $(PYTHON) bench/payloads.py; fi
 	$(PYTHON) bench/store.py | tee bench/store.md
 	$(PYTHON) bench/open_curve.py | tee bench/open_curve.md
-	$(PYTHON) bench/store_page.py | tee bench/store_page.md
+	$(PYTHON) bench/store_large.py | tee bench/store_large.md
 	@if [ "$(MAPPING_POSTGRES)" = 1 ]; then \
 	  missing=; ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing=" postgresql"; $(APT_INSTALL); \
 	  echo "$(PYTHON) bench/scaling.py | tee bench/scaling.md"; $(PYTHON) bench/scaling.py | tee bench/scaling.md; \

@@ -271,8 +271,7 @@ public final class MappingContext: Sendable {
 
     /// The target of a to-one relationship, or `nil`.
     public func relatedObject(of object: ObjectID, relationship: String) throws(MappingError) -> ObjectID? {
-        try read(touching: [object]) { (reader) throws(MappingError) -> ObjectID? in
-            let (links, declared) = try reader.links(of: object, relationship: relationship)
+        try related(of: object, relationship: relationship) { (links, declared) throws(MappingError) -> ObjectID? in
             guard case .one(let target) = links else {
                 throw MappingError(.type, "\(declared.name) is a to-many relationship; read it as a list",
                                    attribute: relationship)
@@ -283,13 +282,30 @@ public final class MappingContext: Sendable {
 
     /// The targets of a to-many relationship, in order.
     public func relatedObjects(of object: ObjectID, relationship: String) throws(MappingError) -> [ObjectID] {
-        try read(touching: [object]) { (reader) throws(MappingError) -> [ObjectID] in
-            let (links, declared) = try reader.links(of: object, relationship: relationship)
+        try related(of: object, relationship: relationship) { (links, declared) throws(MappingError) -> [ObjectID] in
             guard case .many(let list) = links else {
                 throw MappingError(.type, "\(declared.name) is a to-one relationship; read it as one object",
                                    attribute: relationship)
             }
             return list.ids
+        }
+    }
+
+    /// A relationship of an object as `body` reads it. On a graph that reads its store's rows as
+    /// they are touched, the object's row and its targets' rows are read first (a to-many's in one
+    /// request): a link whose row is gone (a one-way link to a deleted object) then reads as none,
+    /// as it does in memory.
+    private func related<T>(of object: ObjectID, relationship: String,
+                            _ body: (Links, Relationship) throws(MappingError) -> T) throws(MappingError) -> T {
+        let model = spec.model
+        return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> T in
+            try store.materialize([object], model: model)
+            if store.isPartial {
+                try store.materialize(try GraphReader(model: model, store: store).links(of: object, relationship: relationship).0.targets,
+                                      model: model)
+            }
+            let (links, declared) = try GraphReader(model: model, store: store).links(of: object, relationship: relationship)
+            return try body(links, declared)
         }
     }
 
@@ -300,12 +316,12 @@ public final class MappingContext: Sendable {
 
     /// Every object of the entity, sub-entities included.
     public func objects(of entity: String) throws(MappingError) -> [ObjectID] {
-        try read { (reader) throws(MappingError) in reader.objects(of: try reader.entity(named: entity)) }
+        try fetch(FetchRequest(entity: entity))
     }
 
     /// How many objects the entity has, sub-entities included.
     public func count(of entity: String) throws(MappingError) -> Int {
-        try read { (reader) throws(MappingError) in reader.count(of: try reader.entity(named: entity)) }
+        try count(of: entity, where: nil)
     }
 
     /// The object of the entity with this identity, or `nil` (see `GraphReader.find`).
@@ -323,18 +339,30 @@ public final class MappingContext: Sendable {
     }
 
     /// The objects a fetch request selects (see `FetchRequest`). Predicate errors name the column.
+    /// On a graph that reads its store's rows as they are touched, the database selects them
+    /// (`ObjectStore+RowFetch`).
     public func fetch(_ request: FetchRequest) throws(MappingError) -> [ObjectID] {
         let model = spec.model
-        return try withGraph { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
+        return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
+            if let found = try store.fetchRows(request, model: model) { return found }
             store.prepareIndexes()
             return try GraphReader(model: model, store: store).fetch(request)
         }
     }
 
-    /// How many objects match a predicate.
+    /// How many objects match a predicate (all of the entity's for nil), counted by the database
+    /// when it can test the predicate, on a graph that reads its store's rows as they are touched.
     public func count(of entity: String, where predicate: String?, arguments: [JSONValue] = []) throws(MappingError) -> Int {
-        guard let predicate else { return try count(of: entity) }
-        return try fetch(FetchRequest(entity: entity, predicate: predicate, arguments: arguments)).count
+        let model = spec.model
+        let request = FetchRequest(entity: entity, predicate: predicate, arguments: arguments)
+        let counted = try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> Int? in
+            if let counted = try store.countRows(request, model: model) { return counted }
+            guard !store.isPartial, predicate == nil else { return nil }
+            let reader = GraphReader(model: model, store: store)
+            return reader.count(of: try reader.entity(named: entity))
+        }
+        if let counted { return counted }
+        return try fetch(request).count
     }
 
     public func isLive(_ object: ObjectID) throws(MappingError) -> Bool {

@@ -67,6 +67,15 @@ final class SQLiteConnection: @unchecked Sendable {
         return prepared
     }
 
+    /// A prepared statement that is not kept (finalized once its last user lets it go), for text
+    /// that varies without end.
+    func transientStatement(_ sql: String) throws(MappingError) -> Statement {
+        var raw: OpaquePointer?
+        let status = sqlite3_prepare_v2(db, sql, -1, &raw, nil)
+        guard status == SQLITE_OK, let raw else { throw failure(status, "to prepare \(sql.prefix(60))") }
+        return Statement(raw, connection: self)
+    }
+
     var lastRowID: Int64 { sqlite3_last_insert_rowid(db) }
 }
 

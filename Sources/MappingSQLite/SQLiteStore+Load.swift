@@ -62,6 +62,32 @@ extension SQLiteStore: RowSource {
         return found
     }
 
+    public func keys(of entity: Entity, kinds: [Entity], where filter: RowFilter?, offset: Int,
+                     limit: Int?) throws(MappingError) -> [Int64] {
+        guard let (sql, parameters) = layout.rowQuery(entity, kinds: kinds, filter: filter, offset: offset, limit: limit),
+              layout.root.indices.contains(entity.index) else { return [] }
+        let root = layout.root[entity.index]
+        // Not kept: predicates vary without end, and a statement cache must not grow with them.
+        let query = try connection.transientStatement(sql)
+        for (index, value) in parameters.enumerated() { try query.bind(Int32(clamping: index + 1), value) }
+        var found: [Int64] = []
+        while try query.step() {
+            guard case .integer(let id) = query.column(0), id > 0, id < 1 << 48 else {
+                throw MappingError(.store, "a row of the store has an _id out of range: the store was changed outside libmapping")
+            }
+            found.append(StoreLayout.globalKey(root: root, id: id))
+        }
+        return found
+    }
+
+    public func count(of entity: Entity, kinds: [Entity], where filter: RowFilter?) throws(MappingError) -> Int {
+        guard let (sql, parameters) = layout.rowQuery(entity, kinds: kinds, filter: filter, count: true) else { return 0 }
+        let query = try connection.transientStatement(sql)
+        for (index, value) in parameters.enumerated() { try query.bind(Int32(clamping: index + 1), value) }
+        guard try query.step(), case .integer(let count) = query.column(0) else { return 0 }
+        return Int(clamping: count)
+    }
+
     public func holdsRows() throws(MappingError) -> Bool {
         for table in layout.tables.values {
             let query = try connection.statement("SELECT 1 FROM \(quote(table.name)) LIMIT 1")

@@ -205,8 +205,9 @@ final class SQLiteStoreTests: XCTestCase {
                        ["_id", "_entity", "id", "title", "q", "Cat_q", "name"])
     }
 
-    /// Opening reads no rows; a get reads the row it finds, a relationship read gives a fault whose
-    /// row is read when the object is, an import reads the rows it touches, and a count reads the rest.
+    /// Opening reads no rows; a get reads the row it finds, an import the rows it touches, a count
+    /// none (the database counts); following a relationship reads its targets; a transaction reads
+    /// the rest.
     func testRowsAreReadAsTheyAreTouched() throws {
         do {
             let (context, _) = try open()
@@ -217,19 +218,22 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(context.identityEntryCount(of: "Keeper"), 0)
         let rex = try XCTUnwrap(context.object(of: "Animal", identity: .integer(1)))
         XCTAssertEqual(context.identityEntryCount(of: "Animal"), 1)
-        let keeper = try XCTUnwrap(context.relatedObject(of: rex, relationship: "keeper"))
-        XCTAssertEqual(context.identityEntryCount(of: "Keeper"), 0, "the keeper is a fault until it is read")
-        XCTAssertEqual(try context.value(of: keeper, attribute: "name").0, .string("Ann"))
-        XCTAssertEqual(context.identityEntryCount(of: "Keeper"), 1)
         XCTAssertEqual(try context.entityName(of: rex), "Dog")
-        XCTAssertEqual(try context.relatedObjects(of: keeper, relationship: "animals").count, 3)
-        XCTAssertEqual(context.identityEntryCount(of: "Animal"), 1, "the keeper's animals are faults")
         _ = try context.importJSON(mapping: "animal", #"[{"id": 4, "kind": "dog", "name": "Fido II"}]"#)
         XCTAssertEqual(context.identityEntryCount(of: "Animal"), 2, "the import read the one row it changed")
+        XCTAssertEqual(context.identityEntryCount(of: "Shelter"), 0, "the shelters of Rex (read) are faults")
         XCTAssertEqual(try context.count(of: "Animal"), 4)
-        XCTAssertEqual(context.identityEntryCount(of: "Animal"), 4)
+        XCTAssertEqual(try context.count(of: "Animal", where: "name BEGINSWITH 'F'"), 1)
+        XCTAssertEqual(context.identityEntryCount(of: "Animal"), 4, "a test the database cannot run reads the candidates")
+        let keeper = try XCTUnwrap(context.relatedObject(of: rex, relationship: "keeper"))
+        XCTAssertEqual(context.identityEntryCount(of: "Keeper"), 1)
+        XCTAssertEqual(try context.value(of: keeper, attribute: "name").0, .string("Ann"))
+        XCTAssertEqual(try context.relatedObjects(of: keeper, relationship: "animals").count, 3)
         XCTAssertEqual(try context.object(of: "Animal", identity: .integer(1)), rex, "one handle per row throughout")
         XCTAssertEqual(try context.relatedObject(of: rex, relationship: "keeper"), keeper)
+        try context.begin()
+        try context.rollback()
+        XCTAssertEqual(context.identityEntryCount(of: "Keeper"), 2, "a transaction read every row")
     }
 
     /// A file changed by hand so that a to-one points at a sibling entity of its table is refused
@@ -255,14 +259,13 @@ final class SQLiteStoreTests: XCTestCase {
         do {
             let (following, _) = try open(spec)
             let person = try XCTUnwrap(following.object(of: "Person", identity: .integer(1)))
-            let dog = try XCTUnwrap(following.relatedObject(of: person, relationship: "dog"))
-            XCTAssertThrowsError(try following.value(of: dog, attribute: "id")) { error in
+            XCTAssertThrowsError(try following.relatedObject(of: person, relationship: "dog")) { error in
                 XCTAssertEqual((error as? MappingError)?.code, .store)
                 XCTAssertTrue((error as? MappingError)?.message.contains("to a Cat, not a Dog") == true, "\(error)")
             }
         }
         let (reading, _) = try open(spec)
-        XCTAssertThrowsError(try reading.count(of: "Person")) { error in
+        XCTAssertThrowsError(try reading.begin()) { error in
             XCTAssertEqual((error as? MappingError)?.code, .store)
             XCTAssertEqual((error as? MappingError)?.attribute, "Person.dog")
             XCTAssertTrue((error as? MappingError)?.message.contains("links to a Cat, not a Dog") == true, "\(error)")

@@ -27,13 +27,15 @@ public struct FetchRequest: Sendable {
 }
 
 extension GraphReader {
-    package func fetch(_ request: FetchRequest) throws(MappingError) -> [ObjectID] {
+    /// The objects `request` selects, from `candidates` (in creation order; a superset of the
+    /// matches) when given, else from every object of the entity.
+    package func fetch(_ request: FetchRequest, among candidates: [ObjectID]? = nil) throws(MappingError) -> [ObjectID] {
         let entity = try entity(named: request.entity)
         let predicate = try request.predicate.map { (text) throws(MappingError) in
             try CompiledPredicate.compile(text, entity: entity, model: model, arguments: request.arguments)
         }
         // An equality, IN or range test on an indexed attribute narrows the candidates without a scan.
-        var objects = predicate.flatMap { indexCandidates($0.root, entity) } ?? objects(of: entity)
+        var objects = candidates ?? predicate.flatMap { indexCandidates($0.root, entity) } ?? objects(of: entity)
         if !request.includesSubentities {
             objects = objects.filter { store.entityIndex(of: $0) == entity.index }
         }

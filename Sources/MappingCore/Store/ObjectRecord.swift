@@ -15,7 +15,7 @@ package enum Links {
     case one(ObjectID?)
     case many(LinkList)
 
-    var targets: [ObjectID] {
+    package var targets: [ObjectID] {
         switch self {
         case .one(let id): id.map { [$0] } ?? []
         case .many(let list): list.ids

@@ -1,0 +1,104 @@
+/// A predicate (or the part of one) a database can test on an entity's own rows, in terms a store
+/// turns into SQL: comparisons of one attribute with values, under AND, OR and NOT. A graph that
+/// reads its store's rows as they are touched fetches through it (`ObjectStore+RowFetch`).
+public indirect enum RowFilter: Sendable {
+    case constant(Bool)
+    /// The attribute (an index into the fetched entity's attributes) compared with `values` as the
+    /// in-memory evaluator compares: `equal`/`notEqual` with no value test null (`IS NULL`).
+    case compare(attribute: Int, op: Op, values: [AttributeValue])
+    case and([RowFilter])
+    case or([RowFilter])
+    case not(RowFilter)
+
+    public enum Op: Sendable {
+        /// A null attribute equals nothing but null (`!=` holds for it).
+        case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual, `in`, between
+    }
+}
+
+extension CompiledPredicate.Node {
+    /// A filter the database can run that keeps every object this predicate matches, and whether it
+    /// keeps exactly those (`exact`); nil when no part of it can be tested on rows. Only what the
+    /// SQL stores compare as the evaluator does is translated: one attribute of the entity itself
+    /// (no key path through a relationship, no aggregate, no `[c]`/`[d]`), against literals of its
+    /// own type — strings (byte order, as SQLite's BINARY collation), integers, doubles, booleans
+    /// and dates (exact microseconds); never decimals (stored as text) or JSON.
+    func rowFilter(_ entity: Entity) -> (filter: RowFilter, exact: Bool)? {
+        switch self {
+        case .constant(let value):
+            return (.constant(value), true)
+        case .and(let parts):
+            // Parts that cannot be tested are left to the evaluator: what remains keeps a superset.
+            let translated = parts.map { $0.rowFilter(entity) }
+            let kept = translated.compactMap { $0 }
+            guard !kept.isEmpty else { return nil }
+            return (.and(kept.map(\.filter)), kept.count == parts.count && kept.allSatisfy(\.exact))
+        case .or(let parts):
+            var kept: [RowFilter] = []
+            var exact = true
+            for part in parts {
+                guard let translated = part.rowFilter(entity) else { return nil }
+                kept.append(translated.filter)
+                exact = exact && translated.exact
+            }
+            return (.or(kept), exact)
+        case .not(let inner):
+            // NOT of a superset is not a superset: only an exact inner filter negates.
+            guard let translated = inner.rowFilter(entity), translated.exact else { return nil }
+            return (.not(translated.filter), true)
+        case .comparison(let comparison):
+            return comparison.rowFilter(entity).map { ($0, true) }
+        }
+    }
+}
+
+extension CompiledComparison {
+    fileprivate func rowFilter(_ entity: Entity) -> RowFilter? {
+        guard aggregate == nil, regex == nil, !fold.caseInsensitive, !fold.diacriticInsensitive,
+              case .path(let path) = left, !path.count, path.steps.count == 1,
+              case .attribute(let attribute)? = path.steps.first, entity.attributes.indices.contains(attribute),
+              case .value(let right) = right else { return nil }
+        let type = entity.attributes[attribute].type
+        let op: RowFilter.Op
+        switch self.op {
+        case .equal: op = .equal
+        case .notEqual: op = .notEqual
+        case .less: op = .less
+        case .lessOrEqual: op = .lessOrEqual
+        case .greater: op = .greater
+        case .greaterOrEqual: op = .greaterOrEqual
+        case .in: op = .in
+        case .between: op = .between
+        default: return nil
+        }
+        if case .null = right, op == .equal || op == .notEqual {
+            return .compare(attribute: attribute, op: op, values: [])
+        }
+        let literals = op == .in || op == .between ? right.elements : [right]
+        guard let literals, !literals.isEmpty, op != .between || literals.count == 2 else { return nil }
+        var values: [AttributeValue] = []
+        for literal in literals {
+            guard let value = literal.rowValue(as: type) else { return nil }
+            values.append(value)
+        }
+        return .compare(attribute: attribute, op: op, values: values)
+    }
+}
+
+extension PredicateValue {
+    /// This literal as a value of an attribute of `type`, when the database compares the two
+    /// exactly as the evaluator does (the literal is of the attribute's own kind; an integer for a
+    /// double, within 2^53); nil otherwise.
+    fileprivate func rowValue(as type: AttributeType) -> AttributeValue? {
+        switch (type, self) {
+        case (.string, .string(let text)): .string(text)
+        case (.integer, .integer(let number)): .integer(number)
+        case (.double, .double(let number)): .double(number)
+        // Beyond 2^53 the evaluator compares an integer with a double exactly, which a double cannot.
+        case (.double, .integer(let number)) where number.magnitude <= 1 << 53: .double(Double(number))
+        case (.boolean, .bool(let flag)): .boolean(flag)
+        case (.date, .date(let instant)): .date(instant)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// Fetches and counts on a graph that reads its store's rows as they are touched, run in the
+/// database. Such a graph is only ever outside a transaction between calls, so the database holds
+/// exactly what the graph does: the part of the predicate the database can test (`RowFilter`)
+/// picks rows there. When that part is the whole predicate and no sort is asked, the rows' keys
+/// are the answer, in creation order, paged by the database, and no row is read. Otherwise the rows
+/// it picks (a superset of the matches) are read, and the fetch finishes in memory over just them.
+extension ObjectStore {
+    /// The objects `request` selects, found in the database; nil for a graph that holds every row.
+    package mutating func fetchRows(_ request: FetchRequest, model: Model) throws(MappingError) -> [ObjectID]? {
+        guard let source = session.rowSource else { return nil }
+        let (entity, kinds, predicate, translated) = try rowQuery(request, model: model)
+        if request.sort == nil, predicate == nil || translated?.exact == true {
+            let keys = try source.keys(of: entity, kinds: kinds, where: translated?.filter, offset: request.offset, limit: request.limit)
+            return objects(forKeys: keys, entity, source)
+        }
+        let keys = try source.keys(of: entity, kinds: kinds, where: translated?.filter, offset: 0, limit: nil)
+        let candidates = objects(forKeys: keys, entity, source)
+        try materialize(candidates, model: model)
+        return try touching(model: model, probing: false) { (store, _) throws(MappingError) -> [ObjectID] in
+            try GraphReader(model: model, store: store).fetch(request, among: candidates)
+        }
+    }
+
+    /// How many objects `request` selects (its sort and page aside), counted by the database when
+    /// it can test the whole predicate; nil when it cannot, or for a graph that holds every row.
+    package mutating func countRows(_ request: FetchRequest, model: Model) throws(MappingError) -> Int? {
+        guard let source = session.rowSource else { return nil }
+        let (entity, kinds, predicate, translated) = try rowQuery(request, model: model)
+        guard predicate == nil || translated?.exact == true else { return nil }
+        return try source.count(of: entity, kinds: kinds, where: translated?.filter)
+    }
+
+    private func rowQuery(_ request: FetchRequest, model: Model) throws(MappingError)
+        -> (Entity, [Entity], CompiledPredicate?, (filter: RowFilter, exact: Bool)?) {
+        let entity = try GraphReader(model: model, store: self).entity(named: request.entity)
+        let predicate = try request.predicate.map { (text) throws(MappingError) in
+            try CompiledPredicate.compile(text, entity: entity, model: model, arguments: request.arguments)
+        }
+        let kinds = request.includesSubentities ? model.entities.filter { model.isKind($0.index, of: entity.index) } : [entity]
+        return (entity, kinds, predicate, predicate.flatMap { $0.root.rowFilter(entity) })
+    }
+
+    /// The object of each key: the one the graph has, else a new fault of `entity`.
+    private mutating func objects(forKeys keys: [Int64], _ entity: Entity, _ source: any RowSource) -> [ObjectID] {
+        var made: [Int64: ObjectID] = [:]
+        var objects: [ObjectID] = []
+        objects.reserveCapacity(keys.count)
+        for key in keys {
+            if let known = source.object(forKey: key), contains(known) {
+                objects.append(known)
+            } else {
+                let fault = makeFault(entity.index)
+                made[key] = fault
+                objects.append(fault)
+            }
+        }
+        if !made.isEmpty { source.attached([], as: made) }
+        return objects
+    }
+}

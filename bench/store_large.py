@@ -1,0 +1,134 @@
+"""A large SQLite store in use (`make bench` writes bench/store_large.md), each figure the median of
+ROUNDS fresh processes:
+
+- a page: open the store and import a page of 10,000 people (bench/people.py, simdjson), committed
+  — once into an empty store, once into a store that already holds N people (the page updates
+  10,000 of them and their companies and phones), each on a fresh copy; time from before the open
+  to the end of the import, and the extra peak memory for it;
+- a fetch: open the store, fetch the people whose id is in a range holding 1% of them (the
+  identification's unique index) and read their emails (`ctx.values`), against Python's sqlite3
+  running the same SELECT of the emails on the same file.
+
+Sizes: 100k people; 1M as well with MAPPING_BENCH_1M=1 (its store takes minutes to make). Targets
+(issue 24): the page into the 1M store ≤ 1.3× the page into an empty store; the fetch ≤ 3× sqlite3.
+Reading only the rows a call touches is what makes these comparable at all: before, opening read
+the whole store first."""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from people_store import BINDING, SPEC, median, people, people_store
+
+PAGE = 10_000
+ROUNDS = 3
+
+PAGE_IMPORT = r"""
+import json, os, pathlib, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+import mapping
+spec, store, page = pathlib.Path(sys.argv[2]), sys.argv[3], open(sys.argv[4], "rb").read()
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+before = rss()
+t = time.perf_counter()
+ctx = mapping.Context(spec, store=store, parser="simdjson")
+mapped = len(ctx.import_json("person", page))
+elapsed = time.perf_counter() - t
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"seconds": elapsed, "extra": max(0, peak - before), "mapped": mapped}))
+"""
+
+
+FETCH = r"""
+import json, os, pathlib, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+kind, spec, store, low, high = sys.argv[2], pathlib.Path(sys.argv[3]), sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
+if kind == "libmapping":
+    import mapping
+else:
+    import sqlite3
+t = time.perf_counter()
+if kind == "libmapping":
+    ctx = mapping.Context(spec, store=store, read_only=True)
+    emails = ctx.values(ctx.fetch("Person", "id BETWEEN %@", [low, high]), "email")
+else:
+    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    emails = [row[0] for row in db.execute('SELECT "email" FROM "Person" WHERE "id" BETWEEN ? AND ? ORDER BY "_id"', (low, high))]
+elapsed = time.perf_counter() - t
+print(json.dumps({"seconds": elapsed, "count": len(emails), "first": emails[0] if emails else None}))
+"""
+
+
+def fetch_from(kind, store, low, high):
+    out = subprocess.run([sys.executable, "-c", FETCH, str(BINDING), kind, str(SPEC), str(store), str(low), str(high)],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def page_into(store, page):
+    out = subprocess.run([sys.executable, "-c", PAGE_IMPORT, str(BINDING), str(SPEC), str(store), str(page)],
+                         check=True, capture_output=True, text=True).stdout
+    result = json.loads(out)
+    assert result["mapped"] == PAGE, result
+    return result
+
+
+def measure(folder, count, page):
+    original = people_store(folder, count)
+    rounds = {"empty": [], "full": []}
+    copy = pathlib.Path(folder) / "copy.db"
+    for _ in range(ROUNDS):
+        for kind in rounds:
+            for suffix in ("", "-wal", "-shm"):
+                pathlib.Path(str(copy) + suffix).unlink(missing_ok=True)
+            if kind == "full":
+                shutil.copy(original, copy)
+            rounds[kind].append(page_into(copy, page))
+    fetches = {"libmapping": [], "sqlite3": []}
+    low = count // 3
+    high = low + count // 100 - 1
+    for _ in range(ROUNDS):
+        both = {kind: fetch_from(kind, original, low, high) for kind in fetches}
+        assert both["libmapping"]["count"] == both["sqlite3"]["count"] == count // 100, both
+        assert both["libmapping"]["first"] == both["sqlite3"]["first"], both
+        for kind, result in both.items():
+            fetches[kind].append(result["seconds"])
+    original.unlink()
+    result = {kind: (median([r["seconds"] for r in results]), median([r["extra"] for r in results]))
+              for kind, results in rounds.items()}
+    result["fetch"] = (median(fetches["libmapping"]), median(fetches["sqlite3"]))
+    return result
+
+
+def main():
+    sizes = [100_000] + ([1_000_000] if os.environ.get("MAPPING_BENCH_1M") == "1" else [])
+    print("# A large store in use\n")
+    print(f"Fresh process: open the SQLite store and import a page of {PAGE:,} people (simdjson), committed; into an "
+          f"empty store and into one holding N people (the page updates {PAGE:,} of them). Medians of {ROUNDS} processes. "
+          f"Written by `bench/store_large.py`.\n")
+    print("| people in the store | into it | into an empty store | ratio (target ≤ 1.3× at 1M) | extra peak memory, into it | into an empty store |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    fetches = {}
+    with tempfile.TemporaryDirectory() as folder:
+        page = people(folder, PAGE)
+        for count in sizes:
+            result = measure(folder, count, page)
+            (full, full_memory), (empty, empty_memory) = result["full"], result["empty"]
+            print(f"| {count:,} | {full * 1000:.0f} ms | {empty * 1000:.0f} ms | {full / empty:.2f}× | "
+                  f"{full_memory / 2**20:.0f} MB | {empty_memory / 2**20:.0f} MB |", flush=True)
+            fetches[count] = result["fetch"]
+    print(f"\nFresh process: open the store, fetch the 1% of people in an id range and read their emails; beside "
+          f"Python's sqlite3 running the same SELECT on the same file. Medians of {ROUNDS} processes.\n")
+    print("| people in the store | libmapping | sqlite3 | ratio (target ≤ 3×) |")
+    print("|---:|---:|---:|---:|")
+    for count, (ours, theirs) in fetches.items():
+        print(f"| {count:,} | {ours * 1000:.1f} ms | {theirs * 1000:.1f} ms | {ours / theirs:.1f}× |")
+
+
+if __name__ == "__main__":
+    main()
