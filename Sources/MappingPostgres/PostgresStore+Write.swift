@@ -125,6 +125,7 @@ extension PostgresStore {
         // many-to-many is not rewritten): their positions are written as moved rows' are.
         let rewritten = Set(rewrite.map(\.row.object))
         try writePositions(commit.moved + commit.updated.filter { !rewritten.contains($0.object) })
+        try reposition(commit.repositioned)
         let joinOwners = commit.inserted + commit.updated.filter { !joinNames[$0.entity.index].isDisjoint(with: $0.changed) }
         try writeJoins(joinOwners)
         for row in joinOwners { if let key = rows[row.object]?.key { announcement.changed(key) } }
@@ -278,6 +279,19 @@ extension PostgresStore {
                 let key = StoreLayout.globalKey(root: root, id: id)
                 if let object = objects[key] { setRow(object, (key, version), &undo) }
             }
+        }
+    }
+
+    /// Rows the graph has not read that moved within an owner's to-many: their position column.
+    /// (A graph on PostgreSQL reads every row at open, so it has none today.)
+    private func reposition(_ moved: [StoreCommit.Repositioned]) throws(MappingError) {
+        for row in moved {
+            let entity = row.entity.index
+            guard let key = rows[row.object]?.key, layout.positionColumns.indices.contains(entity),
+                  layout.positionColumns[entity].indices.contains(row.relationship),
+                  let column = layout.positionColumns[entity][row.relationship], let table = layout.tables[layout.root[entity]] else { continue }
+            _ = try connection.query("UPDATE \(quote(table.name)) SET \(quote(column)) = $1 WHERE \"_id\" = $2",
+                                     [String(row.position), String(StoreLayout.rowID(of: key))])
         }
     }
 

@@ -5,11 +5,11 @@ import MappingCore
 /// attribute compares false (`col IS NOT NULL AND col = ?`, which an index still serves) except
 /// under `!=`, so NOT means what it means in memory.
 extension StoreLayout {
-    /// The query for the keys of the rows of `kinds` (entities of one table) that `filter` keeps, in
-    /// `_id` order, from `offset`, at most `limit` (`count`: their number instead), with its
-    /// parameters; nil when `entity` has no table.
-    package func rowQuery(_ entity: Entity, kinds: [Entity], filter: RowFilter?, offset: Int = 0, limit: Int? = nil,
-                          count: Bool = false) -> (sql: String, parameters: [StoredValue])? {
+    /// The query for the keys of the rows of `kinds` (entities of one table) that `filter` keeps,
+    /// sorted by `order` then `_id`, from `offset`, at most `limit` (`count`: their number
+    /// instead), with its parameters; nil when `entity` has no table.
+    package func rowQuery(_ entity: Entity, kinds: [Entity], filter: RowFilter?, order: [RowOrder] = [], offset: Int = 0,
+                          limit: Int? = nil, count: Bool = false) -> (sql: String, parameters: [StoredValue])? {
         guard root.indices.contains(entity.index), let table = tables[root[entity.index]] else { return nil }
         var parameters: [StoredValue] = kinds.map { .text($0.name) }
         var tests = ["\"_entity\" IN (\(Self.marks(kinds.count)))"]
@@ -17,7 +17,13 @@ extension StoreLayout {
         let what = count ? "count(*)" : "\"_id\""
         var sql = "SELECT \(what) FROM \(quote(table.name)) WHERE \(tests.joined(separator: " AND "))"
         if !count {
-            sql += " ORDER BY \"_id\""
+            let keys = order.compactMap { key -> String? in
+                guard attributeColumns.indices.contains(entity.index), attributeColumns[entity.index].indices.contains(key.attribute) else {
+                    return nil
+                }
+                return quote(attributeColumns[entity.index][key.attribute]) + (key.descending ? " DESC" : "")
+            }
+            sql += " ORDER BY " + (keys + ["\"_id\""]).joined(separator: ", ")
             if limit != nil || offset > 0 {
                 sql += " LIMIT ? OFFSET ?"
                 parameters += [.integer(limit.map { Int64(clamping: max($0, 0)) } ?? -1), .integer(Int64(clamping: max(offset, 0)))]

@@ -62,9 +62,9 @@ extension SQLiteStore: RowSource {
         return found
     }
 
-    public func keys(of entity: Entity, kinds: [Entity], where filter: RowFilter?, offset: Int,
+    public func keys(of entity: Entity, kinds: [Entity], where filter: RowFilter?, order: [RowOrder], offset: Int,
                      limit: Int?) throws(MappingError) -> [Int64] {
-        guard let (sql, parameters) = layout.rowQuery(entity, kinds: kinds, filter: filter, offset: offset, limit: limit),
+        guard let (sql, parameters) = layout.rowQuery(entity, kinds: kinds, filter: filter, order: order, offset: offset, limit: limit),
               layout.root.indices.contains(entity.index) else { return [] }
         let root = layout.root[entity.index]
         // Not kept: predicates vary without end, and a statement cache must not grow with them.

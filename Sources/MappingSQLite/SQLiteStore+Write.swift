@@ -27,6 +27,7 @@ extension SQLiteStore {
             }
             for row in commit.inserted { try write(row, isNew: true) }
             for row in commit.updated + commit.moved { try write(row, isNew: false) }
+            for moved in commit.repositioned { try reposition(moved) }
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
@@ -99,6 +100,16 @@ extension SQLiteStore {
                 try connection.statement(add).run([.integer(key), .integer(targetKey), .integer(Int64(position))])
             }
         }
+    }
+
+    /// A row the graph has not read, moved within an owner's to-many: its position column.
+    private func reposition(_ moved: StoreCommit.Repositioned) throws(MappingError) {
+        let entity = moved.entity.index
+        guard let key = keys[moved.object], layout.positionColumns.indices.contains(entity),
+              layout.positionColumns[entity].indices.contains(moved.relationship),
+              let column = layout.positionColumns[entity][moved.relationship], let table = layout.tables[layout.root[entity]] else { return }
+        try connection.statement("UPDATE \(quote(table.name)) SET \(quote(column)) = ? WHERE \"_id\" = ?")
+            .run([.integer(Int64(moved.position)), .integer(StoreLayout.rowID(of: key))])
     }
 
     /// The INSERT and UPDATE of an entity's rows, made once: its attribute columns, its to-one

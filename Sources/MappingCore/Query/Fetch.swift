@@ -114,6 +114,22 @@ extension GraphReader {
 
     /// Sorts by each key in turn; nulls first when ascending; ties keep creation order.
     private func sorted(_ objects: [ObjectID], by text: String, entity: Entity) throws(MappingError) -> [ObjectID] {
+        let keys = try sortKeys(text, entity: entity)
+        let rows = objects.enumerated().map { index, object in
+            (object, index, keys.map { $0.0.value(from: object, store: store) })
+        }
+        return rows.sorted { a, b in
+            for (position, key) in keys.enumerated() {
+                let order = Self.sortOrder(a.2[position], b.2[position])
+                if order != 0 { return key.1 ? order > 0 : order < 0 }
+            }
+            return a.1 < b.1
+        }.map(\.0)
+    }
+
+    /// The keys of a sort (`"-age,name"`), resolved from `entity`, each with whether it descends;
+    /// errors name the column of the key that fails.
+    func sortKeys(_ text: String, entity: Entity) throws(MappingError) -> [(ResolvedKeyPath, Bool)] {
         var keys: [(ResolvedKeyPath, Bool)] = []
         var column = 1
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -135,16 +151,7 @@ extension GraphReader {
                          descending))
             column += part.count + 1
         }
-        let rows = objects.enumerated().map { index, object in
-            (object, index, keys.map { $0.0.value(from: object, store: store) })
-        }
-        return rows.sorted { a, b in
-            for (position, key) in keys.enumerated() {
-                let order = Self.sortOrder(a.2[position], b.2[position])
-                if order != 0 { return key.1 ? order > 0 : order < 0 }
-            }
-            return a.1 < b.1
-        }.map(\.0)
+        return keys
     }
 
     private static func sortOrder(_ a: PredicateValue, _ b: PredicateValue) -> Int {

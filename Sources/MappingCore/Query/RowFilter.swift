@@ -16,6 +16,30 @@ public indirect enum RowFilter: Sendable {
     }
 }
 
+/// One key of a sort the database can run: an attribute of the fetched entity, and whether it
+/// descends. Nulls sort first ascending and last descending, and ties keep key (creation) order,
+/// in SQLite as in memory.
+public struct RowOrder: Sendable {
+    public let attribute: Int
+    public let descending: Bool
+
+    /// The sort `keys` as the database can run it, or nil: only keys that are one attribute of the
+    /// entity, of a type the database orders as the evaluator does (strings by bytes, integers,
+    /// doubles, booleans, dates; not decimals or JSON), with no `@count`.
+    static func translate(_ keys: [(ResolvedKeyPath, Bool)], entity: Entity) -> [RowOrder]? {
+        var orders: [RowOrder] = []
+        for (path, descending) in keys {
+            guard !path.count, path.steps.count == 1, case .attribute(let attribute)? = path.steps.first,
+                  entity.attributes.indices.contains(attribute) else { return nil }
+            switch entity.attributes[attribute].type {
+            case .string, .integer, .double, .boolean, .date: orders.append(RowOrder(attribute: attribute, descending: descending))
+            case .decimal, .json: return nil
+            }
+        }
+        return orders
+    }
+}
+
 extension CompiledPredicate.Node {
     /// A filter the database can run that keeps every object this predicate matches, and whether it
     /// keeps exactly those (`exact`); nil when no part of it can be tested on rows. Only what the

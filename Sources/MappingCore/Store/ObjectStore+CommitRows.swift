@@ -34,6 +34,11 @@ extension ObjectStore {
                 for target in targets(of: updated.object, index) where contains(target) {
                     defer { place += 1 }
                     guard placeBefore[target] != place, written.insert(target).inserted else { continue }
+                    if faultEntity(target) != nil, let inverse = relationship.inverse, model.entities.indices.contains(relationship.destination) {
+                        commit.repositioned.append(.init(object: target, entity: model.entities[relationship.destination],
+                                                         relationship: inverse, position: place))
+                        continue
+                    }
                     if let row = row(target, model, &positions, changed: []) { commit.moved.append(row) }
                 }
             }

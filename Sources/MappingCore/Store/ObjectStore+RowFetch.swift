@@ -1,19 +1,29 @@
 /// Fetches and counts on a graph that reads its store's rows as they are touched, run in the
 /// database. Such a graph is only ever outside a transaction between calls, so the database holds
 /// exactly what the graph does: the part of the predicate the database can test (`RowFilter`)
-/// picks rows there. When that part is the whole predicate and no sort is asked, the rows' keys
-/// are the answer, in creation order, paged by the database, and no row is read. Otherwise the rows
-/// it picks (a superset of the matches) are read, and the fetch finishes in memory over just them.
+/// picks rows there. When that part is the whole predicate and the sort (if any) is one the
+/// database runs as the evaluator does (`RowOrder`), the rows' keys are the answer, sorted and
+/// paged by the database, and no row is read. Otherwise the rows it picks (a superset of the
+/// matches) are read, and the fetch finishes in memory over just them.
 extension ObjectStore {
     /// The objects `request` selects, found in the database; nil for a graph that holds every row.
     package mutating func fetchRows(_ request: FetchRequest, model: Model) throws(MappingError) -> [ObjectID]? {
         guard let source = session.rowSource else { return nil }
         let (entity, kinds, predicate, translated) = try rowQuery(request, model: model)
-        if request.sort == nil, predicate == nil || translated?.exact == true {
-            let keys = try source.keys(of: entity, kinds: kinds, where: translated?.filter, offset: request.offset, limit: request.limit)
+        let reader = GraphReader(model: model, store: self)
+        let order: [RowOrder]?
+        do throws(MappingError) {
+            order = try request.sort.map { (text) throws(MappingError) in RowOrder.translate(try reader.sortKeys(text, entity: entity), entity: entity) }
+                ?? []
+        } catch {
+            throw error.pointing(into: request.sort ?? "")
+        }
+        if let order, predicate == nil || translated?.exact == true {
+            let keys = try source.keys(of: entity, kinds: kinds, where: translated?.filter, order: order, offset: request.offset,
+                                       limit: request.limit)
             return objects(forKeys: keys, entity, source)
         }
-        let keys = try source.keys(of: entity, kinds: kinds, where: translated?.filter, offset: 0, limit: nil)
+        let keys = try source.keys(of: entity, kinds: kinds, where: translated?.filter, order: [], offset: 0, limit: nil)
         let candidates = objects(forKeys: keys, entity, source)
         try materialize(candidates, model: model)
         return try touching(model: model, probing: false) { (store, _) throws(MappingError) -> [ObjectID] in

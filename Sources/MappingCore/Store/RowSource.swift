@@ -18,9 +18,10 @@ public protocol RowSource: PersistentStore {
     /// Every row of the store.
     func allRows() throws(MappingError) -> [StoredObject]
     /// The keys of the rows of `kinds` (entities sharing `entity`'s table) that `filter` keeps
-    /// (every one without a filter; its attributes are `entity`'s), in key order, from `offset`, at
-    /// most `limit`.
-    func keys(of entity: Entity, kinds: [Entity], where filter: RowFilter?, offset: Int, limit: Int?) throws(MappingError) -> [Int64]
+    /// (every one without a filter; its attributes are `entity`'s), sorted by `order` and then by
+    /// key, from `offset`, at most `limit`.
+    func keys(of entity: Entity, kinds: [Entity], where filter: RowFilter?, order: [RowOrder], offset: Int,
+              limit: Int?) throws(MappingError) -> [Int64]
     /// How many rows of `kinds` `filter` keeps.
     func count(of entity: Entity, kinds: [Entity], where filter: RowFilter?) throws(MappingError) -> Int
     /// Whether the store holds any row (a graph on an empty store holds everything from the start).

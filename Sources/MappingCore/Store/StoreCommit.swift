@@ -27,8 +27,20 @@ public struct StoreCommit {
     /// removed or moved): only their position columns need writing.
     public internal(set) var moved: [Row] = []
     public internal(set) var deleted: [(object: ObjectID, entity: Entity)] = []
+    /// Rows the graph has not read (faults) whose only change is their place in an owner's
+    /// to-many: only that position column is written, and the row is never read.
+    public internal(set) var repositioned: [Repositioned] = []
 
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && moved.isEmpty && deleted.isEmpty }
+    /// A row's new place in an owner's to-many: its to-one `relationship` of `entity` (the to-many's
+    /// destination, whose table holds the row) keeps it.
+    public struct Repositioned: Sendable {
+        public let object: ObjectID
+        public let entity: Entity
+        public let relationship: Int
+        public let position: Int
+    }
+
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && moved.isEmpty && deleted.isEmpty && repositioned.isEmpty }
 }
 
 /// An object read back from a database: its key in the database, its entity, its values, per

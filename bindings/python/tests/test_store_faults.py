@@ -366,7 +366,8 @@ def test_fetches_in_the_database_answer_as_in_memory(tmp_path, seed):
             predicate, arguments = random_predicate(rng, entity)
             options = {}
             if rng.random() < 0.3:
-                options["sort"] = rng.choice(["name", "-id", "company.id,-name", "seen"])
+                options["sort"] = rng.choice(["name", "-id", "company.id,-name", "seen", "-name,id", "score", "-seen"]
+                                             + (["level,-name"] if entity == "Manager" else []))
             if rng.random() < 0.4:
                 options["limit"] = rng.randint(0, 10)
             if rng.random() < 0.3:
