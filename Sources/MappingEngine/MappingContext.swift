@@ -260,13 +260,28 @@ public final class MappingContext: Sendable {
 
     /// One attribute of many objects under a single lock: the bulk read behind `mapping_list_values`.
     public func values(of objects: [ObjectID], attribute: String) throws(MappingError) -> [AttributeValue?] {
-        try read(touching: objects) { (reader) throws(MappingError) -> [AttributeValue?] in try reader.column(objects, attribute: attribute) }
+        try readColumn(objects, attribute: attribute) { (reader, faults) throws(MappingError) -> [AttributeValue?] in
+            try reader.column(objects, attribute: attribute, faults: faults)
+        }
     }
 
     /// The same column as a JSON array (null for null, dates as seconds since 1970), written as it
     /// is read.
     public func valuesText(of objects: [ObjectID], attribute: String) throws(MappingError) -> [UInt8] {
-        try read(touching: objects) { (reader) throws(MappingError) -> [UInt8] in try reader.columnText(objects, attribute: attribute) }
+        try readColumn(objects, attribute: attribute) { (reader, faults) throws(MappingError) -> [UInt8] in
+            try reader.columnText(objects, attribute: attribute, faults: faults)
+        }
+    }
+
+    /// `body` on a graph that reads its store's rows as they are touched with the attribute of the
+    /// faults among `objects` read as one column (their rows are not read).
+    private func readColumn<T>(_ objects: [ObjectID], attribute: String,
+                               _ body: (GraphReader, [ObjectID: AttributeValue?]) throws(MappingError) -> T) throws(MappingError) -> T {
+        let model = spec.model
+        return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> T in
+            let faults = try store.columnOfFaults(objects, attribute: attribute, model: model)
+            return try body(GraphReader(model: model, store: store), faults)
+        }
     }
 
     /// The target of a to-one relationship, or `nil`.

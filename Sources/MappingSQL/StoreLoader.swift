@@ -81,6 +81,34 @@ extension StoreLayout {
         return withToManysKept(try rows(of: rootIndex, filter: "WHERE \"_id\" IN (\(marks))", toMany: toMany, reverse: &ignored, run), kept)
     }
 
+    /// One attribute of `entity` for the rows with these `_id`s (at most `maxBatch`), by key, checked
+    /// as `rows` checks it; rows that are gone are left out.
+    package func column<Rows: StoredRows>(_ attribute: Int, of entity: Entity, ids: [Int64],
+                                          _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) -> [Int64: AttributeValue?] {
+        guard let last = ids.last, ids.count <= Self.maxBatch, root.indices.contains(entity.index), let table = tables[root[entity.index]],
+              attributeColumns.indices.contains(entity.index), attributeColumns[entity.index].indices.contains(attribute),
+              entity.attributes.indices.contains(attribute) else { return [:] }
+        let length = Self.paddedLength(ids.count)
+        let bound = (ids + Array(repeating: last, count: length - ids.count)).map(StoredValue.integer)
+        let column = attributeColumns[entity.index][attribute]
+        let cursor = try query("SELECT \"_id\", \(quote(column)) FROM \(quote(table.name)) WHERE \"_id\" IN (\(Self.marks(length)))", bound)
+        defer { cursor.finish() }
+        var found: [Int64: AttributeValue?] = [:]
+        while try cursor.step() {
+            guard case .integer(let id) = cursor.column(0), id > 0, id < 1 << 48 else {
+                throw MappingError(.store, "a row of \(quote(table.name)) has an _id out of range")
+            }
+            do {
+                found[Self.globalKey(root: root[entity.index], id: id)] = try cursor.column(1).attribute(entity.attributes[attribute].type,
+                                                                                                   column: column, json: json)
+            } catch {
+                throw MappingError(.store, "row \(id) of \(quote(table.name)): \(error.message); the store was changed outside libmapping",
+                                   attribute: "\(entity.name).\(entity.attributes[attribute].name)")
+            }
+        }
+        return found
+    }
+
     /// The most ids `rows(root:ids:)` (or values in one IN list) reads at once, and the lengths
     /// such lists are padded to (their last value repeated), so that a database prepares few
     /// statements.

@@ -88,6 +88,19 @@ extension SQLiteStore: RowSource {
         return Int(clamping: count)
     }
 
+    public func column(_ attribute: Int, of entity: Entity, keys wanted: [Int64]) throws(MappingError) -> [Int64: AttributeValue?] {
+        var found: [Int64: AttributeValue?] = [:]
+        var start = 0
+        while start < wanted.count {
+            let batch = Array(wanted[start..<min(start + StoreLayout.maxBatch, wanted.count)])
+            start += StoreLayout.maxBatch
+            for (key, value) in try layout.column(attribute, of: entity, ids: batch.map(StoreLayout.rowID), bound) {
+                found[key] = value
+            }
+        }
+        return found
+    }
+
     public func holdsRows() throws(MappingError) -> Bool {
         for table in layout.tables.values {
             let query = try connection.statement("SELECT 1 FROM \(quote(table.name)) LIMIT 1")

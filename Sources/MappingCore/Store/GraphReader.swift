@@ -52,20 +52,27 @@ package struct GraphReader {
 
     /// One attribute of many objects, the name resolved once per entity rather than per object. Errors
     /// name the position of the object that fails; the attribute must have one type across the
-    /// objects' entities, so callers can convert the whole column the same way.
-    package func column(_ objects: [ObjectID], attribute name: String) throws(MappingError) -> [AttributeValue?] {
+    /// objects' entities, so callers can convert the whole column the same way. `faults` holds the
+    /// value of faults whose column was read from the database (`ObjectStore.columnOfFaults`).
+    package func column(_ objects: [ObjectID], attribute name: String,
+                        faults: [ObjectID: AttributeValue?] = [:]) throws(MappingError) -> [AttributeValue?] {
         var values: [AttributeValue?] = []
         values.reserveCapacity(objects.count)
-        try forEachValue(objects, attribute: name) { object, attribute in values.append(store.attributeValue(of: object, attribute)) }
+        try forEachValue(objects, attribute: name, faults: faults) { object, attribute in
+            if let read = faults[object] { values.append(read) } else { values.append(store.attributeValue(of: object, attribute)) }
+        }
         return values
     }
 
     /// The same column as JSON text, written as it is read (no array of values in between, and
     /// strings copied from the graph's own bytes).
-    package func columnText(_ objects: [ObjectID], attribute name: String) throws(MappingError) -> [UInt8] {
+    package func columnText(_ objects: [ObjectID], attribute name: String,
+                            faults: [ObjectID: AttributeValue?] = [:]) throws(MappingError) -> [UInt8] {
         var writer = ColumnWriter(capacity: objects.count)
-        try forEachValue(objects, attribute: name) { object, attribute in
-            if let ref = store.stringRef(of: object, attribute) {
+        try forEachValue(objects, attribute: name, faults: faults) { object, attribute in
+            if let read = faults[object] {
+                writer.append(read)
+            } else if let ref = store.stringRef(of: object, attribute) {
                 writer.appendString(ref, from: store.arena)
             } else {
                 writer.append(store.attributeValue(of: object, attribute))
@@ -75,12 +82,14 @@ package struct GraphReader {
     }
 
     /// Calls `body` with each object and the index of the attribute `name` in its entity.
-    private func forEachValue(_ objects: [ObjectID], attribute name: String,
+    private func forEachValue(_ objects: [ObjectID], attribute name: String, faults: [ObjectID: AttributeValue?],
                               _ body: (ObjectID, Int) -> Void) throws(MappingError) {
         var slotByEntity = [Int?](repeating: nil, count: model.entities.count)
         var columnType: AttributeType?
         for (position, object) in objects.enumerated() {
-            guard let entityIndex = store.entityIndex(of: object), slotByEntity.indices.contains(entityIndex) else {
+            // A fault whose column was read counts as the entity it was linked as (which has the attribute).
+            guard let entityIndex = store.entityIndex(of: object) ?? (faults.keys.contains(object) ? store.faultEntity(object) : nil),
+                  slotByEntity.indices.contains(entityIndex) else {
                 throw MappingError(.stale, "object \(position) (\(object)) was deleted or belongs to another context")
             }
             let slot: Int

@@ -50,6 +50,36 @@ extension ObjectStore {
         return (entity, kinds, predicate, predicate.flatMap { $0.root.rowFilter(entity) })
     }
 
+    /// For the faults among `objects`, the attribute `name` read from the database as one column,
+    /// without reading their rows (`mapping_list_values` over a fetch's result); a fault linked as an
+    /// entity without that attribute (it may be a sub-entity's) is read whole instead, and one whose
+    /// row is gone becomes stale.
+    package mutating func columnOfFaults(_ objects: [ObjectID], attribute name: String,
+                                         model: Model) throws(MappingError) -> [ObjectID: AttributeValue?] {
+        guard let source = session.rowSource else { return [:] }
+        var byEntity: [Int: [(object: ObjectID, key: Int64)]] = [:]
+        var whole: [ObjectID] = []
+        for object in objects {
+            guard let linkedAs = faultEntity(object), model.entities.indices.contains(linkedAs) else { continue }
+            guard model.entities[linkedAs].attributeIndex(named: name) != nil, let key = source.key(of: object) else {
+                whole.append(object)
+                continue
+            }
+            byEntity[linkedAs, default: []].append((object, key))
+        }
+        try materialize(whole, model: model)
+        var read: [ObjectID: AttributeValue?] = [:]
+        for (linkedAs, faults) in byEntity.sorted(by: { $0.key < $1.key }) {
+            let entity = model.entities[linkedAs]
+            guard let attribute = entity.attributeIndex(named: name) else { continue }
+            let values = try source.column(attribute, of: entity, keys: faults.map(\.key))
+            for (object, key) in faults {
+                if let value = values[key] { read[object] = value } else { dropFault(object) }
+            }
+        }
+        return read
+    }
+
     /// The object of each key: the one the graph has, else a new fault of `entity`.
     private mutating func objects(forKeys keys: [Int64], _ entity: Entity, _ source: any RowSource) -> [ObjectID] {
         var made: [Int64: ObjectID] = [:]

@@ -24,6 +24,9 @@ public protocol RowSource: PersistentStore {
               limit: Int?) throws(MappingError) -> [Int64]
     /// How many rows of `kinds` `filter` keeps.
     func count(of entity: Entity, kinds: [Entity], where filter: RowFilter?) throws(MappingError) -> Int
+    /// One attribute of `entity` (its table's column) for the rows with these keys, by key; rows
+    /// that are gone are left out.
+    func column(_ attribute: Int, of entity: Entity, keys: [Int64]) throws(MappingError) -> [Int64: AttributeValue?]
     /// Whether the store holds any row (a graph on an empty store holds everything from the start).
     func holdsRows() throws(MappingError) -> Bool
 }
