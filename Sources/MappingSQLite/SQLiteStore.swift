@@ -69,10 +69,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             keys[object] = key
             objects[key] = object
         }
+    }
+
+    public func rowsReleased() {
         #if os(Linux)
-        // A large read held every row's values first (tens of MB for 100k objects, freed now);
+        // Reading every row held their values first (tens of MB for 100k objects, freed now);
         // glibc keeps freed memory for reuse, so without a trim the process would go on holding it.
-        if rows.count >= 10_000 { malloc_trim(0) }
+        malloc_trim(0)
         #endif
     }
 

@@ -110,7 +110,9 @@ extension ObjectStore {
         guard journal == nil else {
             throw MappingError(.failed, "the store's rows were to be read inside a transaction")
         }
-        try fill(try source.allRows(), from: source, model: model)
+        // Every row at once: the store checked identities and links across all of them as it read.
+        try fill(try source.allRows(), from: source, model: model, checkedWhole: true)
+        source.rowsReleased()
         for slot in 0..<slotsUsed {
             if let fault = faultID(slot: slot) { dropFault(fault) }
         }
@@ -122,9 +124,12 @@ extension ObjectStore {
     /// not seen before becomes an object; rows the graph holds already are left as the graph has
     /// them. Checked before anything changes, so a refused batch leaves the graph as it was: a row
     /// linked as an entity it is not, or two rows (or a row and an object) with one identity, is a
-    /// store changed outside libmapping.
-    private mutating func fill(_ rows: [StoredObject], from source: any RowSource, model: Model) throws(MappingError) {
+    /// store changed outside libmapping. `checkedWhole`: `rows` are every row of the store, already
+    /// checked among themselves (one identity each, links to rows of the right entity).
+    private mutating func fill(_ rows: [StoredObject], from source: any RowSource, model: Model,
+                               checkedWhole: Bool = false) throws(MappingError) {
         var taken: [Int: [IdentityKey: Int64]] = [:]
+        var perEntity = Array(repeating: 0, count: model.entities.count)
         var reading: [(object: ObjectID?, stored: StoredObject)] = []
         reading.reserveCapacity(rows.count)
         for stored in rows {
@@ -141,12 +146,13 @@ extension ObjectStore {
             }
             if let identity = Self.identity(of: stored.values, entity) {
                 let holder = lookup(map: identity.map, key: identity.key)
-                if (holder != nil && holder != object) || taken[identity.map, default: [:]].updateValue(stored.key, forKey: identity.key) != nil {
+                if (holder != nil && holder != object)
+                    || (!checkedWhole && taken[identity.map, default: [:]].updateValue(stored.key, forKey: identity.key) != nil) {
                     throw MappingError(.store, "two rows of the store hold one \(entity.name)'s identity: the store was changed "
                                        + "outside libmapping (its unique index dropped?); keep one of them", attribute: entity.name)
                 }
             }
-            for (index, relationship) in entity.relationships.enumerated() where stored.links.indices.contains(index) {
+            for (index, relationship) in entity.relationships.enumerated() where !checkedWhole && stored.links.indices.contains(index) {
                 for key in stored.links[index] {
                     guard let target = source.object(forKey: key), let kind = entityIndex(of: target),
                           !model.isKind(kind, of: relationship.destination) else { continue }
@@ -156,8 +162,14 @@ extension ObjectStore {
                 }
             }
             reading.append((object, stored))
+            perEntity[stored.entity] += 1
+        }
+        // Identity maps sized once for what is read, so they are not rehashed as they grow.
+        for entity in model.entities where perEntity[entity.index] > 0 {
+            reserve(for: entity, additional: perEntity[entity.index])
         }
         var found: [Int64: ObjectID] = [:]
+        found.reserveCapacity(reading.count)
         var filled: [(object: ObjectID, stored: StoredObject)] = []
         filled.reserveCapacity(reading.count)
         for (known, stored) in reading {
@@ -190,7 +202,7 @@ extension ObjectStore {
                 }
             }
         }
-        source.attached(rows, as: found)
+        source.attached([], as: found)
     }
 }
 

@@ -376,7 +376,10 @@ public struct ObjectStore {
     /// asked for them).
     mutating func sortMembers() {
         for entity in memberLists.indices {
-            let sorted = memberLists[entity].sorted { sequence(of: $0) < sequence(of: $1) }
+            let order = memberLists[entity].map { sequence(of: $0) }
+            // Rows read all at once come in order: most lists need no sort.
+            guard zip(order, order.dropFirst()).contains(where: { $0 > $1 }) else { continue }
+            let sorted = zip(memberLists[entity], order).sorted { $0.1 < $1.1 }.map(\.0)
             memberLists[entity] = sorted
         }
     }

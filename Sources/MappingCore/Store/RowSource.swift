@@ -27,6 +27,8 @@ public protocol RowSource: PersistentStore {
     /// One attribute of `entity` (its table's column) for the rows with these keys, by key; rows
     /// that are gone are left out.
     func column(_ attribute: Int, of entity: Entity, keys: [Int64]) throws(MappingError) -> [Int64: AttributeValue?]
+    /// Told once the rows of a read of every row are gone (a store may give their memory back).
+    func rowsReleased()
     /// Whether the store holds any row (a graph on an empty store holds everything from the start).
     func holdsRows() throws(MappingError) -> Bool
 }
