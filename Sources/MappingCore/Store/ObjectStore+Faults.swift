@@ -1,9 +1,10 @@
 /// A store-backed graph that reads rows as they are touched. Opening reads no rows; a lookup by
 /// identity reads the row it finds, reading an object reads its row, and a row read makes a fault
-/// for every row it links to, so relationships read in as they are followed. An import runs on the
-/// rows it touches (`touching`); the first call that needs the whole graph (a fetch, a change, a
-/// transaction) reads every row not read yet, and from then on the graph holds everything, as an
-/// in-memory one does.
+/// for every row it links to, so relationships read in as they are followed. Imports, changes and
+/// serializations run on the rows they touch (`touching`), fetches and counts in the database
+/// (`ObjectStore+RowFetch`); the first call that needs the whole graph (a transaction, a watch)
+/// reads every row not read yet, and from then on the graph holds everything, as an in-memory one
+/// does.
 ///
 /// Rows are read only outside transactions (a transaction's call has read everything first), so a
 /// rollback never meets an object it did not see made. What the graph holds of a row is kept over
@@ -13,8 +14,8 @@ extension ObjectStore {
     package var isPartial: Bool { session.rowSource != nil }
 
     /// Reads the rows of the faults among `objects`, in one request. A fault whose row is gone (a
-    /// link to it outlived it in a store changed outside libmapping) becomes stale, as such links
-    /// are dropped when a whole store is read.
+    /// one-way link that outlived its target, or a store changed outside libmapping) becomes stale,
+    /// as such links are dropped when a whole store is read.
     package mutating func materialize(_ objects: [ObjectID], model: Model) throws(MappingError) {
         guard let source = session.rowSource else { return }
         var faults: [ObjectID] = []
