@@ -20,7 +20,9 @@ extension ObjectStore {
         guard let source = session.rowSource else { return }
         var faults: [ObjectID] = []
         var keys: [Int64] = []
-        for object in objects where faultEntity(object) != nil {
+        var seen: Set<ObjectID> = []
+        // Each fault once: a row asked for twice (in two batches) would read as two rows.
+        for object in objects where faultEntity(object) != nil && seen.insert(object).inserted {
             guard let key = source.key(of: object) else {
                 throw MappingError(.failed, "object \(object) names a row its store does not know")
             }
@@ -51,7 +53,7 @@ extension ObjectStore {
             case .compound(let values): values
             }
         }
-        let keys = try source.keys(of: entity, identities: values)
+        let keys = Array(Set(try source.keys(of: entity, identities: values))).sorted()
         // A row read before under this key but changed since holds another identity in the graph:
         // the graph's values win, so it is not read again.
         let unread = keys.filter { key in source.object(forKey: key).map { faultEntity($0) != nil || !contains($0) } ?? true }
