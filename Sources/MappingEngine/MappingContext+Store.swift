@@ -16,13 +16,18 @@ extension MappingContext {
             return
         }
         try withGraph { (store: inout ObjectStore) throws(MappingError) in
-            guard store.objectCount == 0, store.session.persistent == nil, !store.session.explicitTransaction else {
-                throw MappingError(.misuse, "a store can be attached only to an empty context")
-            }
+            try Self.checkAttachable(store)
             store.orderNewObjectsAfterRows()
             store.session.persistent = source
             // An empty store has nothing to read: the graph holds all of it from the start.
             if try source.holdsRows() { store.session.rowSource = source }
+        }
+    }
+
+    /// A store attaches only to an empty context with none, outside a transaction.
+    private static func checkAttachable(_ store: ObjectStore) throws(MappingError) {
+        guard store.objectCount == 0, store.session.persistent == nil, !store.session.explicitTransaction else {
+            throw MappingError(.misuse, "a store can be attached only to an empty context")
         }
     }
 
@@ -34,9 +39,7 @@ extension MappingContext {
     public func attach(_ persistent: any PersistentStore, loading objects: [StoredObject]) throws(MappingError) -> [Int64: ObjectID] {
         let model = spec.model
         return try withGraph { (store: inout ObjectStore) throws(MappingError) -> [Int64: ObjectID] in
-            guard store.objectCount == 0, store.session.persistent == nil, !store.session.explicitTransaction else {
-                throw MappingError(.misuse, "a store can be attached only to an empty context")
-            }
+            try Self.checkAttachable(store)
             var perEntity = Array(repeating: 0, count: model.entities.count)
             for stored in objects {
                 guard model.entities.indices.contains(stored.entity) else {
