@@ -67,7 +67,8 @@ public final class MappingContext: Sendable {
     /// are told of. Not inside a transaction: its commit would write their changes back as its own.
     private func applyOthersChanges(_ store: inout ObjectStore, waiting: Bool) throws(MappingError) {
         guard let persistent = store.session.persistent, !store.session.explicitTransaction,
-              let refresh = try persistent.othersChanges(wait: waiting), !refresh.isEmpty else { return }
+              let refresh = try persistent.othersChanges(wait: waiting, newRows: store.session.collectsChanges),
+              !refresh.isEmpty else { return }
         let objects = try store.apply(refresh, model: spec.model)
         persistent.applied(refresh, objects: objects)
     }

@@ -14,9 +14,7 @@ struct ArrayText {
         case .null, .invalidText: bytes += "NULL".utf8
         case .integer(let number): bytes += String(number).utf8
         case .real(let number):
-            // PostgreSQL spells the special values its own way; the rest round-trip as Swift writes them.
-            let text = number.isNaN ? "NaN" : number.isInfinite ? (number < 0 ? "-Infinity" : "Infinity") : String(number)
-            bytes += text.utf8
+            bytes += StoredValue.real(number).parameter?.utf8 ?? "NULL".utf8
         case .text(let text):
             bytes.append(UInt8(ascii: "\""))
             for byte in text.utf8 {
@@ -35,5 +33,18 @@ struct ArrayText {
         var array = ArrayText()
         for number in numbers { array.append(number) }
         return array.literal
+    }
+}
+
+extension StoredValue {
+    /// The value as a text parameter of a statement (nil for NULL): integers in decimal, doubles
+    /// as Swift writes them (which round-trip) with PostgreSQL's spelling of the special values.
+    var parameter: String? {
+        switch self {
+        case .null, .invalidText: nil
+        case .integer(let number): String(number)
+        case .real(let number): number.isNaN ? "NaN" : number.isInfinite ? (number < 0 ? "-Infinity" : "Infinity") : String(number)
+        case .text(let text): text
+        }
     }
 }

@@ -91,6 +91,36 @@ final class PostgresConnection: @unchecked Sendable {
         return result
     }
 
+    /// Runs one statement written with `?` for its parameters (as `StoreLayout` writes queries),
+    /// numbered for PostgreSQL, with `values` bound to them in order.
+    @discardableResult
+    func query(marked sql: String, _ values: [StoredValue]) throws(MappingError) -> PostgresResult {
+        try query(Self.numbered(sql), values.map(\.parameter))
+    }
+
+    /// `sql` with each `?` outside quoted names and string literals as `$1`, `$2`, …
+    static func numbered(_ sql: String) -> String {
+        var result = ""
+        result.reserveCapacity(sql.utf8.count + 16)
+        var quote: Character?
+        var number = 0
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                result.append(character)
+            } else if character == "\"" || character == "'" {
+                quote = character
+                result.append(character)
+            } else if character == "?" {
+                number += 1
+                result += "$" + String(number)
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
     private func check(_ result: PostgresResult, doing sql: String) throws(MappingError) {
         lastState = ""
         guard let raw = result.raw else {

@@ -6,15 +6,17 @@ import MappingSQL
 /// listeners only if the commit does, in commit order. A payload holds at most `limit` bytes
 /// (PostgreSQL's is 8,000), so a large commit sends several.
 ///
-/// Payload: `<origin> <token>…`, a token being `w<table>:<id>,<id>…` (written) or `d<table>:<id>,…`
-/// (deleted), `<table>` the root entity's index.
+/// Payload: `<origin> <token>…`, a token being `i<table>:<id>,<id>…` (inserted), `w<table>:<id>,…`
+/// (written) or `d<table>:<id>,…` (deleted), `<table>` the root entity's index.
 struct Announcement {
     static let limit = 7_000
-    private var written: [Int: [Int64]] = [:]
-    private var deleted: [Int: [Int64]] = [:]
+    private var inserted: [Int: Set<Int64>] = [:]
+    private var written: [Int: Set<Int64>] = [:]
+    private var deleted: [Int: Set<Int64>] = [:]
 
-    mutating func changed(_ key: Int64) { written[StoreLayout.root(of: key), default: []].append(StoreLayout.rowID(of: key)) }
-    mutating func deleted(_ key: Int64) { deleted[StoreLayout.root(of: key), default: []].append(StoreLayout.rowID(of: key)) }
+    mutating func inserted(_ key: Int64) { inserted[StoreLayout.root(of: key), default: []].insert(StoreLayout.rowID(of: key)) }
+    mutating func changed(_ key: Int64) { written[StoreLayout.root(of: key), default: []].insert(StoreLayout.rowID(of: key)) }
+    mutating func deleted(_ key: Int64) { deleted[StoreLayout.root(of: key), default: []].insert(StoreLayout.rowID(of: key)) }
 
     func payloads(from origin: String) -> [String] {
         var payloads: [String] = []
@@ -34,8 +36,9 @@ struct Announcement {
             }
             if !token.isEmpty { current += " " + token }
         }
-        for (root, ids) in written.sorted(by: { $0.key < $1.key }) { add("w", root, ids) }
-        for (root, ids) in deleted.sorted(by: { $0.key < $1.key }) { add("d", root, ids) }
+        for (root, ids) in inserted.sorted(by: { $0.key < $1.key }) { add("i", root, ids.sorted()) }
+        for (root, ids) in written.sorted(by: { $0.key < $1.key }) { add("w", root, ids.subtracting(inserted[root] ?? []).sorted()) }
+        for (root, ids) in deleted.sorted(by: { $0.key < $1.key }) { add("d", root, ids.sorted()) }
         if current != origin { payloads.append(current) }
         return payloads
     }
@@ -48,8 +51,10 @@ struct Announcement {
         try connection.query("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", [channel, array.literal])
     }
 
-    /// The keys a payload names, unless it is `origin`'s own.
-    static func parse(_ payload: String, skipping origin: String, written: inout Set<Int64>, deleted: inout Set<Int64>) {
+    /// The keys a payload names, unless it is `origin`'s own: the rows written (`inserted` those
+    /// of them that are new), and those deleted.
+    static func parse(_ payload: String, skipping origin: String, written: inout Set<Int64>, inserted: inout Set<Int64>,
+                      deleted: inout Set<Int64>) {
         let tokens = payload.split(separator: " ")
         guard let first = tokens.first, first != origin else { return }
         for token in tokens.dropFirst() {
@@ -59,7 +64,12 @@ struct Announcement {
             for id in token[token.index(after: colon)...].split(separator: ",") {
                 guard let id = Int64(id), id > 0, id < 1 << 48 else { continue }
                 let key = StoreLayout.globalKey(root: root, id: id)
-                if mark == "d" { deleted.insert(key); written.remove(key) } else if mark == "w" { written.insert(key); deleted.remove(key) }
+                switch mark {
+                case "d": deleted.insert(key); written.remove(key); inserted.remove(key)
+                case "w": written.insert(key); deleted.remove(key)
+                case "i": written.insert(key); inserted.insert(key); deleted.remove(key)
+                default: break
+                }
             }
         }
     }
@@ -67,21 +77,35 @@ struct Announcement {
 
 extension PostgresStore {
     /// What other processes announced since the last call, read from the database as it is now
-    /// (one consistent snapshot): the rows they wrote, with any row those link to that this context
-    /// does not have yet, and the keys of the rows they deleted. `wait` first makes a round trip, so
-    /// that every commit that ended before the call has been announced.
-    public func othersChanges(wait: Bool) throws(MappingError) -> StoreRefresh? {
+    /// (one consistent snapshot): the rows they wrote that this graph holds, and the keys of the
+    /// rows they deleted that it holds. A graph holding part of the store skips rows it has not
+    /// read (faults, and rows it never met): those are read as they are touched, as they are then;
+    /// with `newRows` (observers to tell), it reads the rows they inserted too. A graph holding
+    /// everything reads every row they wrote that it does not hold yet, and any row those link
+    /// to. `wait` first makes a round trip, so that every commit that ended before the call has
+    /// been announced.
+    public func othersChanges(wait: Bool, newRows: Bool) throws(MappingError) -> StoreRefresh? {
         guard follows else { return nil }
         if wait { try connection.execute("SELECT 1") }
         for payload in try connection.notifications(on: channel, reading: wait || connection.hasInput) {
-            Announcement.parse(payload, skipping: origin, written: &announcedWritten, deleted: &announcedDeleted)
+            Announcement.parse(payload, skipping: origin, written: &announcedWritten, inserted: &announcedInserted,
+                               deleted: &announcedDeleted)
         }
         // Kept until applied (`applied`): a read that fails leaves them for the next call.
-        let written = announcedWritten
-        let deleted = announcedDeleted
-        guard !written.isEmpty || !deleted.isEmpty else { return nil }
+        var written = announcedWritten
+        let deleted = announcedDeleted.filter { objects[$0] != nil }
+        if !holdsEverything {
+            written = written.filter { key in
+                guard let object = objects[key] else { return newRows && announcedInserted.contains(key) }
+                return (rows[object]?.version ?? 0) > 0
+            }
+        }
+        guard !written.isEmpty || !deleted.isEmpty else {
+            applied(StoreRefresh(rows: [], deleted: [], objects: [:]), objects: [:])
+            return nil
+        }
         do throws(MappingError) {
-            return try read(written: written, deleted: deleted)
+            return try refresh(written: written, deleted: deleted)
         } catch {
             // Reported once, then dropped: rows that cannot be read (a lost connection, a row edited
             // into something the spec cannot hold) must not fail every later call. Those objects
@@ -92,27 +116,26 @@ extension PostgresStore {
     }
 
     /// The refresh of `written` and `deleted` keys, read in one snapshot.
-    private func read(written: Set<Int64>, deleted: Set<Int64>) throws(MappingError) -> StoreRefresh? {
+    private func refresh(written: Set<Int64>, deleted: Set<Int64>) throws(MappingError) -> StoreRefresh? {
         var deleted = deleted
-        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        var loaded: [StoredObject] = []
-        do throws(MappingError) {
+        let loaded = try snapshot { () throws(MappingError) -> [StoredObject] in
+            var loaded: [StoredObject] = []
             var wanted = written
             var seen: Set<Int64> = []
-            // Rows link to rows later commits wrote (announced, but not read yet): those are read too.
             while !wanted.isEmpty {
-                let batch = try read(wanted)
+                let batch = try read(keys: wanted.sorted())
                 seen.formUnion(wanted)
                 wanted = []
-                for row in batch {
-                    for targets in row.links { for target in targets where objects[target] == nil && !seen.contains(target) { wanted.insert(target) } }
+                // A graph holding everything reads the rows these link to that it does not hold
+                // (announced, but not read yet); one holding part makes faults of them.
+                if holdsEverything {
+                    for row in batch {
+                        for targets in row.links { for target in targets where objects[target] == nil && !seen.contains(target) { wanted.insert(target) } }
+                    }
                 }
                 loaded += batch
             }
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
+            return loaded
         }
         // A row announced as written that is gone was deleted by a commit not announced yet.
         let found = Set(loaded.map(\.key))
@@ -124,27 +147,9 @@ extension PostgresStore {
             if let object = objects[row.key] { known[row.key] = object }
             for targets in row.links { for target in targets { if let object = objects[target] { known[target] = object } } }
         }
-        let refresh = StoreRefresh(rows: loaded,
-                                   deleted: deleted.filter { objects[$0] != nil }.sorted(), objects: known)
+        let refresh = StoreRefresh(rows: loaded, deleted: deleted.sorted(), objects: known, partial: !holdsEverything)
         if refresh.isEmpty { applied(refresh, objects: [:]) }  // nothing of it is in this graph
         return refresh.isEmpty ? nil : refresh
-    }
-
-    /// The rows of `keys`, table by table, with their join-table targets.
-    private func read(_ keys: Set<Int64>) throws(MappingError) -> [StoredObject] {
-        var byRoot: [Int: [Int64]] = [:]
-        for key in keys { byRoot[StoreLayout.root(of: key), default: []].append(StoreLayout.rowID(of: key)) }
-        var rows: [StoredObject] = []
-        for (root, ids) in byRoot.sorted(by: { $0.key < $1.key }) where layout.tables[root] != nil {
-            let list = "'\(ArrayText.integers(ids.sorted()))'::bigint[]"
-            let toMany = try layout.joinTargets({ (sql) throws(MappingError) in try connection.query(sql) },
-                                                filter: "WHERE \"owner\" = ANY(\(list))")
-            var reverse: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
-            rows += try layout.rows(of: root, filter: "WHERE \"_id\" = ANY(\(list))", toMany: toMany, reverse: &reverse) {
-                (sql) throws(MappingError) in try connection.query(sql)
-            }
-        }
-        return rows
     }
 
     /// Records the objects and versions of what a refresh applied.
@@ -157,8 +162,14 @@ extension PostgresStore {
             rows[object] = (row.key, refreshed[row.key] ?? 1)
             objects[row.key] = object
         }
+        // Faults made for the rows those link to, not read yet.
+        for (key, object) in applied where objects[key] == nil {
+            rows[object] = (key, 0)
+            objects[key] = object
+        }
         refreshed = [:]
         announcedWritten = []
+        announcedInserted = []
         announcedDeleted = []
     }
 }

@@ -128,8 +128,12 @@ extension PostgresStore {
         try reposition(commit.repositioned)
         let joinOwners = commit.inserted + commit.updated.filter { !joinNames[$0.entity.index].isDisjoint(with: $0.changed) }
         try writeJoins(joinOwners)
-        for row in joinOwners { if let key = rows[row.object]?.key { announcement.changed(key) } }
+        // Every row written or inserted, and every row whose to-manys changed without a rewrite
+        // (kept on its targets' rows, or only reordered): a graph holding it but not those
+        // targets reads its lists again.
+        for row in commit.inserted { if let key = rows[row.object]?.key { announcement.inserted(key) } }
         for (row, _) in rewrite { if let key = rows[row.object]?.key { announcement.changed(key) } }
+        for row in commit.updated { if let key = rows[row.object]?.key { announcement.changed(key) } }
         try announcement.send(on: channel, from: origin, connection)
         return true
     }
@@ -162,6 +166,33 @@ extension PostgresStore {
                 setRow(victim.object, nil, &undo)
                 setObject(victim.key, nil, &undo)
                 announcement.deleted(victim.key)
+            }
+            try dropOneWayLinks(to: root, ids: ids, undo: &undo, announcement: &announcement)
+        }
+    }
+
+    /// Clears the to-ones without an inverse that still name rows of table `root` just deleted
+    /// (`ids`). No delete rule reaches them, and a graph keeps such a link as a handle that reads
+    /// as nothing, so the database forgets it too (its foreign key would refuse the commit), in
+    /// rows this graph may never have read. The rows cleared are new versions, announced.
+    private func dropOneWayLinks(to root: Int, ids: String, undo: inout KeyUndo, announcement: inout Announcement) throws(MappingError) {
+        var cleared: Set<[String]> = []
+        for entity in layout.model.entities where layout.root.indices.contains(entity.index) {
+            for (index, relationship) in entity.relationships.enumerated()
+            where !relationship.toMany && relationship.inverse == nil && layout.root.indices.contains(relationship.destination)
+                && layout.root[relationship.destination] == root {
+                let owner = layout.root[entity.index]
+                guard let table = layout.tables[owner], let column = layout.linkColumns[entity.index][index],
+                      cleared.insert([table.name, column]).inserted else { continue }
+                let result = try connection.query("UPDATE \(quote(table.name)) SET \(quote(column)) = NULL, \"_version\" = \"_version\" + 1 "
+                                                  + "WHERE \(quote(column)) = ANY($1::bigint[]) RETURNING \"_id\", \"_version\"", [ids])
+                for row in 0..<result.count {
+                    guard case .integer(let id) = result.value(row: row, column: 0),
+                          case .integer(let version) = result.value(row: row, column: 1) else { continue }
+                    let key = StoreLayout.globalKey(root: owner, id: id)
+                    if let object = objects[key] { setRow(object, (key, version), &undo) }
+                    announcement.changed(key)
+                }
             }
         }
     }

@@ -2,7 +2,8 @@ import MappingCore
 import MappingSQL
 
 /// The graph kept in a PostgreSQL schema that many processes share (`StoreLayout` says how, as for
-/// SQLite, plus a `_version` per row). Each context keeps the whole graph in memory as a cache.
+/// SQLite, plus a `_version` per row). Each context reads the rows it touches (`PostgresStore+Load`)
+/// and keeps them in memory as a cache.
 ///
 /// - A commit writes its changes in one PostgreSQL transaction (`PostgresStore+Write`): all of it or
 ///   none. Identities are UNIQUE indexes, so two processes that import the same new identity end
@@ -36,8 +37,12 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     let joinNames: [Set<String>]
     /// Per table, the sequence its ids come from (`assignKeys`).
     var sequences: [Int: String] = [:]
+    /// Whether the graph holds every row of the schema (it read them all, for a call that needs the
+    /// whole graph); until then it reads rows as they are touched (`PostgresStore+Load`).
+    var holdsEverything = false
     /// The rows other processes announced they wrote or deleted, not applied yet.
     var announcedWritten: Set<Int64> = []
+    var announcedInserted: Set<Int64> = []
     var announcedDeleted: Set<Int64> = []
     /// What the refresh being applied read: each row's version.
     var refreshed: [Int64: Int64] = [:]
@@ -75,7 +80,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    /// Connects, creates or checks the schema, and reads every object in it. `uri` is libpq's URI,
+    /// Connects, creates or checks the schema (and migrates it); reads no row. `uri` is libpq's URI,
     /// with one parameter of ours: `schema` (default `mapping`).
     public static func open(_ uri: String, spec: StoreSpec, options: Options = Options()) throws(MappingError) -> OpenedStore {
         let (connection, schema) = try connect(uri)
@@ -85,16 +90,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         // Listening before the rows are read: a commit after the read is announced, one before it is
         // in what is read (one in between is read twice, which changes nothing).
         if options.follow { try connection.execute("LISTEN \(quote(store.channel))") }
-        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        let loaded: [StoredObject]
-        do throws(MappingError) {
-            loaded = try store.layout.load { (sql) throws(MappingError) in try connection.query(sql) }
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
-        }
-        return OpenedStore(store: store, objects: loaded)
+        return OpenedStore(store: store, objects: [])
     }
 
     /// A connection to the database `uri` names, in its schema, with bounded waits: a call holds its
@@ -120,16 +116,6 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
             throw MappingError(.store, "the schema \(quote(schema)) records no spec: it is not a libmapping store")
         }
         return spec
-    }
-
-    public func attached(_ objects: [StoredObject], as found: [Int64: ObjectID]) {
-        rows.reserveCapacity(objects.count)
-        self.objects.reserveCapacity(objects.count)
-        for row in objects {
-            guard let object = found[row.key] else { continue }
-            rows[object] = (row.key, row.version)
-            self.objects[row.key] = object
-        }
     }
 
     /// Under an advisory lock (processes opening one schema at once take turns): creates the

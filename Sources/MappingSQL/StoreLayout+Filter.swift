@@ -1,9 +1,11 @@
 import MappingCore
 
 /// Row filters (`RowFilter`, what the core can hand a database of a predicate) as SQL, on the table
-/// of the filtered entity. Every comparison is two-valued, as the in-memory evaluator's are: a null
-/// attribute compares false (`col IS NOT NULL AND col = ?`, which an index still serves) except
-/// under `!=`, so NOT means what it means in memory.
+/// of the filtered entity, with `?` for each parameter (PostgreSQL's connection numbers them).
+/// Every comparison is two-valued, as the in-memory evaluator's are: a null attribute compares
+/// false (`col IS NOT NULL AND col = ?`, which an index still serves) except under `!=`, so NOT
+/// means what it means in memory. Both databases order as memory does: strings by their bytes
+/// (PostgreSQL's text is compared in the "C" collation), nulls first ascending.
 extension StoreLayout {
     /// The query for the keys of the rows of `kinds` (entities of one table) that `filter` keeps,
     /// sorted by `order` then `_id`, from `offset`, at most `limit` (`count`: their number
@@ -21,12 +23,18 @@ extension StoreLayout {
                 guard attributeColumns.indices.contains(entity.index), attributeColumns[entity.index].indices.contains(key.attribute) else {
                     return nil
                 }
-                return quote(attributeColumns[entity.index][key.attribute]) + (key.descending ? " DESC" : "")
+                let column = ordered(attributeColumns[entity.index][key.attribute], entity.attributes[key.attribute].type)
+                // SQLite puts nulls first ascending and last descending, as memory does; PostgreSQL
+                // the other way round unless told.
+                let nulls = dialect == .postgres ? (key.descending ? " NULLS LAST" : " NULLS FIRST") : ""
+                return column + (key.descending ? " DESC" : "") + nulls
             }
             sql += " ORDER BY " + (keys + ["\"_id\""]).joined(separator: ", ")
             if limit != nil || offset > 0 {
+                // No limit: -1 for SQLite, NULL for PostgreSQL (which refuses a negative one).
+                let unlimited: StoredValue = dialect == .postgres ? .null : .integer(-1)
                 sql += " LIMIT ? OFFSET ?"
-                parameters += [.integer(limit.map { Int64(clamping: max($0, 0)) } ?? -1), .integer(Int64(clamping: max(offset, 0)))]
+                parameters += [limit.map { .integer(Int64(clamping: max($0, 0))) } ?? unlimited, .integer(Int64(clamping: max(offset, 0)))]
             }
         }
         return (sql, parameters)
@@ -35,7 +43,7 @@ extension StoreLayout {
     private func sql(_ filter: RowFilter, _ entity: Entity, _ parameters: inout [StoredValue]) -> String {
         switch filter {
         case .constant(let value):
-            return value ? "1" : "0"
+            return value ? "(1 = 1)" : "(1 = 0)"
         case .and(let parts):
             return "(" + parts.map { sql($0, entity, &parameters) }.joined(separator: " AND ") + ")"
         case .or(let parts):
@@ -44,23 +52,59 @@ extension StoreLayout {
             return "(NOT " + sql(inner, entity, &parameters) + ")"
         case .compare(let attribute, let op, let values):
             guard attributeColumns.indices.contains(entity.index), attributeColumns[entity.index].indices.contains(attribute) else {
-                return "0"
+                return "(1 = 0)"
             }
-            let column = quote(attributeColumns[entity.index][attribute])
+            let name = quote(attributeColumns[entity.index][attribute])
+            // Equality needs no collation (PostgreSQL's are deterministic: equal means same bytes);
+            // order does.
+            let column = op == .equal || op == .notEqual || op == .in ? name
+                : ordered(attributeColumns[entity.index][attribute], entity.attributes.indices.contains(attribute) ? entity.attributes[attribute].type : .integer)
             parameters += values.map { StoredValue($0) }
             let marks = Self.marks(values.count)
             switch (op, values.count) {
-            case (.equal, 0): return "\(column) IS NULL"
-            case (.notEqual, 0): return "\(column) IS NOT NULL"
-            case (.notEqual, _): return "(\(column) IS NULL OR \(column) <> \(marks))"
-            case (.equal, _): return "(\(column) IS NOT NULL AND \(column) = \(marks))"
-            case (.less, _): return "(\(column) IS NOT NULL AND \(column) < \(marks))"
-            case (.lessOrEqual, _): return "(\(column) IS NOT NULL AND \(column) <= \(marks))"
-            case (.greater, _): return "(\(column) IS NOT NULL AND \(column) > \(marks))"
-            case (.greaterOrEqual, _): return "(\(column) IS NOT NULL AND \(column) >= \(marks))"
-            case (.in, _): return "(\(column) IS NOT NULL AND \(column) IN (\(marks)))"
-            case (.between, _): return "(\(column) IS NOT NULL AND \(column) BETWEEN ? AND ?)"
+            case (.equal, 0): return "\(name) IS NULL"
+            case (.notEqual, 0): return "\(name) IS NOT NULL"
+            case (.notEqual, _): return "(\(name) IS NULL OR \(column) <> \(marks))"
+            case (.equal, _): return "(\(name) IS NOT NULL AND \(column) = \(marks))"
+            case (.less, _): return "(\(name) IS NOT NULL AND \(column) < \(marks))"
+            case (.lessOrEqual, _): return "(\(name) IS NOT NULL AND \(column) <= \(marks))"
+            case (.greater, _): return "(\(name) IS NOT NULL AND \(column) > \(marks))"
+            case (.greaterOrEqual, _): return "(\(name) IS NOT NULL AND \(column) >= \(marks))"
+            case (.in, _): return "(\(name) IS NOT NULL AND \(column) IN (\(marks)))"
+            case (.between, _): return "(\(name) IS NOT NULL AND \(column) BETWEEN ? AND ?)"
             }
         }
+    }
+
+    /// A column as the database should order it: PostgreSQL's text in the "C" collation (by
+    /// bytes, as memory and SQLite compare strings), anything else as it is.
+    private func ordered(_ column: String, _ type: AttributeType) -> String {
+        dialect == .postgres && type == .string ? quote(column) + " COLLATE \"C\"" : quote(column)
+    }
+
+    /// The queries for the keys (`_id`) of the rows of `entity`'s table holding these identities,
+    /// through its identification's unique index: IN lists of up to `maxBatch` values, padded to a
+    /// few lengths, for one column; one query per identity for several. Empty without an
+    /// identification or a table.
+    package func identityQueries(_ entity: Entity, _ identities: [[AttributeValue]]) -> [(sql: String, parameters: [StoredValue])] {
+        let columns = identityColumns(entity)
+        guard !columns.isEmpty, root.indices.contains(entity.index), let table = tables[root[entity.index]] else { return [] }
+        let select = "SELECT \"_id\" FROM \(quote(table.name)) WHERE "
+        let complete = identities.filter { $0.count == columns.count }
+        guard columns.count == 1, let column = columns.first else {
+            let test = columns.map { quote($0) + " = ?" }.joined(separator: " AND ")
+            return complete.map { (select + test, $0.map { StoredValue($0) }) }
+        }
+        var queries: [(sql: String, parameters: [StoredValue])] = []
+        var start = 0
+        while start < complete.count {
+            let batch = complete[start..<min(start + Self.maxBatch, complete.count)].compactMap(\.first)
+            start += Self.maxBatch
+            guard let last = batch.last else { continue }
+            let length = Self.paddedLength(batch.count)
+            let values = (batch + Array(repeating: last, count: length - batch.count)).map { StoredValue($0) }
+            queries.append((select + quote(column) + " IN (" + Self.marks(length) + ")", values))
+        }
+        return queries
     }
 }

@@ -109,6 +109,23 @@ extension StoreLayout {
         return found
     }
 
+    /// `keys` as `_id`s grouped by table (root entity), tables in order, in batches of at most
+    /// `maxBatch` ids: how `rows(root:ids:)` and `column` are asked for many keys.
+    package static func batches(_ keys: [Int64]) -> [(root: Int, ids: [Int64])] {
+        var byRoot: [Int: [Int64]] = [:]
+        for key in keys { byRoot[root(of: key), default: []].append(rowID(of: key)) }
+        var batches: [(root: Int, ids: [Int64])] = []
+        for (root, ids) in byRoot.sorted(by: { $0.key < $1.key }) {
+            var start = 0
+            while start < ids.count {
+                let end = min(start + maxBatch, ids.count)
+                batches.append((root, Array(ids[start..<end])))
+                start = end
+            }
+        }
+        return batches
+    }
+
     /// The most ids `rows(root:ids:)` (or values in one IN list) reads at once, and the lengths
     /// such lists are padded to (their last value repeated), so that a database prepares few
     /// statements.

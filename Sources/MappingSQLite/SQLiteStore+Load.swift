@@ -14,50 +14,21 @@ extension SQLiteStore: RowSource {
     public func key(of object: ObjectID) -> Int64? { keys[object] }
 
     public func rows(keys wanted: [Int64]) throws(MappingError) -> [StoredObject] {
-        var byRoot: [Int: [Int64]] = [:]
-        for key in wanted { byRoot[StoreLayout.root(of: key), default: []].append(StoreLayout.rowID(of: key)) }
         var rows: [StoredObject] = []
-        for root in byRoot.keys.sorted() {
-            let ids = byRoot[root] ?? []
-            var start = 0
-            while start < ids.count {
-                let end = min(start + StoreLayout.maxBatch, ids.count)
-                rows += try layout.rows(root: root, ids: Array(ids[start..<end]), bound)
-                start = end
-            }
-        }
+        for (root, ids) in StoreLayout.batches(wanted) { rows += try layout.rows(root: root, ids: ids, bound) }
         return rows
     }
 
     public func keys(of entity: Entity, identities: [[AttributeValue]]) throws(MappingError) -> [Int64] {
-        let columns = layout.identityColumns(entity)
-        guard !columns.isEmpty, layout.root.indices.contains(entity.index),
-              let table = layout.tables[layout.root[entity.index]] else { return [] }
+        guard layout.root.indices.contains(entity.index) else { return [] }
         let root = layout.root[entity.index]
-        let select = "SELECT \"_id\" FROM \(quote(table.name)) WHERE "
         var found: [Int64] = []
-        func collect(_ query: Statement) throws(MappingError) {
+        for (sql, values) in layout.identityQueries(entity, identities) {
+            let query = try bound(sql, values)
             defer { query.reset() }
             while try query.step() {
                 if case .integer(let id) = query.column(0) { found.append(StoreLayout.globalKey(root: root, id: id)) }
             }
-        }
-        let complete = identities.filter { $0.count == columns.count }
-        guard columns.count == 1, let column = columns.first else {
-            // A compound identification: one query per identity, through the unique index.
-            let test = columns.map { quote($0) + " = ?" }.joined(separator: " AND ")
-            for identity in complete { try collect(try bound(select + test, identity.map { StoredValue($0) })) }
-            return found
-        }
-        // One column: IN lists of up to `maxBatch` values, padded to a few lengths.
-        var start = 0
-        while start < complete.count {
-            let batch = complete[start..<min(start + StoreLayout.maxBatch, complete.count)].compactMap(\.first)
-            start += StoreLayout.maxBatch
-            guard let last = batch.last else { continue }
-            let length = StoreLayout.paddedLength(batch.count)
-            let values = (batch + Array(repeating: last, count: length - batch.count)).map { StoredValue($0) }
-            try collect(try bound(select + quote(column) + " IN (" + StoreLayout.marks(length) + ")", values))
         }
         return found
     }
@@ -90,13 +61,8 @@ extension SQLiteStore: RowSource {
 
     public func column(_ attribute: Int, of entity: Entity, keys wanted: [Int64]) throws(MappingError) -> [Int64: AttributeValue?] {
         var found: [Int64: AttributeValue?] = [:]
-        var start = 0
-        while start < wanted.count {
-            let batch = Array(wanted[start..<min(start + StoreLayout.maxBatch, wanted.count)])
-            start += StoreLayout.maxBatch
-            for (key, value) in try layout.column(attribute, of: entity, ids: batch.map(StoreLayout.rowID), bound) {
-                found[key] = value
-            }
+        for (_, ids) in StoreLayout.batches(wanted) {
+            for (key, value) in try layout.column(attribute, of: entity, ids: ids, bound) { found[key] = value }
         }
         return found
     }

@@ -73,7 +73,7 @@ final class PersistentStoreTests: XCTestCase {
         var asked: [Bool] = []
         var applied: [[Int64: ObjectID]] = []
         func write(_ commit: StoreCommit) throws(MappingError) { commits.append(commit) }
-        func othersChanges(wait: Bool) throws(MappingError) -> StoreRefresh? {
+        func othersChanges(wait: Bool, newRows: Bool) throws(MappingError) -> StoreRefresh? {
             asked.append(wait)
             return pending.isEmpty ? nil : pending.removeFirst()
         }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make test-postgres`: starts a throwaway PostgreSQL server (server.sh), runs the C test, the
-# Python tests of the PostgreSQL store and the `mapping` tool's (MAPPING_CLI) against it, and stops
-# it whatever happens. The release library and the tool must be built (make does that first).
+# Python tests of the PostgreSQL store (and the differential tests of stores read as touched) and
+# the `mapping` tool's (MAPPING_CLI) against it, and stops it whatever happens. The release library and the tool must be built (make does that first).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -18,3 +18,5 @@ ${CC:-cc} -std=c11 -O1 -g -Wall -Wextra -Werror -pthread -Iinclude -o .build/pos
 ${PYTHON:-python3} -m pytest -q Tests/cli/test_cli_postgres.py
 cd bindings/python
 ${PYTHON:-python3} -m pytest -q tests/test_postgres.py
+# The differential tests of a store read as touched, on PostgreSQL (test-python runs them on SQLite).
+${PYTHON:-python3} -m pytest -q tests/test_store_faults.py -k postgresql

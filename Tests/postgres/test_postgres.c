@@ -66,12 +66,18 @@ int main(int argc, char **argv) {
     uint64_t token = 0;
     EXPECT_OK(reader, mapping_context_observe(reader, observed, NULL, &token));
 
-    /* A change by one context reaches the other's graph and observers on refresh. */
-    mapping_object grace = MAPPING_NO_OBJECT;
+    /* A change by one context reaches the other's graph and observers on refresh, for the rows
+     * it holds; a row it has not read is read as it is when it is touched. */
+    mapping_object grace = MAPPING_NO_OBJECT, ada = MAPPING_NO_OBJECT;
+    EXPECT_STR(name_of(reader, "2"), "Grace");
     EXPECT_OK(writer, mapping_entity_find(writer, "Person", "2", &grace));
+    EXPECT_OK(writer, mapping_entity_find(writer, "Person", "1", &ada));
     EXPECT_OK(writer, mapping_object_set(writer, grace, "name", "\"Grace H.\""));
+    EXPECT_OK(writer, mapping_object_set(writer, ada, "name", "\"Ada L.\""));
     EXPECT_OK(reader, mapping_context_refresh(reader));
+    EXPECT(updates_seen == 1);
     EXPECT_STR(name_of(reader, "2"), "Grace H.");
+    EXPECT_STR(name_of(reader, "1"), "Ada L.");
     EXPECT(updates_seen == 1);
 
     /* Both change Grace; the one that read her first and commits second is refused whole. */

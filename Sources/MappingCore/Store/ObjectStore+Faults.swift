@@ -205,7 +205,7 @@ extension ObjectStore {
                 }
             }
         }
-        source.attached([], as: found)
+        source.attached(filled.map(\.stored), as: found)
     }
 }
 

@@ -17,7 +17,11 @@ extension ObjectStore {
     private mutating func applyRows(_ refresh: StoreRefresh, model: Model) -> [Int64: ObjectID] {
         var objects = refresh.objects
         for key in refresh.deleted {
-            guard let object = objects.removeValue(forKey: key), let kind = entityIndex(of: object),
+            guard let object = objects.removeValue(forKey: key) else { continue }
+            // A row the graph never read goes with nothing to undo: the rows that linked to it
+            // are in the refresh, rewritten by the process that deleted it.
+            if faultEntity(object) != nil { dropFault(object); continue }
+            guard let kind = entityIndex(of: object),
                   model.entities.indices.contains(kind) else { continue }
             let entity = model.entities[kind]
             for (index, relationship) in entity.relationships.enumerated() {
@@ -48,12 +52,18 @@ extension ObjectStore {
         }
         for row in rows {
             for (index, relationship) in row.entity.relationships.enumerated() where row.stored.links.indices.contains(index) {
-                // A to-many whose inverse is a to-one is kept on its targets' rows, which set it.
-                if relationship.toMany && model.inverse(of: relationship)?.toMany == false { continue }
-                // Only live objects of the relationship's destination: a row edited by hand could
-                // name another entity's, which would break the inverses.
-                let targets = row.stored.links[index].compactMap { objects[$0] }.filter { target in
-                    entityIndex(of: target).map { model.isKind($0, of: relationship.destination) } ?? false
+                var targets: [ObjectID] = []
+                for key in row.stored.links[index] {
+                    if let target = objects[key] {
+                        // Only live objects of the relationship's destination: a row edited by hand
+                        // could name another entity's, which would break the inverses.
+                        let kind = entityIndex(of: target) ?? faultEntity(target)
+                        if kind.map({ model.isKind($0, of: relationship.destination) }) == true { targets.append(target) }
+                    } else if refresh.partial {
+                        let fault = makeFault(relationship.destination)
+                        objects[key] = fault
+                        targets.append(fault)
+                    }
                 }
                 let current = self.targets(of: row.object, index)
                 if current != targets {

@@ -8,8 +8,10 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// What other processes committed to the database since this was last asked, read from it, or
     /// nil when nothing is known to have changed. Called under the context's lock before each call
     /// made outside a transaction; `wait` (an explicit refresh) asks the database first rather than
-    /// looking only at what it has already said. A store no other process writes returns nil.
-    func othersChanges(wait: Bool) throws(MappingError) -> StoreRefresh?
+    /// looking only at what it has already said. A graph holding part of the store is told of
+    /// changes to the rows it holds, and with `newRows` (it has observers) of the rows others
+    /// inserted. A store no other process writes returns nil.
+    func othersChanges(wait: Bool, newRows: Bool) throws(MappingError) -> StoreRefresh?
     /// Told, once `refresh` is in the graph, the object each of its rows is now.
     func applied(_ refresh: StoreRefresh, objects: [Int64: ObjectID])
     /// Told, once rows read (at open, or later by a `RowSource`) are in the graph, the object each
@@ -18,24 +20,27 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
-    public func othersChanges(wait: Bool) throws(MappingError) -> StoreRefresh? { nil }
+    public func othersChanges(wait: Bool, newRows: Bool) throws(MappingError) -> StoreRefresh? { nil }
     public func applied(_ refresh: StoreRefresh, objects: [Int64: ObjectID]) {}
     public func attached(_ objects: [StoredObject], as found: [Int64: ObjectID]) {}
 }
 
 /// Rows other processes committed, to bring the graph up to the database: each row as it is now
-/// (made or changed), the keys of rows deleted, and the objects the graph already has for the keys
-/// they name. A to-many kept on its targets' rows (its inverse is a to-one) is not in `rows`' links:
-/// the targets' to-ones carry it.
+/// (made or changed), with every relationship (to-manys in order), the keys of rows deleted, and
+/// the objects the graph already has for the keys they name. `partial`: the graph holds part of
+/// the store, and a key the rows link to that it does not know is a row it has not read (a fault
+/// is made for it); otherwise the refresh holds that row too.
 public struct StoreRefresh: Sendable {
     public var rows: [StoredObject]
     public var deleted: [Int64]
     public var objects: [Int64: ObjectID]
+    public var partial: Bool
 
-    public init(rows: [StoredObject], deleted: [Int64], objects: [Int64: ObjectID]) {
+    public init(rows: [StoredObject], deleted: [Int64], objects: [Int64: ObjectID], partial: Bool = false) {
         self.rows = rows
         self.deleted = deleted
         self.objects = objects
+        self.partial = partial
     }
 
     public var isEmpty: Bool { rows.isEmpty && deleted.isEmpty }

@@ -29,6 +29,7 @@ public protocol RowSource: PersistentStore {
     func column(_ attribute: Int, of entity: Entity, keys: [Int64]) throws(MappingError) -> [Int64: AttributeValue?]
     /// Told once the rows of a read of every row are gone (a store may give their memory back).
     func rowsReleased()
-    /// Whether the store holds any row (a graph on an empty store holds everything from the start).
+    /// Whether the store may hold rows the graph has not read: false only for an empty store no
+    /// other process writes, whose graph holds everything from the start.
     func holdsRows() throws(MappingError) -> Bool
 }

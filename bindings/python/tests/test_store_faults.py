@@ -1,10 +1,15 @@
-"""A context on an SQLite store reads rows as they are touched: opening reads none, a get by
-identity reads the row it finds, following a relationship reads its targets, and any call that
-needs the whole graph (a fetch, an import, a change) reads the rest. Whatever order reads come in,
-the answers are those of the same graph held in memory, with one handle per row throughout."""
+"""A context on a store reads rows as they are touched: opening reads none, a get by identity
+reads the row it finds, following a relationship reads its targets, fetches and counts run in the
+database, and any call that needs the whole graph (a transaction) reads the rest. Whatever order
+reads come in, the answers are those of the same graph held in memory, with one handle per row
+throughout. The differential tests run on SQLite and, given a server (MAPPING_TEST_POSTGRES, which
+`make test-postgres` sets), on PostgreSQL."""
 import json
+import os
+import pathlib
 import random
 import sqlite3
+import uuid
 
 import pytest
 
@@ -63,11 +68,27 @@ def people(rng, count):
     return result
 
 
-def make_store(tmp_path, payload):
-    path = tmp_path / "people.db"
-    with mapping.Context(SPEC, store=str(path)) as ctx:
+SERVER = os.environ.get("MAPPING_TEST_POSTGRES")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def where(request, tmp_path):
+    """Where a store goes: a file, or a schema of its own on the test server."""
+    if request.param == "sqlite":
+        return tmp_path / "people.db"
+    if not SERVER:
+        if os.environ.get("MAPPING_REQUIRE_POSTGRES") == "1":
+            raise RuntimeError("MAPPING_REQUIRE_POSTGRES=1 but MAPPING_TEST_POSTGRES names no server")
+        pytest.skip("no PostgreSQL server: set MAPPING_TEST_POSTGRES (make test-postgres does)")
+    return f"{SERVER}&schema=f_{uuid.uuid4().hex[:12]}"
+
+
+def make_store(where, payload):
+    """A store holding `payload`, at `where` (a folder gets an SQLite file); its location."""
+    location = str(where / "people.db") if isinstance(where, pathlib.Path) and where.is_dir() else str(where)
+    with mapping.Context(SPEC, store=location) as ctx:
         ctx.import_json("person", json.dumps(payload))
-    return path
+    return location
 
 
 def describe(obj):
@@ -91,7 +112,7 @@ def describe(obj):
 def reopen(ctx, path):
     """A fresh context on the store, which reads no rows yet."""
     ctx.close()
-    return mapping.Context(SPEC, store=str(path))
+    return mapping.Context(SPEC, store=path)
 
 
 def assert_same_graphs(ctx, memory, seed):
@@ -108,7 +129,7 @@ def test_opening_reads_no_rows_and_a_get_reads_only_what_it_touches(tmp_path):
     db.execute("UPDATE \"Person\" SET extra = '{' WHERE id = 30")
     db.commit()
     db.close()
-    with mapping.Context(SPEC, store=str(path)) as ctx:
+    with mapping.Context(SPEC, store=path) as ctx:
         first = ctx.get("Person", 1)
         assert first["name"] == "P1" and first["extra"] == {"n": 1, "list": [1, "1"]}
         company = first.related("company")
@@ -131,13 +152,13 @@ def test_opening_reads_no_rows_and_a_get_reads_only_what_it_touches(tmp_path):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_reads_in_any_order_answer_as_the_graph_in_memory(tmp_path, seed):
+def test_reads_in_any_order_answer_as_the_graph_in_memory(where, seed):
     rng = random.Random(seed)
     payload = people(rng, 60)
-    path = make_store(tmp_path, payload)
+    path = make_store(where, payload)
     memory = mapping.Context(SPEC)
     memory.import_json("person", json.dumps(payload))
-    with mapping.Context(SPEC, store=str(path), read_only=seed % 2 == 1) as ctx:
+    with mapping.Context(SPEC, store=path, read_only=seed % 2 == 1) as ctx:
         held = {}
         for step in range(120):
             choice = rng.random()
@@ -173,17 +194,17 @@ def test_reads_in_any_order_answer_as_the_graph_in_memory(tmp_path, seed):
             assert ctx.get(entity, identity) == obj and obj.is_live()
 
 
-def test_changes_after_reads_are_written_and_read_back(tmp_path):
+def test_changes_after_reads_are_written_and_read_back(where):
     rng = random.Random(7)
     payload = people(rng, 30)
-    path = make_store(tmp_path, payload)
-    with mapping.Context(SPEC, store=str(path)) as ctx:
+    path = make_store(where, payload)
+    with mapping.Context(SPEC, store=path) as ctx:
         first = ctx.get("Person", 1)
         ctx.import_json("person", json.dumps([{"id": 1, "name": "renamed", "tags": ["new"], "company": {"id": 99}},
                                                {"id": 31, "name": "P31", "friend": {"id": 1}}]))
         assert first["name"] == "renamed" and ctx.get("Person", 1) == first
         ctx.delete(ctx.get("Person", 2))
-    with mapping.Context(SPEC, store=str(path)) as ctx:
+    with mapping.Context(SPEC, store=path) as ctx:
         newest = ctx.get("Person", 31)
         assert newest.related("friend")["name"] == "renamed"
         assert [t["label"] for t in newest.related("friend").related("tags")] == ["new"]
@@ -203,7 +224,7 @@ def test_an_import_reads_only_the_rows_it_touches(tmp_path):
     page = [{"id": 1, "name": "one", "company": {"id": 3, "name": "C3"}, "tags": ["t1", "fresh"]},
             {"id": 41, "name": "new", "company": {"id": 2}, "friend": {"id": 2}}]
     events = []
-    with mapping.Context(SPEC, store=str(path)) as ctx:
+    with mapping.Context(SPEC, store=path) as ctx:
         # Person 30's row is broken; the import never reads it, and its callbacks run once.
         ctx.import_json("person", json.dumps(page), on_event=lambda kind, name, obj, count: events.append((kind, name)))
         twin = mapping.Context(SPEC)
@@ -223,7 +244,7 @@ def test_an_import_reads_only_the_rows_it_touches(tmp_path):
     memory = mapping.Context(SPEC)
     memory.import_json("person", json.dumps(payload))
     memory.import_json("person", json.dumps(page))
-    with mapping.Context(SPEC, store=str(path)) as ctx:
+    with mapping.Context(SPEC, store=path) as ctx:
         for entity in ("Person", "Company", "Tag"):
             got = [describe(o) for o in ctx.all(entity)]
             want = [describe(o) for o in memory.all(entity)]
@@ -234,15 +255,15 @@ def test_an_import_reads_only_the_rows_it_touches(tmp_path):
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_imports_on_part_of_the_graph_end_as_in_memory(tmp_path, seed):
+def test_imports_on_part_of_the_graph_end_as_in_memory(where, seed):
     """Random pages (updates, new people, moves between companies, tags replaced) into a store read
     as touched, reopened between some of them, against the same pages in memory."""
     rng = random.Random(100 + seed)
     payload = people(rng, 50)
-    path = make_store(tmp_path, payload)
+    path = make_store(where, payload)
     memory = mapping.Context(SPEC)
     memory.import_json("person", json.dumps(payload))
-    ctx = mapping.Context(SPEC, store=str(path))
+    ctx = mapping.Context(SPEC, store=path)
     try:
         for step in range(8):
             page = people(rng, 70)
@@ -265,15 +286,15 @@ def test_imports_on_part_of_the_graph_end_as_in_memory(tmp_path, seed):
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_changes_on_part_of_the_graph_end_as_in_memory(tmp_path, seed):
+def test_changes_on_part_of_the_graph_end_as_in_memory(where, seed):
     """Direct changes (set, relate, add and remove from to-manys, delete, create) and serializations
     on a store read as touched, reopened now and then, against the same changes in memory."""
     rng = random.Random(200 + seed)
     payload = people(rng, 40)
-    path = make_store(tmp_path, payload)
+    path = make_store(where, payload)
     memory = mapping.Context(SPEC)
     memory.import_json("person", json.dumps(payload))
-    ctx = mapping.Context(SPEC, store=str(path))
+    ctx = mapping.Context(SPEC, store=path)
     created = 1000
     try:
         for step in range(40):
@@ -350,7 +371,7 @@ def random_predicate(rng, entity, depth=0):
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_fetches_in_the_database_answer_as_in_memory(tmp_path, seed):
+def test_fetches_in_the_database_answer_as_in_memory(where, seed):
     """Random predicates, sorts, limits and offsets on a store read as touched (fresh or partly
     read, between changes), against the same fetches in memory: same objects, same order."""
     rng = random.Random(300 + seed)
@@ -360,10 +381,10 @@ def test_fetches_in_the_database_answer_as_in_memory(tmp_path, seed):
             person.pop("name")
         if rng.random() < 0.3:
             person.pop("level", None)
-    path = make_store(tmp_path, payload)
+    path = make_store(where, payload)
     memory = mapping.Context(SPEC)
     memory.import_json("person", json.dumps(payload))
-    ctx = mapping.Context(SPEC, store=str(path))
+    ctx = mapping.Context(SPEC, store=path)
     try:
         for step in range(60):
             entity = rng.choice(["Person", "Person", "Manager"])
@@ -395,17 +416,17 @@ def test_fetches_in_the_database_answer_as_in_memory(tmp_path, seed):
         ctx.close()
 
 
-def test_a_list_naming_objects_not_read_twice_reads_each_once(tmp_path):
+def test_a_list_naming_objects_not_read_twice_reads_each_once(where):
     """Found by a benchmark: a fault named twice, in two batches of keys, read as two rows with one
     identity (a refused store). Managers fetched as Person are faults linked as an entity without
     `level`, so reading that column reads their rows whole, over 500 at a time."""
     payload = people(random.Random(5), 2600)
-    path = make_store(tmp_path, payload)
+    path = make_store(where, payload)
     memory = mapping.Context(SPEC)
     memory.import_json("person", json.dumps(payload))
     managers = [p["id"] for p in payload if p.get("kind") == "manager"]
     assert len(managers) > 500
-    with mapping.Context(SPEC, store=str(path)) as ctx:
+    with mapping.Context(SPEC, store=path) as ctx:
         twice = list(ctx.fetch("Person", "id IN %@", managers)) * 2
         expected = list(memory.fetch("Person", "id IN %@", managers)) * 2
         assert ctx.values(twice, "level") == memory.values(expected, "level")

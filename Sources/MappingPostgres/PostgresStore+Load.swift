@@ -1,0 +1,117 @@
+import MappingCore
+import MappingSQL
+
+/// The rows the graph asks for as it is touched (as from an SQLite store: `SQLiteStore+Load`): by
+/// key, by identity through the identification's unique index, by a filter run in the database,
+/// or all of them. Each request reads in one snapshot, so the rows of one batch agree with each
+/// other (rows read by later requests may be newer: other processes' commits are announced, and
+/// applied to the rows this graph holds before its next call).
+extension PostgresStore: RowSource {
+    public func object(forKey key: Int64) -> ObjectID? { objects[key] }
+
+    public func key(of object: ObjectID) -> Int64? { rows[object]?.key }
+
+    public func rows(keys wanted: [Int64]) throws(MappingError) -> [StoredObject] {
+        try snapshot { () throws(MappingError) in try read(keys: wanted) }
+    }
+
+    /// The rows of `wanted`, table by table, in batches, inside the caller's snapshot.
+    func read(keys wanted: [Int64]) throws(MappingError) -> [StoredObject] {
+        var found: [StoredObject] = []
+        for (root, ids) in StoreLayout.batches(wanted) { found += try layout.rows(root: root, ids: ids, marked) }
+        return found
+    }
+
+    public func keys(of entity: Entity, identities: [[AttributeValue]]) throws(MappingError) -> [Int64] {
+        guard layout.root.indices.contains(entity.index) else { return [] }
+        let root = layout.root[entity.index]
+        var found: [Int64] = []
+        for (sql, values) in layout.identityQueries(entity, identities) {
+            found += try ids(try marked(sql, values)).map { StoreLayout.globalKey(root: root, id: $0) }
+        }
+        return found
+    }
+
+    public func keys(of entity: Entity, kinds: [Entity], where filter: RowFilter?, order: [RowOrder], offset: Int,
+                     limit: Int?) throws(MappingError) -> [Int64] {
+        guard let (sql, values) = layout.rowQuery(entity, kinds: kinds, filter: filter, order: order, offset: offset, limit: limit),
+              layout.root.indices.contains(entity.index) else { return [] }
+        let root = layout.root[entity.index]
+        return try ids(try marked(sql, values)).map { StoreLayout.globalKey(root: root, id: $0) }
+    }
+
+    public func count(of entity: Entity, kinds: [Entity], where filter: RowFilter?) throws(MappingError) -> Int {
+        guard let (sql, values) = layout.rowQuery(entity, kinds: kinds, filter: filter, count: true) else { return 0 }
+        guard case .integer(let count) = try marked(sql, values).value(row: 0, column: 0) else { return 0 }
+        return Int(clamping: count)
+    }
+
+    public func column(_ attribute: Int, of entity: Entity, keys wanted: [Int64]) throws(MappingError) -> [Int64: AttributeValue?] {
+        var found: [Int64: AttributeValue?] = [:]
+        for (_, ids) in StoreLayout.batches(wanted) {
+            for (key, value) in try layout.column(attribute, of: entity, ids: ids, marked) { found[key] = value }
+        }
+        return found
+    }
+
+    /// Always: other processes may add rows at any time, so even a graph on an empty schema holds
+    /// only what it has read or written (and reads identities through the database).
+    public func holdsRows() throws(MappingError) -> Bool { true }
+
+    public func allRows() throws(MappingError) -> [StoredObject] {
+        let all = try snapshot { () throws(MappingError) in
+            try layout.load { (sql) throws(MappingError) in try connection.query(sql) }
+        }
+        // From now on the graph is whole, and follows every row others write.
+        holdsEverything = true
+        return all
+    }
+
+    public func rowsReleased() {}
+
+    /// Records the object each key became and, for rows read, the version read (a fault's is 0
+    /// until its row is read: nothing is written over a row on the strength of it).
+    public func attached(_ read: [StoredObject], as found: [Int64: ObjectID]) {
+        rows.reserveCapacity(rows.count + found.count)
+        objects.reserveCapacity(objects.count + found.count)
+        for (key, object) in found where rows[object] == nil {
+            rows[object] = (key, 0)
+            objects[key] = object
+        }
+        for row in read {
+            guard let object = objects[row.key] else { continue }
+            rows[object] = (row.key, row.version)
+        }
+    }
+
+    /// Runs a statement written with `?`s (as `StoreLayout` writes them).
+    private func marked(_ sql: String, _ values: [StoredValue]) throws(MappingError) -> PostgresResult {
+        try connection.query(marked: sql, values)
+    }
+
+    /// `body`'s reads in one snapshot of the database.
+    func snapshot<T>(_ body: () throws(MappingError) -> T) throws(MappingError) -> T {
+        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        do throws(MappingError) {
+            let result = try body()
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The `_id`s in the first column of `result`, checked.
+    private func ids(_ result: PostgresResult) throws(MappingError) -> [Int64] {
+        var found: [Int64] = []
+        found.reserveCapacity(Int(result.count))
+        for row in 0..<result.count {
+            guard case .integer(let id) = result.value(row: row, column: 0), id > 0, id < 1 << 48 else {
+                throw MappingError(.store, "a row of the store \(quote(schema)) has an _id out of range: it was changed outside libmapping")
+            }
+            found.append(id)
+        }
+        return found
+    }
+}
