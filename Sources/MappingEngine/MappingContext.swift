@@ -77,7 +77,7 @@ public final class MappingContext: Sendable {
     /// call does this with what the database has already announced). Nothing for a context without
     /// a store, or with one only this context writes; inside a transaction, nothing until it ends.
     public func refresh() throws(MappingError) {
-        try withGraph(waitingForOthers: true) { (_: inout ObjectStore) throws(MappingError) in }
+        try withGraph(waitingForOthers: true, touching: true) { (_: inout ObjectStore) throws(MappingError) in }
     }
 
     private func checkInvariants(_ store: ObjectStore, _ report: @Sendable ([String]) -> Void) {

@@ -2,22 +2,28 @@ import CPostgresLoader
 import MappingCore
 import MappingSQL
 
-/// One libpq connection. Used only under the owning context's lock (opening, loading, each
-/// commit's write and each refresh), never from two threads at once.
+/// One libpq connection. Used only under the owning context's lock (opening, reading, each
+/// commit's write and each refresh), never from two threads at once. A connection the server
+/// dropped (a restart, a failover) is replaced by `reconnect`, set up as the first one was.
 final class PostgresConnection: @unchecked Sendable {
-    private let connection: OpaquePointer
+    private var connection: OpaquePointer
     /// libpq's functions, from the plugin (`mapping_pq.h`).
     private let pq: cpq_api
     /// What error messages call the database: its schema (never the connection string, which may
     /// hold a password).
     let name: String
+    /// What libpq connects with, kept for `reconnect`.
+    private let conninfo: String
+    /// Statements every new connection runs first (settings, LISTEN): `setUp`.
+    private var setup: [String] = []
     /// The SQLSTATE of the last statement that failed ("" after one that did not): whether a
     /// failed commit may simply run again (`PostgresFailure.retryable`).
     private(set) var lastState = ""
 
-    private init(_ connection: OpaquePointer, name: String, pq: cpq_api) {
+    private init(_ connection: OpaquePointer, name: String, conninfo: String, pq: cpq_api) {
         self.connection = connection
         self.name = name
+        self.conninfo = conninfo
         self.pq = pq
     }
 
@@ -38,6 +44,10 @@ final class PostgresConnection: @unchecked Sendable {
             throw MappingError(.misuse, "the store \(name): the connection string is not a PostgreSQL URI libpq accepts")
         }
         pq.PQconninfoFree(options)
+        return PostgresConnection(try connect(conninfo, name: name, pq), name: name, conninfo: conninfo, pq: pq)
+    }
+
+    private static func connect(_ conninfo: String, name: String, _ pq: cpq_api) throws(MappingError) -> OpaquePointer {
         guard let raw = pq.PQconnectdb(conninfo) else { throw MappingError(.store, "cannot connect to PostgreSQL: out of memory") }
         guard pq.PQstatus(raw) == CONNECTION_OK else {
             let message = Self.trimmed(pq.PQerrorMessage(raw))
@@ -48,7 +58,42 @@ final class PostgresConnection: @unchecked Sendable {
         // does not write to its host's stderr. What they say that matters reaches the caller as the
         // failing statement's error.
         _ = pq.PQsetNoticeProcessor(raw, { _, _ in }, nil)
-        return PostgresConnection(raw, name: name, pq: pq)
+        return raw
+    }
+
+    /// Runs `sql` now and first thing on every later connection (`reconnect`).
+    func setUp(_ sql: String) throws(MappingError) {
+        try execute(sql)
+        setup.append(sql)
+    }
+
+    /// Whether the server dropped the connection (libpq learns it when a statement or a read fails).
+    var isLost: Bool { readFailed || pq.PQstatus(connection) != CONNECTION_OK }
+    /// Set when reading what the server sent failed: the connection is not trusted again.
+    private var readFailed = false
+
+    /// A new connection in place of a lost one, set up as the first was; the old one is kept when
+    /// the server cannot be reached yet (the next call tries again).
+    func reconnect() throws(MappingError) {
+        let fresh: OpaquePointer
+        do throws(MappingError) {
+            fresh = try Self.connect(conninfo, name: name, pq)
+        } catch {
+            throw MappingError(.store, "the store \(name) lost its connection to the server and cannot reconnect yet (\(error.message)); "
+                               + "the next call tries again")
+        }
+        let old = connection
+        connection = fresh
+        readFailed = false
+        do throws(MappingError) {
+            for sql in setup { try execute(sql) }
+        } catch {
+            connection = old
+            readFailed = true
+            pq.PQfinish(fresh)
+            throw error
+        }
+        pq.PQfinish(old)
     }
 
     private static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
@@ -123,6 +168,10 @@ final class PostgresConnection: @unchecked Sendable {
 
     private func check(_ result: PostgresResult, doing sql: String) throws(MappingError) {
         lastState = ""
+        if isLost {
+            throw MappingError(.store, "the store \(name) lost its connection to the server (\(Self.trimmed(pq.PQerrorMessage(connection)))); "
+                               + "the next call reconnects")
+        }
         guard let raw = result.raw else {
             throw MappingError(.store, "the store \(name) failed: \(Self.trimmed(pq.PQerrorMessage(connection)))")
         }
@@ -138,6 +187,9 @@ final class PostgresConnection: @unchecked Sendable {
 
     // MARK: Notifications
 
+    /// Waits a moment (without a connection to wait on).
+    static func pause(milliseconds: Int32) { _ = poll(nil, 0, milliseconds) }
+
     /// Whether the server has sent something not yet read (a notification), without waiting.
     var hasInput: Bool {
         var entry = pollfd(fd: pq.PQsocket(connection), events: Int16(POLLIN), revents: 0)
@@ -149,7 +201,9 @@ final class PostgresConnection: @unchecked Sendable {
     /// sent since.
     func notifications(on channel: String, reading: Bool) throws(MappingError) -> [String] {
         guard !reading || pq.PQconsumeInput(connection) == 1 else {
-            throw MappingError(.store, "the store \(name) lost its connection: \(Self.trimmed(pq.PQerrorMessage(connection)))")
+            readFailed = true
+            throw MappingError(.store, "the store \(name) lost its connection to the server (\(Self.trimmed(pq.PQerrorMessage(connection)))); "
+                               + "the next call reconnects")
         }
         var payloads: [String] = []
         while let notice = pq.PQnotifies(connection) {

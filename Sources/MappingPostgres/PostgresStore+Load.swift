@@ -12,7 +12,7 @@ extension PostgresStore: RowSource {
     public func key(of object: ObjectID) -> Int64? { rows[object]?.key }
 
     public func rows(keys wanted: [Int64]) throws(MappingError) -> [StoredObject] {
-        try snapshot { () throws(MappingError) in try read(keys: wanted) }
+        try reading { () throws(MappingError) in try snapshot { () throws(MappingError) in try read(keys: wanted) } }
     }
 
     /// The rows of `wanted`, table by table, in batches, inside the caller's snapshot.
@@ -25,11 +25,13 @@ extension PostgresStore: RowSource {
     public func keys(of entity: Entity, identities: [[AttributeValue]]) throws(MappingError) -> [Int64] {
         guard layout.root.indices.contains(entity.index) else { return [] }
         let root = layout.root[entity.index]
-        var found: [Int64] = []
-        for (sql, values) in layout.identityQueries(entity, identities) {
-            found += try ids(try marked(sql, values)).map { StoreLayout.globalKey(root: root, id: $0) }
+        return try reading { () throws(MappingError) in
+            var found: [Int64] = []
+            for (sql, values) in layout.identityQueries(entity, identities) {
+                found += try ids(try marked(sql, values)).map { StoreLayout.globalKey(root: root, id: $0) }
+            }
+            return found
         }
-        return found
     }
 
     public func keys(of entity: Entity, kinds: [Entity], where filter: RowFilter?, order: [RowOrder], offset: Int,
@@ -37,21 +39,24 @@ extension PostgresStore: RowSource {
         guard let (sql, values) = layout.rowQuery(entity, kinds: kinds, filter: filter, order: order, offset: offset, limit: limit),
               layout.root.indices.contains(entity.index) else { return [] }
         let root = layout.root[entity.index]
-        return try ids(try marked(sql, values)).map { StoreLayout.globalKey(root: root, id: $0) }
+        return try reading { () throws(MappingError) in try ids(try marked(sql, values)).map { StoreLayout.globalKey(root: root, id: $0) } }
     }
 
     public func count(of entity: Entity, kinds: [Entity], where filter: RowFilter?) throws(MappingError) -> Int {
         guard let (sql, values) = layout.rowQuery(entity, kinds: kinds, filter: filter, count: true) else { return 0 }
-        guard case .integer(let count) = try marked(sql, values).value(row: 0, column: 0) else { return 0 }
+        let result = try reading { () throws(MappingError) in try marked(sql, values) }
+        guard case .integer(let count) = result.value(row: 0, column: 0) else { return 0 }
         return Int(clamping: count)
     }
 
     public func column(_ attribute: Int, of entity: Entity, keys wanted: [Int64]) throws(MappingError) -> [Int64: AttributeValue?] {
-        var found: [Int64: AttributeValue?] = [:]
-        for (_, ids) in StoreLayout.batches(wanted) {
-            for (key, value) in try layout.column(attribute, of: entity, ids: ids, marked) { found[key] = value }
+        try reading { () throws(MappingError) in
+            var found: [Int64: AttributeValue?] = [:]
+            for (_, ids) in StoreLayout.batches(wanted) {
+                for (key, value) in try layout.column(attribute, of: entity, ids: ids, marked) { found[key] = value }
+            }
+            return found
         }
-        return found
     }
 
     /// Always: other processes may add rows at any time, so even a graph on an empty schema holds
@@ -59,8 +64,8 @@ extension PostgresStore: RowSource {
     public func holdsRows() throws(MappingError) -> Bool { true }
 
     public func allRows() throws(MappingError) -> [StoredObject] {
-        let all = try snapshot { () throws(MappingError) in
-            try layout.load { (sql) throws(MappingError) in try connection.query(sql) }
+        let all = try reading { () throws(MappingError) in
+            try snapshot { () throws(MappingError) in try layout.load { (sql) throws(MappingError) in try connection.query(sql) } }
         }
         // From now on the graph is whole, and follows every row others write.
         holdsEverything = true

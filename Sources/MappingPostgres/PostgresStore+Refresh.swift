@@ -86,6 +86,18 @@ extension PostgresStore {
     /// been announced.
     public func othersChanges(wait: Bool, newRows: Bool) throws(MappingError) -> StoreRefresh? {
         guard follows else { return nil }
+        do throws(MappingError) {
+            return try reading { () throws(MappingError) in try announcedChanges(wait: wait, newRows: newRows) }
+        } catch {
+            // While the server is away, the graph answers from what it holds, as it was when the
+            // connection dropped (what needs the database fails, saying so); an explicit refresh
+            // fails.
+            guard connection.isLost, !wait else { throw error }
+            return nil
+        }
+    }
+
+    private func announcedChanges(wait: Bool, newRows: Bool) throws(MappingError) -> StoreRefresh? {
         if wait { try connection.execute("SELECT 1") }
         for payload in try connection.notifications(on: channel, reading: wait || connection.hasInput) {
             Announcement.parse(payload, skipping: origin, written: &announcedWritten, inserted: &announcedInserted,
@@ -107,6 +119,8 @@ extension PostgresStore {
         do throws(MappingError) {
             return try refresh(written: written, deleted: deleted)
         } catch {
+            // A lost connection is replaced, and what it was to read is read then (`reading`).
+            guard !connection.isLost else { throw error }
             // Reported once, then dropped: rows that cannot be read (a lost connection, a row edited
             // into something the spec cannot hold) must not fail every later call. Those objects
             // stay as they were until they change again or the store is reopened.

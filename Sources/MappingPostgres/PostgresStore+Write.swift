@@ -13,16 +13,29 @@ extension PostgresStore {
         guard !readOnly else {
             throw MappingError(.store, "the store \(quote(schema)) was opened read-only: nothing was changed")
         }
+        try reconnectIfLost()
         var attempt = 1
         while true {
             var undo = KeyUndo()
+            var transaction: String?
             do throws(MappingError) {
                 try connection.execute("BEGIN")
                 if try writeRows(commit, undo: &undo) {
+                    transaction = try transactionID()
                     try connection.execute("COMMIT")
                     return
                 }
             } catch {
+                if connection.isLost {
+                    // Lost during COMMIT: the server says whether it committed. Lost before: the
+                    // server rolled the attempt back, and it runs again on a new connection.
+                    if let transaction, try committed(transaction) { return }
+                    undo.restore(self)
+                    guard attempt < Self.attempts else { throw error }
+                    try reconnectIfLost()
+                    attempt += 1
+                    continue
+                }
                 let state = connection.lastState
                 try? connection.execute("ROLLBACK")
                 undo.restore(self)

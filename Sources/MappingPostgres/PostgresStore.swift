@@ -89,7 +89,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         try store.prepare(spec: spec, options: options)
         // Listening before the rows are read: a commit after the read is announced, one before it is
         // in what is read (one in between is read twice, which changes nothing).
-        if options.follow { try connection.execute("LISTEN \(quote(store.channel))") }
+        if options.follow { try connection.setUp("LISTEN \(quote(store.channel))") }
         return OpenedStore(store: store, objects: [])
     }
 
@@ -98,7 +98,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     private static func connect(_ uri: String) throws(MappingError) -> (PostgresConnection, schema: String) {
         let (conninfo, schema) = try ConnectionString.split(uri)
         let connection = try PostgresConnection.open(conninfo, name: quote(schema))
-        try connection.execute("SET lock_timeout = '60s'; SET statement_timeout = '300s'; SET search_path TO \(quote(schema))")
+        try connection.setUp("SET lock_timeout = '60s'; SET statement_timeout = '300s'; SET search_path TO \(quote(schema))")
         return (connection, schema)
     }
 

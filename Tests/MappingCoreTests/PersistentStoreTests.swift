@@ -88,7 +88,7 @@ final class PersistentStoreTests: XCTestCase {
         return StoredObject(key: key, entity: entity.index, values: values, links: [company.map { [$0] } ?? [], []])
     }
 
-    /// A company row; `employees` as a database load gives them (a refresh leaves them to the people's rows).
+    /// A company row with its `employees`, as a database read gives them (a refresh too).
     private func company(_ key: Int64, id: Int64, name: String, employees: [Int64] = [], _ ctx: MappingContext) throws -> StoredObject {
         StoredObject(key: key, entity: try XCTUnwrap(ctx.model.entity(named: "Company")).index,
                      values: [.integer(id), .string(name)], links: [employees])
@@ -104,7 +104,7 @@ final class PersistentStoreTests: XCTestCase {
         ctx.addObserver { changes in seen.withLock { $0.append(changes) } }
 
         // Ada renamed and moved to a company made by another process.
-        store.pending = [StoreRefresh(rows: [try person(8, id: 1, name: "Ada L.", company: 9, ctx), try company(9, id: 11, name: "New", ctx)],
+        store.pending = [StoreRefresh(rows: [try person(8, id: 1, name: "Ada L.", company: 9, ctx), try company(9, id: 11, name: "New", employees: [8], ctx)],
                                       deleted: [], objects: [7: old, 8: ada])]
         XCTAssertEqual(try ctx.count(of: "Person"), 1)
         let made = try XCTUnwrap(ctx.object(of: "Company", identity: .integer(11)), "a new row becomes an object in the identity map")
@@ -121,7 +121,7 @@ final class PersistentStoreTests: XCTestCase {
         XCTAssertEqual(changes.updated.first { $0.object == ada }?.changed, ["name", "company"])
 
         // Two companies trade identities in one refresh, and the old one is then deleted.
-        store.pending = [StoreRefresh(rows: [try company(7, id: 11, name: "Old", ctx), try company(9, id: 10, name: "New", ctx)],
+        store.pending = [StoreRefresh(rows: [try company(7, id: 11, name: "Old", ctx), try company(9, id: 10, name: "New", employees: [8], ctx)],
                                       deleted: [], objects: [7: old, 9: made])]
         try ctx.refresh()
         XCTAssertEqual(store.asked.last, true, "an explicit refresh asks the database first")

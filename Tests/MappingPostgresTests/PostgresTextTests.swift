@@ -47,28 +47,41 @@ final class PostgresTextTests: XCTestCase {
         }
         let gone = StoreLayout.globalKey(root: 2, id: 99_999)
         announcement.deleted(gone)
+        // A new row is announced as inserted (once, though also written).
+        let new = StoreLayout.globalKey(root: 1, id: 70_000)
+        announcement.inserted(new)
+        announcement.changed(new)
         let payloads = announcement.payloads(from: "me")
         XCTAssertGreaterThan(payloads.count, 1, "5,000 keys do not fit one payload")
         XCTAssertTrue(payloads.allSatisfy { $0.utf8.count <= Announcement.limit && $0.hasPrefix("me ") })
+        XCTAssertEqual(payloads.joined().components(separatedBy: "70000").count, 2, "a new row is named once")
         var written: Set<Int64> = []
+        var inserted: Set<Int64> = []
         var deleted: Set<Int64> = []
-        for payload in payloads { Announcement.parse(payload, skipping: "other", written: &written, deleted: &deleted) }
-        XCTAssertEqual(written, keys)
+        for payload in payloads {
+            Announcement.parse(payload, skipping: "other", written: &written, inserted: &inserted, deleted: &deleted)
+        }
+        XCTAssertEqual(written, keys.union([new]))
+        XCTAssertEqual(inserted, [new])
         XCTAssertEqual(deleted, [gone])
 
         var own: Set<Int64> = []
-        for payload in payloads { Announcement.parse(payload, skipping: "me", written: &own, deleted: &deleted) }
+        for payload in payloads { Announcement.parse(payload, skipping: "me", written: &own, inserted: &inserted, deleted: &deleted) }
         XCTAssertTrue(own.isEmpty, "a store skips its own announcements")
 
         // A later deletion of a written row wins, and a later write of a deleted one.
         var laterWritten: Set<Int64> = [StoreLayout.globalKey(root: 1, id: 7)]
+        var laterInserted: Set<Int64> = [StoreLayout.globalKey(root: 1, id: 7)]
         var laterDeleted: Set<Int64> = []
-        Announcement.parse("x d1:7 w0:3", skipping: "me", written: &laterWritten, deleted: &laterDeleted)
+        Announcement.parse("x d1:7 w0:3", skipping: "me", written: &laterWritten, inserted: &laterInserted, deleted: &laterDeleted)
         XCTAssertEqual(laterWritten, [StoreLayout.globalKey(root: 0, id: 3)])
         XCTAssertEqual(laterDeleted, [StoreLayout.globalKey(root: 1, id: 7)])
+        XCTAssertEqual(laterInserted, [], "a deleted row is no longer new")
         // Garbage is ignored, not trusted.
-        Announcement.parse("x w:1 wz:2 w1:-4,abc,0 d99999:1 :1 : w w1: d:", skipping: "me", written: &laterWritten, deleted: &laterDeleted)
-        Announcement.parse(":1", skipping: "me", written: &laterWritten, deleted: &laterDeleted)
+        Announcement.parse("x w:1 wz:2 w1:-4,abc,0 d99999:1 :1 : w w1: d: i:2 q1:3", skipping: "me", written: &laterWritten,
+                           inserted: &laterInserted, deleted: &laterDeleted)
+        Announcement.parse(":1", skipping: "me", written: &laterWritten, inserted: &laterInserted, deleted: &laterDeleted)
+        XCTAssertEqual(laterInserted, [])
         XCTAssertEqual(laterWritten, [StoreLayout.globalKey(root: 0, id: 3)])
     }
 }

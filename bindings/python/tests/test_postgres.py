@@ -9,6 +9,8 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 import uuid
 from decimal import Decimal
@@ -512,3 +514,87 @@ def test_a_grown_or_renamed_spec_brings_the_schema_up_to_it_and_other_changes_ar
                "AND table_name = 'Person' AND column_name = 'nickname'") == [["1"]]
     with mapping.Context(SPEC, store=store, rebuild=True) as ctx:
         assert ctx.count("Person") == 0
+
+
+SERVER_SH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "Tests", "postgres", "server.sh")
+
+
+@pytest.fixture
+def own_server():
+    """A server of the test's own, which it stops and restarts: (URI of a schema, its folder)."""
+    folder = tempfile.mkdtemp(prefix="mapping-pg-own.", dir="/tmp")
+    uri = subprocess.run(["bash", SERVER_SH, "start", folder], check=True, capture_output=True, text=True,
+                         env=dict(os.environ, SERVER_OPTIONS="-c fsync=off")).stdout.strip()
+    try:
+        yield f"{uri}&schema=restarted", folder
+    finally:
+        subprocess.run(["bash", SERVER_SH, "stop", folder], check=False)
+
+
+def server(action, folder):
+    subprocess.run(["bash", SERVER_SH, action, folder], check=True)
+
+
+def test_a_context_carries_on_after_the_server_restarts(own_server):
+    store, folder = own_server
+    with mapping.Context(SPEC, store=store) as ctx, mapping.Context(SPEC, store=store) as other:
+        ctx.import_json("person", page(0, 6))
+        ada = ctx.get("Person", 1)
+        assert ada["name"] == person(1)["name"]
+        seen = []
+        observer = ctx.observe(seen.append)
+        server("restart", folder)
+        # The next calls reconnect: handles, observers and what was read stay.
+        assert ctx.get("Person", 2)["id"] == 2
+        assert ctx.get("Person", 1) == ada
+        other.get("Person", 1)["name"] = "after the restart"
+        ctx.refresh()
+        assert ada["name"] == "after the restart"
+        assert [u.changed for changes in seen for u in changes.updated if u.object == ada] == [("name",)]
+        ada["name"] = "mine"
+        assert sql(store, 'SELECT name FROM "Person" WHERE id = 1') == [["mine"]]
+
+        # While the server is away, calls that need it fail saying so, and change nothing.
+        server("halt", folder)
+        with pytest.raises(mapping.StoreError, match="reconnect"):
+            ctx.get("Person", 99)  # looked up in the database
+        with pytest.raises(mapping.StoreError, match="reconnect"):
+            ada["name"] = "while away"
+        assert ada["name"] == "mine"  # what the graph holds answers, as it was
+        with pytest.raises(mapping.StoreError, match="reconnect"):
+            ctx.refresh()  # asked to be current, it cannot be
+        server("restart", folder)
+        assert ctx.get("Person", 99) is None
+        ada["name"] = "back"
+        assert sql(store, 'SELECT name FROM "Person" WHERE id = 1') == [["back"]]
+        observer.close()
+
+
+def test_a_commit_whose_connection_drops_during_commit_is_resolved_by_asking_the_server(own_server):
+    store, folder = own_server
+    with mapping.Context(SPEC, store=store) as ctx:
+        ctx.import_json("person", page(0, 3))
+        ada = ctx.get("Person", 1)
+    # Each change to a person takes a second to commit, long enough to end the session meanwhile.
+    sql(store, "CREATE FUNCTION slow() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(1); RETURN NULL; END $$ LANGUAGE plpgsql")
+    sql(store, 'CREATE CONSTRAINT TRIGGER slow AFTER UPDATE ON "Person" DEFERRABLE INITIALLY DEFERRED '
+               "FOR EACH ROW EXECUTE FUNCTION slow()")
+    with mapping.Context(SPEC, store=store) as ctx:
+        ada = ctx.get("Person", 1)
+
+        ended = []
+
+        def end_the_commit():
+            time.sleep(0.4)
+            ended.extend(sql(store, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'COMMIT' "
+                                    "AND pid <> pg_backend_pid()"))
+
+        killer = threading.Thread(target=end_the_commit)
+        killer.start()
+        # The session ends during COMMIT: the server says the transaction did not commit, so the
+        # commit runs again on a new connection, and is written once.
+        ada["name"] = "written once"
+        killer.join()
+        assert ended == [["t"]], "the session was ended during its COMMIT"
+        assert ada["name"] == "written once"
+        assert sql(store, 'SELECT name, "_version" FROM "Person" WHERE id = 1') == [["written once", "2"]]
