@@ -236,6 +236,32 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(context.identityEntryCount(of: "Keeper"), 2, "a transaction read every row")
     }
 
+    /// A fetch's result of objects not read yet is read as it is walked, a batch of rows at a time
+    /// (from the object read on), not one row per object.
+    func testAResultIsReadInBatchesAsItIsWalked() throws {
+        do {
+            let (context, _) = try open()
+            let animals = (1...250).map { #"{"id": \#($0), "kind": "dog", "name": "A\#($0)"}"# }
+            _ = try context.importJSON(mapping: "animal", "[" + animals.joined(separator: ",") + "]")
+        }
+        let (context, _) = try open()
+        let result = try context.fetch(FetchRequest(entity: "Animal", sort: "id"))
+        XCTAssertEqual(result.count, 250)
+        XCTAssertEqual(context.identityEntryCount(of: "Animal"), 0, "the result's rows are not read")
+        XCTAssertEqual(try context.value(of: result[0], attribute: "name").0, .string("A1"))
+        XCTAssertEqual(context.identityEntryCount(of: "Animal"), FaultBatches.size, "reading one read its batch")
+        XCTAssertEqual(try context.value(of: result[99], attribute: "name").0, .string("A100"))
+        XCTAssertEqual(context.identityEntryCount(of: "Animal"), FaultBatches.size, "the batch was read already")
+        XCTAssertEqual(try context.value(of: result[249], attribute: "name").0, .string("A250"))
+        XCTAssertEqual(context.identityEntryCount(of: "Animal"), FaultBatches.size + 1, "a batch starts at the object read")
+        XCTAssertEqual(try context.value(of: result[150], attribute: "name").0, .string("A151"))
+        XCTAssertEqual(context.identityEntryCount(of: "Animal"), 200, "the faults from 150 on, up to the one read already")
+        for (index, animal) in result.enumerated() {
+            XCTAssertEqual(try context.value(of: animal, attribute: "name").0, .string("A\(index + 1)"))
+        }
+        XCTAssertEqual(context.identityEntryCount(of: "Animal"), 250)
+    }
+
     /// A file changed by hand so that a to-one points at a sibling entity of its table is refused
     /// when the row is read (following the link, or reading the whole graph), instead of breaking
     /// the graph's inverses.

@@ -15,14 +15,19 @@ extension ObjectStore {
 
     /// Reads the rows of the faults among `objects`, in one request. A fault whose row is gone (a
     /// one-way link that outlived its target, or a store changed outside libmapping) becomes stale,
-    /// as such links are dropped when a whole store is read.
+    /// as such links are dropped when a whole store is read. One fault of a fetch's result is read
+    /// with the faults that follow it there (`FaultBatches`).
     package mutating func materialize(_ objects: [ObjectID], model: Model) throws(MappingError) {
         guard let source = session.rowSource else { return }
+        var wanted = objects
+        if objects.count == 1, let object = objects.first, faultEntity(object) != nil {
+            wanted = session.faultBatches.batch(from: object) { faultEntity($0) != nil }
+        }
         var faults: [ObjectID] = []
         var keys: [Int64] = []
         var seen: Set<ObjectID> = []
         // Each fault once: a row asked for twice (in two batches) would read as two rows.
-        for object in objects where faultEntity(object) != nil && seen.insert(object).inserted {
+        for object in wanted where faultEntity(object) != nil && seen.insert(object).inserted {
             guard let key = source.key(of: object) else {
                 throw MappingError(.failed, "object \(object) names a row its store does not know")
             }
@@ -32,6 +37,7 @@ extension ObjectStore {
         guard !keys.isEmpty else { return }
         try fill(try source.rows(keys: keys), from: source, model: model)
         for object in faults where faultEntity(object) != nil { dropFault(object) }
+        session.faultBatches.read(faults)
     }
 
     /// The object of `entity`'s identity map under `key`: the graph's, else the database's row

@@ -21,7 +21,10 @@ extension ObjectStore {
         if let order, predicate == nil || translated?.exact == true {
             let keys = try source.keys(of: entity, kinds: kinds, where: translated?.filter, order: order, offset: request.offset,
                                        limit: request.limit)
-            return objects(forKeys: keys, entity, source)
+            let found = objects(forKeys: keys, entity, source)
+            // Read as it is walked, a batch of rows at a time.
+            session.faultBatches.remember(found)
+            return found
         }
         let keys = try source.keys(of: entity, kinds: kinds, where: translated?.filter, order: [], offset: 0, limit: nil)
         let candidates = objects(forKeys: keys, entity, source)

@@ -20,6 +20,8 @@ package struct StoreSession {
     /// Where a store-backed graph reads the rows it has not read yet, while it has not read them
     /// all (`ObjectStore+Faults`); nil for a graph that holds everything.
     package var rowSource: (any RowSource)?
+    /// Fetch results made of faults, read a batch at a time as their objects are read.
+    package var faultBatches = FaultBatches()
     /// Set while a call runs on a graph that holds part of its rows: what the call met that the
     /// graph has not read (`ObjectStore.touching`).
     package var faultLog: FaultLog?

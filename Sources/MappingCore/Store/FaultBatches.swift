@@ -1,0 +1,57 @@
+/// The fetch results whose objects were faults when they were made, so that reading one of them
+/// reads the next ones of its result with it, `size` rows per query (Core Data's batch faulting):
+/// a program that walks a result of 10,000 objects reads them in 100 queries, not 10,000. A result
+/// is remembered as its objects in order, and each object's place in it; an object leaves once
+/// its row is read. Bounded: past `limit` objects remembered, the oldest results are forgotten
+/// (their faults are then read one at a time, as any other fault).
+package struct FaultBatches {
+    package static let size = 100
+    static let limit = 1 << 20
+
+    /// Each result remembered, by number, oldest first in `order`.
+    private var results: [Int: [ObjectID]] = [:]
+    private var order: [Int] = []
+    /// Each object's result and place there, packed (result << 32 | index).
+    private var places: [ObjectID: Int] = [:]
+    private var next = 0
+
+    package init() {}
+
+    /// Remembers a result (only worth it when more than one of its objects is a fault).
+    mutating func remember(_ objects: [ObjectID]) {
+        guard objects.count > 1, objects.count < Self.limit, objects.count < Int(UInt32.max) else { return }
+        while places.count + objects.count > Self.limit, let oldest = order.first {
+            order.removeFirst()
+            for object in results.removeValue(forKey: oldest) ?? [] where places[object].map({ $0 >> 32 }) == oldest {
+                places[object] = nil
+            }
+        }
+        let number = next
+        next += 1
+        results[number] = objects
+        order.append(number)
+        for (index, object) in objects.enumerated() { places[object] = number << 32 | index }
+    }
+
+    /// Up to `size` objects of `object`'s result, from `object` on (those `isFault` keeps).
+    func batch(from object: ObjectID, isFault: (ObjectID) -> Bool) -> [ObjectID] {
+        guard let place = places[object], let result = results[place >> 32] else { return [object] }
+        let start = place & 0xFFFF_FFFF
+        guard result.indices.contains(start) else { return [object] }
+        var batch: [ObjectID] = []
+        for candidate in result[start...] where isFault(candidate) {
+            batch.append(candidate)
+            if batch.count == Self.size { break }
+        }
+        return batch
+    }
+
+    /// Forgets objects whose rows were read (a result all of whose objects are read is dropped).
+    mutating func read(_ objects: [ObjectID]) {
+        for object in objects { places[object] = nil }
+        if places.isEmpty {
+            results = [:]
+            order = []
+        }
+    }
+}
