@@ -50,6 +50,19 @@ extension StoreLayout {
             return "(" + parts.map { sql($0, entity, &parameters) }.joined(separator: " OR ") + ")"
         case .not(let inner):
             return "(NOT " + sql(inner, entity, &parameters) + ")"
+        case .prefix(let attribute, let affix):
+            guard let name = column(attribute, entity) else { return "(1 = 0)" }
+            guard let last = affix.unicodeScalars.last, last.value < 0x80 else { return "\(name) IS NOT NULL" }
+            // A range on the bytes, which an index serves: from the prefix to the prefix with its
+            // last byte one higher (past 0x7F: U+0080, whose first byte is above every ASCII one).
+            let upper = String(affix.unicodeScalars.dropLast()) + String(Unicode.Scalar(last.value + 1).map(Character.init) ?? "\u{80}")
+            parameters += [.text(affix), .text(upper)]
+            let ordered = self.ordered(attributeColumns[entity.index][attribute], .string)
+            return "(\(name) IS NOT NULL AND \(ordered) >= ? AND \(ordered) < ?)"
+        case .containing(let attribute, let needle):
+            guard let name = column(attribute, entity) else { return "(1 = 0)" }
+            parameters.append(.text(needle))
+            return "(\(name) IS NOT NULL AND \(dialect == .postgres ? "strpos" : "instr")(\(name), ?) > 0)"
         case .compare(let attribute, let op, let values):
             guard attributeColumns.indices.contains(entity.index), attributeColumns[entity.index].indices.contains(attribute) else {
                 return "(1 = 0)"
@@ -74,6 +87,14 @@ extension StoreLayout {
             case (.between, _): return "(\(name) IS NOT NULL AND \(column) BETWEEN ? AND ?)"
             }
         }
+    }
+
+    /// The quoted column of an attribute of `entity`, if it has one.
+    private func column(_ attribute: Int, _ entity: Entity) -> String? {
+        guard attributeColumns.indices.contains(entity.index), attributeColumns[entity.index].indices.contains(attribute) else {
+            return nil
+        }
+        return quote(attributeColumns[entity.index][attribute])
     }
 
     /// A column as the database should order it: PostgreSQL's text in the "C" collation (by

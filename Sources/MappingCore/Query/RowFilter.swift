@@ -6,6 +6,9 @@ public indirect enum RowFilter: Sendable {
     /// The attribute (an index into the fetched entity's attributes) compared with `values` as the
     /// in-memory evaluator compares: `equal`/`notEqual` with no value test null (`IS NULL`).
     case compare(attribute: Int, op: Op, values: [AttributeValue])
+    /// A string attribute whose bytes begin with, or contain, these (ASCII) bytes; null fails.
+    case prefix(attribute: Int, String)
+    case containing(attribute: Int, String)
     case and([RowFilter])
     case or([RowFilter])
     case not(RowFilter)
@@ -71,18 +74,26 @@ extension CompiledPredicate.Node {
             guard let translated = inner.rowFilter(entity), translated.exact else { return nil }
             return (.not(translated.filter), true)
         case .comparison(let comparison):
-            return comparison.rowFilter(entity).map { ($0, true) }
+            return comparison.rowFilter(entity)
         }
     }
 }
 
 extension CompiledComparison {
-    fileprivate func rowFilter(_ entity: Entity) -> RowFilter? {
+    fileprivate func rowFilter(_ entity: Entity) -> (filter: RowFilter, exact: Bool)? {
         guard aggregate == nil, regex == nil, !fold.caseInsensitive, !fold.diacriticInsensitive,
               case .path(let path) = left, !path.count, path.steps.count == 1,
               case .attribute(let attribute)? = path.steps.first, entity.attributes.indices.contains(attribute),
               case .value(let right) = right else { return nil }
         let type = entity.attributes[attribute].type
+        if self.op == .beginsWith || self.op == .contains {
+            // Memory compares Characters (canonical equivalence, grapheme clusters), a database
+            // bytes. For an ASCII affix a match in memory is a match in bytes (an ASCII character is
+            // its own decomposition), not always the other way ("e" and "e\u{301}"): the database
+            // narrows, memory finishes.
+            guard type == .string, case .string(let affix) = right, affix.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return (self.op == .beginsWith ? .prefix(attribute: attribute, affix) : .containing(attribute: attribute, affix), false)
+        }
         let op: RowFilter.Op
         switch self.op {
         case .equal: op = .equal
@@ -96,7 +107,7 @@ extension CompiledComparison {
         default: return nil
         }
         if case .null = right, op == .equal || op == .notEqual {
-            return .compare(attribute: attribute, op: op, values: [])
+            return (.compare(attribute: attribute, op: op, values: []), true)
         }
         let literals = op == .in || op == .between ? right.elements : [right]
         guard let literals, !literals.isEmpty, op != .between || literals.count == 2 else { return nil }
@@ -105,7 +116,7 @@ extension CompiledComparison {
             guard let value = literal.rowValue(as: type) else { return nil }
             values.append(value)
         }
-        return .compare(attribute: attribute, op: op, values: values)
+        return (.compare(attribute: attribute, op: op, values: values), true)
     }
 }
 
