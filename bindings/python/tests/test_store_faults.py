@@ -18,12 +18,14 @@ import mapping
 SPEC = {
     "entities": {
         "Person": {"attributes": {"id": "integer", "name": "string", "score": "decimal", "seen": "date", "extra": "json"},
-                   "relationships": {"tags": {"entity": "Tag", "toMany": True, "ordered": True, "inverse": "people"},
+                   "relationships": {"tags": {"entity": "Tag", "toMany": True, "ordered": True, "inverse": "people",
+                                              "deleteRule": "cascade"},
                                      "company": {"entity": "Company", "inverse": "staff"},
                                      "friend": {"entity": "Person"}}},
         "Manager": {"parent": "Person", "attributes": {"level": "integer"}},
         "Company": {"attributes": {"id": "integer", "name": "string"},
-                    "relationships": {"staff": {"entity": "Person", "toMany": True, "ordered": True, "inverse": "company"}}},
+                    "relationships": {"staff": {"entity": "Person", "toMany": True, "ordered": True, "inverse": "company",
+                                              "deleteRule": "deny"}}},
         "Tag": {"attributes": {"label": "string"}, "identification": "label",
                 "relationships": {"people": {"entity": "Person", "toMany": True, "inverse": "tags"}}},
     },
@@ -287,8 +289,10 @@ def test_imports_on_part_of_the_graph_end_as_in_memory(where, seed):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_changes_on_part_of_the_graph_end_as_in_memory(where, seed):
-    """Direct changes (set, relate, add and remove from to-manys, delete, create) and serializations
-    on a store read as touched, reopened now and then, against the same changes in memory."""
+    """Direct changes (set, relate, add and remove from to-manys, create, delete with each delete
+    rule: a person's tags cascade, a company with staff is denied, a tag is nullified from its
+    people) and serializations on a store read as touched, reopened now and then, against the same
+    changes in memory."""
     rng = random.Random(200 + seed)
     payload = people(rng, 40)
     path = make_store(where, payload)
@@ -296,8 +300,9 @@ def test_changes_on_part_of_the_graph_end_as_in_memory(where, seed):
     memory.import_json("person", json.dumps(payload))
     ctx = mapping.Context(SPEC, store=path)
     created = 1000
+    outcomes_seen = set()
     try:
-        for step in range(40):
+        for step in range(80):
             chosen = rng.randint(1, 40)
             target, expected = ctx.get("Person", chosen), memory.get("Person", chosen)
             assert (target is None) == (expected is None), (seed, step, chosen)
@@ -322,16 +327,33 @@ def test_changes_on_part_of_the_graph_end_as_in_memory(where, seed):
                         obj.remove_related("tags", tags[0])
                 elif action < 0.8:
                     context.delete(obj)
-                elif action < 0.9:
+                elif action < 0.87:
                     made = context.create("Person", {"id": created, "name": "made"})
                     made.set_related("friend", obj)
-            if action >= 0.9:
+            if 0.87 <= action < 0.95:
+                # Deleted by identity in both, whatever the rule says.
+                kind, identity = ("Company", company) if rng.random() < 0.5 else ("Tag", tag)
+                victims = [(c, c.get(kind, identity)) for c in (ctx, memory)]
+                outcomes = []
+                for context, victim in victims:
+                    if victim is None:
+                        outcomes.append("absent")
+                        continue
+                    try:
+                        context.delete(victim)
+                        outcomes.append("deleted")
+                    except mapping.DeniedError:
+                        outcomes.append("denied")
+                assert outcomes[0] == outcomes[1], (seed, step, outcomes)
+                outcomes_seen.add(outcomes[0])
+            elif action >= 0.95:
                 assert ctx.serialize("plain", target) == memory.serialize("plain", expected), (seed, step)
-            if 0.8 <= action < 0.9:
+            if 0.8 <= action < 0.87:
                 created += 1
             if rng.random() < 0.2:
                 ctx = reopen(ctx, path)
         assert_same_graphs(ctx, memory, seed)
+        assert {"deleted", "denied"} <= outcomes_seen, (seed, outcomes_seen)
     finally:
         ctx.close()
 
