@@ -736,6 +736,19 @@ MAPPING_EXTERN int mapping_context_observe(mapping_context *ctx, mapping_observe
  *  observer. */
 MAPPING_EXTERN int mapping_context_unobserve(mapping_context *ctx, uint64_t token);
 
+/** A context's warning handler (see mapping_context_set_warning_handler). `message` is valid only during the
+ *  call. */
+typedef void (*mapping_context_warning_fn)(mapping_context *ctx, const char *message, void *payload);
+
+/** METHOD: mapping_context. Sets the function given the warnings no call returns: what the context's database
+ *  says on its own (a PostgreSQL server's notices and warnings, which libpq would print on the program's stderr),
+ *  one line each, naming the store. NULL drops them (the default). Replaces the handler set before. It runs on
+ *  the thread whose call received the warning, after that call has released the context, so it may call the
+ *  context; the call's own status and mapping_error_last() are unaffected. At most 100 are kept between two
+ *  calls (then one line says how many more were dropped). */
+MAPPING_EXTERN int mapping_context_set_warning_handler(mapping_context *ctx, mapping_context_warning_fn handler,
+                                                       void *payload);
+
 /** METHOD: mapping_changes. How many entries of `kind` (MAPPING_CHANGE_*) the change set has. */
 MAPPING_EXTERN int mapping_changes_count(const mapping_changes *changes, int kind, size_t *out);
 

@@ -62,8 +62,9 @@ private struct CObserver: @unchecked Sendable {
 /// context (`withContext`), so that they may call the context.
 final class PendingChanges: @unchecked Sendable {
     struct Call {
-        /// The observer's (or watch's) token: a call whose observer was removed meanwhile is skipped.
-        let token: Int
+        /// The observer's (or watch's) token: a call whose observer was removed meanwhile is
+        /// skipped. Nil for a warning handler's call, which is no observer's.
+        let token: Int?
         /// How many commits deep in observers the commit it reports was made (see
         /// `MappingContext.observerChangeDepth`).
         let depth: Int
@@ -84,6 +85,11 @@ extension ContextHandle {
         existingSlot()?.pendingChanges.queue.append(PendingChanges.Call(token: current.token, depth: current.depth, run: call))
     }
 
+    /// Queues a C warning handler's call likewise (the engine calls the handler inside the call).
+    func deliverWarningLater(_ call: @escaping (ContextHandle, OpaquePointer?) -> Void) {
+        existingSlot()?.pendingChanges.queue.append(PendingChanges.Call(token: nil, depth: core.observerCall.depth, run: call))
+    }
+
     /// Makes the C observer and watch calls the calling thread's last call made due; returns whether
     /// there were any. An observer removed before its turn is skipped; once an observer frees the
     /// context, nothing more is called; a transaction an observer opened and left open is rolled
@@ -98,10 +104,10 @@ extension ContextHandle {
         while next < pending.queue.count {
             let call = pending.queue[next]
             next += 1
-            guard core.isObserving(call.token) else { continue }
+            if let token = call.token, !core.isObserving(token) { continue }
             guard Registry.contexts.find(contextPointer) === self else { break }
             let heldBefore = core.hasTransactionOnCallingThread
-            core.withObserverCall(depth: call.depth, token: call.token) { call.run(self, contextPointer) }
+            core.withObserverCall(depth: call.depth, token: call.token ?? 0) { call.run(self, contextPointer) }
             if !heldBefore { _ = core.rollbackTransactionLeftOpen() }
         }
         pending.queue.removeAll()
@@ -131,6 +137,28 @@ public func mapping_context_observe(_ context: OpaquePointer?, _ function: mappi
             handle?.deliverLater { context, pointer in observer.call(changes, context: context, contextPointer: pointer) }
         }
         out.pointee = UInt64(clamping: token)
+    }
+}
+
+/// A C warning handler and its payload.
+private struct CWarningHandler: @unchecked Sendable {
+    let function: mapping_context_warning_fn
+    let payload: UnsafeMutableRawPointer?
+}
+
+/// Exported to C as `mapping_context_set_warning_handler`.
+@_cdecl("mapping_context_set_warning_handler")
+public func mapping_context_set_warning_handler(_ context: OpaquePointer?, _ function: mapping_context_warning_fn?,
+                                                _ payload: UnsafeMutableRawPointer?) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        guard let function else {
+            handle.core.setWarningHandler(nil)
+            return
+        }
+        let handler = CWarningHandler(function: function, payload: payload)
+        handle.core.setWarningHandler { [weak handle] message in
+            handle?.deliverWarningLater { _, pointer in message.withCString { handler.function(pointer, $0, handler.payload) } }
+        }
     }
 }
 

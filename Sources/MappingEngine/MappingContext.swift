@@ -15,6 +15,8 @@ public final class MappingContext: Sendable {
     private let transformers = Locked<[String: HostTransformer]>([:])
     private let parserChoice = Locked<JSONBackend>(.jansson)
     private let inputLimit = Locked<Int>(0)
+    /// Where warnings no call returns go (`setWarningHandler`).
+    let warningHandler = Locked<(@Sendable (String) -> Void)?>(nil)
     /// Told what the store's invariant check found broken after a call; the check runs only when
     /// this is set (the test suites set it: it walks the whole graph).
     private let invariantReport: (@Sendable ([String]) -> Void)?
@@ -44,10 +46,19 @@ public final class MappingContext: Sendable {
     func withGraph<T>(waitingForOthers: Bool = false, touching: Bool = false,
                       _ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
         var committed: [ChangeSet] = []
-        // Observers run once the lock is released: they may call the context themselves.
-        defer { if !committed.isEmpty { notify(committed) } }
+        var notices: [String] = []
+        // Observers and the warning handler run once the lock is released: they may call the
+        // context themselves.
+        defer {
+            if !notices.isEmpty { warn(notices) }
+            if !committed.isEmpty { notify(committed) }
+        }
         return try graph.withLock(refused: MappingError.init(refusal:)) { (store) throws(MappingError) -> T in
             defer {
+                // Kept by the store (a bounded number) until a handler is there to take them.
+                if let persistent = store.session.persistent, warningHandler.withLock({ $0 != nil }) {
+                    notices = persistent.takeNotices()
+                }
                 if !store.session.committedChanges.isEmpty {
                     committed = store.session.committedChanges
                     store.session.committedChanges = []

@@ -44,7 +44,36 @@ final class PostgresConnection: @unchecked Sendable {
             throw MappingError(.misuse, "the store \(name): the connection string is not a PostgreSQL URI libpq accepts")
         }
         pq.PQconninfoFree(options)
-        return PostgresConnection(try connect(conninfo, name: name, pq), name: name, conninfo: conninfo, pq: pq)
+        let connection = PostgresConnection(try connect(conninfo, name: name, pq), name: name, conninfo: conninfo, pq: pq)
+        connection.keepNotices()
+        return connection
+    }
+
+    /// libpq prints the server's notices and warnings on stderr unless told otherwise; a library
+    /// does not write to its host's stderr. They are kept for the context's warning handler. The
+    /// connection outlives its PGconn (freed in `deinit`), so libpq's pointer to it stays good.
+    private func keepNotices() {
+        _ = pq.PQsetNoticeProcessor(connection, { argument, message in
+            guard let argument, let message else { return }
+            Unmanaged<PostgresConnection>.fromOpaque(argument).takeUnretainedValue().note(String(cString: message))
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private func note(_ message: String) {
+        guard notices.count < Self.noticeLimit else { noticesDropped += 1; return }
+        var text = message
+        while text.last == "\n" || text.last == " " { text.removeLast() }
+        notices.append("the store \(name): \(text)")
+    }
+
+    /// The notices kept since the last time, and how many more were dropped.
+    func takeNotices() -> [String] {
+        guard !notices.isEmpty else { return [] }
+        var taken = notices
+        if noticesDropped > 0 { taken.append("the store \(name): \(noticesDropped) more notices were dropped") }
+        notices = []
+        noticesDropped = 0
+        return taken
     }
 
     private static func connect(_ conninfo: String, name: String, _ pq: cpq_api) throws(MappingError) -> OpaquePointer {
@@ -54,9 +83,7 @@ final class PostgresConnection: @unchecked Sendable {
             pq.PQfinish(raw)
             throw MappingError(.store, "cannot connect to PostgreSQL for the store \(name): \(message)")
         }
-        // libpq prints the server's notices and warnings on stderr unless told otherwise; a library
-        // does not write to its host's stderr. What they say that matters reaches the caller as the
-        // failing statement's error.
+        // Silent until `keepNotices` (libpq would print them on stderr).
         _ = pq.PQsetNoticeProcessor(raw, { _, _ in }, nil)
         return raw
     }
@@ -71,6 +98,10 @@ final class PostgresConnection: @unchecked Sendable {
     var isLost: Bool { readFailed || pq.PQstatus(connection) != CONNECTION_OK }
     /// Set when reading what the server sent failed: the connection is not trusted again.
     private var readFailed = false
+    /// The server's notices and warnings not handed on yet (`takeNotices`), at most `noticeLimit`.
+    private var notices: [String] = []
+    private var noticesDropped = 0
+    static let noticeLimit = 100
 
     /// A new connection in place of a lost one, set up as the first was; the old one is kept when
     /// the server cannot be reached yet (the next call tries again).
@@ -84,6 +115,7 @@ final class PostgresConnection: @unchecked Sendable {
         }
         let old = connection
         connection = fresh
+        keepNotices()
         readFailed = false
         do throws(MappingError) {
             for sql in setup { try execute(sql) }

@@ -118,6 +118,8 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         return spec
     }
 
+    public func takeNotices() -> [String] { connection.takeNotices() }
+
     /// Under an advisory lock (processes opening one schema at once take turns): creates the
     /// schema, or checks its layout version and spec.
     private func prepare(spec: StoreSpec, options: Options) throws(MappingError) {

@@ -93,6 +93,12 @@ static void test_watch(const char *dir) {
     mapping_context_free(ctx);
 }
 
+static void warned(mapping_context *ctx, const char *message, void *payload) {
+    (void)ctx;
+    (void)message;
+    ++*(int *)payload;
+}
+
 int main(int argc, char **argv) {
     const char *dir = argc > 1 ? argv[1] : "Tests/fixtures";
     mapping_context *ctx = harness_context(dir, "people.spec.json");
@@ -104,9 +110,16 @@ int main(int argc, char **argv) {
     EXPECT_OK(ctx, mapping_context_observe(ctx, observer, &log, &token));
     EXPECT(token != 0);
 
+    /* A warning handler: set, replaced and cleared; a context without a database has nothing to warn of. */
+    int warnings = 0;
+    EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_context_set_warning_handler(NULL, warned, &warnings));
+    EXPECT_OK(ctx, mapping_context_set_warning_handler(ctx, warned, &warnings));
+
     /* An import: 2 people, 2 companies, 3 phones inserted. */
     EXPECT_OK(ctx, mapping_context_import(ctx, "person", payload, MAPPING_NUL_TERMINATED, NULL));
     EXPECT(log.calls == 1 && log.inserted == 7 && log.updated == 0 && log.deleted == 0);
+    EXPECT(warnings == 0);
+    EXPECT_OK(ctx, mapping_context_set_warning_handler(ctx, NULL, NULL));
     /* The same payload again changes nothing: no call. */
     EXPECT_OK(ctx, mapping_context_import(ctx, "person", payload, MAPPING_NUL_TERMINATED, NULL));
     EXPECT(log.calls == 1);

@@ -17,12 +17,16 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// Told, once rows read (at open, or later by a `RowSource`) are in the graph, the object each
     /// key became: the rows read, and the objects and faults made for keys not seen before.
     func attached(_ objects: [StoredObject], as found: [Int64: ObjectID])
+    /// What the database said that no call returns (PostgreSQL's notices and warnings) since this
+    /// was last asked, for the context's warning handler.
+    func takeNotices() -> [String]
 }
 
 extension PersistentStore {
     public func othersChanges(wait: Bool, newRows: Bool) throws(MappingError) -> StoreRefresh? { nil }
     public func applied(_ refresh: StoreRefresh, objects: [Int64: ObjectID]) {}
     public func attached(_ objects: [StoredObject], as found: [Int64: ObjectID]) {}
+    public func takeNotices() -> [String] { [] }
 }
 
 /// Rows other processes committed, to bring the graph up to the database: each row as it is now

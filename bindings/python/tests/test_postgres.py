@@ -344,6 +344,36 @@ def test_the_servers_notices_do_not_reach_the_programs_stderr(store):
     assert out.stderr == ""
 
 
+def test_the_servers_notices_go_to_the_warning_handler_which_may_call_the_context(store):
+    spec = {"entities": {"Animal": {"attributes": {"id": "integer", "name": "string"}}},
+            "mappings": {"animal": {"entity": "Animal", "attributes": {"id": "id", "name": "name"}}}}
+    schema = store.rsplit("schema=", 1)[1]
+    with mapping.Context(spec, store=store) as ctx:
+        ctx.import_json("animal", [{"id": 1, "name": "rex"}])
+    # The server warns of each new animal.
+    sql(store, "CREATE FUNCTION shout() RETURNS trigger AS $$ BEGIN RAISE WARNING 'checked %', NEW.id; RETURN NEW; END $$ "
+               "LANGUAGE plpgsql")
+    sql(store, 'CREATE TRIGGER shout BEFORE INSERT ON "Animal" FOR EACH ROW EXECUTE FUNCTION shout()')
+    calls = []
+    with mapping.Context(spec, store=store) as ctx:
+        ctx.import_json("animal", [{"id": 2, "name": "a"}])  # kept until a handler takes it
+
+        def handler(message):
+            calls.append(message)
+            calls.append(ctx.count("Animal"))  # after the call that received it: its commit is done
+
+        ctx.set_warning_handler(handler)
+        ctx.import_json("animal", [{"id": 3, "name": "b"}])
+        assert calls == [f'the store "{schema}": WARNING:  checked 2', 3, f'the store "{schema}": WARNING:  checked 3', 3]
+        ctx.set_warning_handler(None)
+        ctx.import_json("animal", [{"id": 4, "name": "c"}])
+        assert len(calls) == 4
+    seen = []
+    with mapping.Context(spec, store=store, on_warning=seen.append) as ctx:
+        ctx.import_json("animal", [{"id": 5, "name": "d"}, {"id": 6, "name": "e"}])
+    assert seen == [f'the store "{schema}": WARNING:  checked 5', f'the store "{schema}": WARNING:  checked 6']
+
+
 READER = """
 import json, sys, time
 sys.path.insert(0, sys.argv[3])

@@ -358,6 +358,8 @@ def take_string(pointer: Optional[int]) -> str:
 # Observing commits.
 CHANGE_INSERTED, CHANGE_UPDATED, CHANGE_DELETED = 1, 2, 3
 OBSERVER = ctypes.CFUNCTYPE(None, ContextP, c_void_p, c_void_p)
+CONTEXT_WARNING = ctypes.CFUNCTYPE(None, ContextP, c_char_p, c_void_p)
+context_set_warning_handler = status("mapping_context_set_warning_handler", [ContextP, CONTEXT_WARNING, c_void_p])
 context_observe = status("mapping_context_observe", [ContextP, OBSERVER, c_void_p, POINTER(ctypes.c_uint64)])
 context_unobserve = status("mapping_context_unobserve", [ContextP, ctypes.c_uint64], allow=(ENOTFOUND,))
 changes_count = status("mapping_changes_count", [c_void_p, c_int, POINTER(c_size_t)])

@@ -84,7 +84,8 @@ class Context(Handle, _ContextHTTP):
     None without limit), then raise BusyError.
 
     With `store` (a path), the graph is kept in that SQLite database file (mapping_context_open):
-    opening loads it, and every commit is written to it before the call returns. `create` makes a
+    opening reads no row (rows are read as they are touched: docs/store.md), and every commit is
+    written to it before the call returns. `create` makes a
     missing file, `read_only` refuses every commit (StoreError), `durable` makes each commit survive
     power loss too. A spec that grew since the store was written brings it up to date; one changed
     otherwise raises SpecError naming what changed, unless `rebuild` drops the store's objects. A
@@ -92,10 +93,12 @@ class Context(Handle, _ContextHTTP):
 
     A `store` that is a PostgreSQL URI (`postgresql://…`, optionally with `schema=NAME`) keeps the
     graph in that database's schema instead, shared with every other context that opens it, in this
-    process or another (docs/scaling.md): each call first applies what the others committed (observers
-    see it), refresh() asks the database at once, and a commit that changes an object another process
-    changed since this context read it raises ConflictError and changes nothing. `follow=False`
-    leaves other processes' commits out of this graph (an importer that never reads them).
+    process or another (docs/scaling.md): each call first applies what the others committed to the
+    rows this context holds (observers see it), refresh() asks the database at once, and a commit
+    that changes an object another process changed since this context read it raises ConflictError
+    and changes nothing. `follow=False` leaves other processes' commits out of the rows this graph
+    holds (an importer that never looks at them). `on_warning` is given what the database says on its
+    own (set_warning_handler).
     """
 
     _kind = "context"
@@ -103,7 +106,7 @@ class Context(Handle, _ContextHTTP):
     def __init__(self, spec: Spec, *, parser: Optional[str] = None, busy_timeout: Optional[float] = 5.0,
                  max_input_size: Optional[int] = None, store: Union[str, "os.PathLike[str]", None] = None,
                  create: bool = True, read_only: bool = False, durable: bool = False, rebuild: bool = False,
-                 follow: bool = True) -> None:
+                 follow: bool = True, on_warning: Optional[Callable[[str], None]] = None) -> None:
         data = _spec_bytes(spec)
         pointer = _ffi.ContextP()
         if store is None:
@@ -121,6 +124,9 @@ class Context(Handle, _ContextHTTP):
         self._types_by_name: Optional[Dict[str, Optional[int]]] = None
         self._callbacks: Dict[str, Any] = {}  # keeps the ctypes callbacks alive as long as the context
         self._observers: Dict[int, Any] = {}  # registered Observers by token, kept until closed
+        self._warning_handler: Any = None  # the ctypes callback of set_warning_handler, kept alive
+        if on_warning is not None:
+            self.set_warning_handler(on_warning)
         if parser is not None:
             self.set_parser(parser)
         if busy_timeout != 5.0:
@@ -291,6 +297,24 @@ class Context(Handle, _ContextHTTP):
         Returns an Observer: close() it, or use it as a context manager, to stop; the registration
         lasts until then or until the context is closed, whether or not the Observer is kept."""
         return Observer(self, callback)
+
+    def set_warning_handler(self, handler: Optional[Callable[[str], None]]) -> None:
+        """Calls `handler` with each warning no call returns: what the store's database says on its
+        own (a PostgreSQL server's notices and warnings), one line each, naming the store. None
+        drops them (the default). It runs after the call that received the warning has released
+        the context, on that thread, so it may use the context. `on_warning=` in the constructor
+        sets it before anything else runs."""
+        if handler is None:
+            _ffi.context_set_warning_handler(self._ptr, _ffi.CONTEXT_WARNING(), None)
+            self._warning_handler = None
+            return
+
+        def call(_context_pointer: Any, message: bytes, _payload: Any) -> None:
+            handler(message.decode("utf-8", "replace"))
+
+        callback = _ffi.CONTEXT_WARNING(call)
+        _ffi.context_set_warning_handler(self._ptr, callback, None)
+        self._warning_handler = callback
 
     def watch(self, callback: Callable[[FetchChange], None], entity: str, predicate: Union[str, bytes, None] = None,
               *arguments: Any, sort: Union[str, bytes, Sequence[str], None] = None,
