@@ -151,6 +151,13 @@ def test_opening_reads_no_rows_and_a_get_reads_only_what_it_touches(tmp_path):
             ctx.fetch("Person", "name ==[c] %@", "p1")  # the database cannot fold case: every row is read
         # What was read stays readable.
         assert ctx.get("Person", 1) == first and first["name"] == "P1"
+        # A watch runs its fetch in the database after each commit: the broken row is never read.
+        seen = []
+        with ctx.watch(seen.append, "Person", "id < %@", 5, sort="-id"):
+            ctx.get("Person", 2)["name"] = "watched"
+            ctx.import_json("person", json.dumps([{"id": 3, "name": "watched too"}, {"id": 31, "name": "new"}]))
+        assert [[p["id"] for p in change.results] for change in seen] == [[4, 3, 2, 1], [4, 3, 2, 1]]
+        assert [change.updated for change in seen] == [(2,), (1,)]
 
 
 @pytest.mark.parametrize("seed", range(6))
