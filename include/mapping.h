@@ -262,14 +262,16 @@ typedef enum mapping_open_flags {
  * PostgreSQL: a `path` that is a libpq URI (`postgresql://` or `postgres://`, with an optional
  * `schema=NAME` parameter of libmapping's own, `mapping` by default) opens a store in that schema of
  * that database instead, which many contexts in many processes share (docs/scaling.md). The tables
- * are the same; each row also carries a `_version`. Each context keeps the whole graph in memory.
- * A commit is one PostgreSQL transaction. Two processes that add the same new identity at once end
+ * are the same; each row also carries a `_version`. As with SQLite, a context reads the rows it touches
+ * and keeps them. A commit is one PostgreSQL transaction. Two processes that add the same new identity at once end
  * with one row, the later commit writing its values to it; a commit that changes or deletes an
  * object another process changed since this context read it fails whole with MAPPING_ECONFLICT.
  * Every call made outside a transaction first applies what other processes committed and announced
- * (observers see it as a commit); mapping_context_refresh() asks the database at once; with
- * MAPPING_OPEN_NO_FOLLOW neither happens, and the graph holds what was there at open plus what this
- * context wrote (its commits still resolve identities and check versions). Many contexts
+ * to the rows this context holds (observers see it as a commit; with observers, the rows they inserted
+ * are read too); mapping_context_refresh() asks the database at once; with MAPPING_OPEN_NO_FOLLOW
+ * neither happens, and the rows the graph holds stay as this context read or wrote them (rows it has
+ * not read are read as they are when touched; its commits still resolve identities and check
+ * versions). A connection the server dropped is replaced on the next call (docs/scaling.md). Many contexts
  * may open one schema (no MAPPING_EBUSY); a spec that grew brings the schema up to it as for SQLite;
  * MAPPING_OPEN_DURABLE changes nothing (PostgreSQL's commits are durable as configured
  * on the server). MAPPING_EUNAVAILABLE when this build has no PostgreSQL store, or when its plugin
@@ -279,8 +281,8 @@ MAPPING_EXTERN int mapping_context_open(const char *spec, size_t len, const char
                                         mapping_context **out);
 
 /**
- * METHOD: mapping_context. Brings the graph up to everything other processes had committed to its
- * PostgreSQL store when the call began, telling observers as for a commit. Every call does this
+ * METHOD: mapping_context. Brings the rows the graph holds up to everything other processes had committed
+ * to its PostgreSQL store when the call began, telling observers as for a commit. Every call does this
  * with what the database has announced already; this one asks it first (one round trip). Nothing
  * for a context without a store or with an SQLite one; inside a transaction, nothing until it ends.
  * @return MAPPING_OK; MAPPING_ESTORE when the database cannot be reached or what others wrote cannot be
