@@ -74,6 +74,11 @@ extension PostgresStore: RowSource {
 
     public func rowsReleased() {}
 
+    public func faultsMet() -> [ObjectID] {
+        defer { unreadRowsMet = [] }
+        return unreadRowsMet
+    }
+
     /// Records the object each key became and, for rows read, the version read (a fault's is 0
     /// until its row is read: nothing is written over a row on the strength of it).
     public func attached(_ read: [StoredObject], as found: [Int64: ObjectID]) {

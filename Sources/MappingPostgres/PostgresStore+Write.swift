@@ -14,6 +14,7 @@ extension PostgresStore {
             throw MappingError(.store, "the store \(quote(schema)) was opened read-only: nothing was changed")
         }
         try reconnectIfLost()
+        unreadRowsMet = []
         var attempt = 1
         while true {
             var undo = KeyUndo()
@@ -105,6 +106,14 @@ extension PostgresStore {
         for (entity, list) in grouped(conflicted) {
             guard let existing = try existingRows(entity, list) else { return false }
             for (row, loaded) in zip(list, existing) {
+                if let holder = objects[loaded.key], holder != row.object, (rows[holder]?.version ?? 0) == 0 {
+                    // A row this graph has not read (linked from one it has), inserted by another
+                    // process after this call looked the identity up: the call reads it and runs
+                    // again (`faultsMet`), mapping onto it.
+                    unreadRowsMet.append(holder)
+                    throw MappingError(.conflict, "another process inserted a new \(entity.name) this call made, as a row this "
+                                       + "context had not read yet; nothing was changed")
+                }
                 if let holder = objects[loaded.key], holder != row.object {
                     // This graph holds that row as another object, under an identity it has since lost.
                     throw MappingError(.conflict, "another process gave the identity of a new \(entity.name) to a row this context "

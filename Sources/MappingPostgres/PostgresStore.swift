@@ -37,6 +37,8 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     let joinNames: [Set<String>]
     /// Per table, the sequence its ids come from (`assignKeys`).
     var sequences: [Int: String] = [:]
+    /// Faults (rows never read) the last failed commit met: `faultsMet`.
+    var unreadRowsMet: [ObjectID] = []
     /// Whether the graph holds every row of the schema (it read them all, for a call that needs the
     /// whole graph); until then it reads rows as they are touched (`PostgresStore+Load`).
     var holdsEverything = false

@@ -122,7 +122,19 @@ extension ObjectStore {
                 // A call that ran on part of the graph (it met rows not read yet), or that only
                 // probed which rows it needs, is never written: it rolls back and runs again.
                 if let log = session.faultLog, log.probing || !log.isEmpty { throw FaultLog.rowsToRead }
-                if !rows.isEmpty { try persistent.write(rows) }
+                if !rows.isEmpty {
+                    do throws(MappingError) {
+                        try persistent.write(rows)
+                    } catch {
+                        // The write met rows the graph holds unread (another process inserted an
+                        // identity this call made): they are read, and the call runs again.
+                        if let log = session.faultLog, let met = session.rowSource?.faultsMet(), !met.isEmpty {
+                            log.faults.formUnion(met)
+                            throw FaultLog.rowsToRead
+                        }
+                        throw error
+                    }
+                }
             }
             if session.collectsChanges && !changes.isEmpty { session.committedChanges.append(changes) }
         }

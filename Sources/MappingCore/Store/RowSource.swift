@@ -29,7 +29,14 @@ public protocol RowSource: PersistentStore {
     func column(_ attribute: Int, of entity: Entity, keys: [Int64]) throws(MappingError) -> [Int64: AttributeValue?]
     /// Told once the rows of a read of every row are gone (a store may give their memory back).
     func rowsReleased()
+    /// The faults a write that failed met (rows another process gave an identity the call made
+    /// new, which the graph holds unread), once: the call reads them and runs again.
+    func faultsMet() -> [ObjectID]
     /// Whether the store may hold rows the graph has not read: false only for an empty store no
     /// other process writes, whose graph holds everything from the start.
     func holdsRows() throws(MappingError) -> Bool
+}
+
+extension RowSource {
+    public func faultsMet() -> [ObjectID] { [] }
 }
