@@ -2,8 +2,8 @@
 /// reads the next ones of its result with it, `size` rows per query (Core Data's batch faulting):
 /// a program that walks a result of 10,000 objects reads them in 100 queries, not 10,000. A result
 /// is remembered as its objects in order, and each object's place in it; an object leaves once
-/// its row is read. Bounded: past `limit` objects remembered, the oldest results are forgotten
-/// (their faults are then read one at a time, as any other fault).
+/// its row is read. Bounded: past `limit` objects in the results remembered, the oldest results are
+/// forgotten (their faults are then read one at a time, as any other fault).
 package struct FaultBatches {
     package static let size = 100
     static let limit = 1 << 20
@@ -11,6 +11,8 @@ package struct FaultBatches {
     /// Each result remembered, by number, oldest first in `order`.
     private var results: [Int: [ObjectID]] = [:]
     private var order: [Int] = []
+    /// How many objects `results` holds in all.
+    private var held = 0
     /// Each object's result and place there, packed (result << 32 | index).
     private var places: [ObjectID: Int] = [:]
     private var next = 0
@@ -20,15 +22,16 @@ package struct FaultBatches {
     /// Remembers a result (only worth it when more than one of its objects is a fault).
     mutating func remember(_ objects: [ObjectID]) {
         guard objects.count > 1, objects.count < Self.limit, objects.count < Int(UInt32.max) else { return }
-        while places.count + objects.count > Self.limit, let oldest = order.first {
+        while held + objects.count > Self.limit, let oldest = order.first {
             order.removeFirst()
-            for object in results.removeValue(forKey: oldest) ?? [] where places[object].map({ $0 >> 32 }) == oldest {
-                places[object] = nil
-            }
+            let forgotten = results.removeValue(forKey: oldest) ?? []
+            held -= forgotten.count
+            for object in forgotten where places[object].map({ $0 >> 32 }) == oldest { places[object] = nil }
         }
         let number = next
         next += 1
         results[number] = objects
+        held += objects.count
         order.append(number)
         for (index, object) in objects.enumerated() { places[object] = number << 32 | index }
     }
@@ -52,6 +55,7 @@ package struct FaultBatches {
         if places.isEmpty {
             results = [:]
             order = []
+            held = 0
         }
     }
 }

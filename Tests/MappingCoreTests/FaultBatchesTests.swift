@@ -1,0 +1,41 @@
+@testable import MappingCore
+import XCTest
+
+/// A fetch's result is read a batch at a time from the object read on, and what is remembered of
+/// results stays bounded however many are made.
+final class FaultBatchesTests: XCTestCase {
+    private func objects(_ range: Range<UInt64>) -> [ObjectID] { range.map { ObjectID(raw: $0) } }
+
+    func testABatchIsTheFaultsThatFollowTheObjectReadInItsResult() {
+        var batches = FaultBatches()
+        let result = objects(1..<251)
+        batches.remember(result)
+        XCTAssertEqual(batches.batch(from: result[0]) { _ in true }, Array(result[0..<FaultBatches.size]))
+        XCTAssertEqual(batches.batch(from: result[200]) { _ in true }, Array(result[200...]))
+        // Objects read already are skipped, and an object no result names is read alone.
+        XCTAssertEqual(batches.batch(from: result[10]) { $0.raw % 2 == 1 }.count, FaultBatches.size)
+        XCTAssertEqual(batches.batch(from: ObjectID(raw: 999)) { _ in true }, [ObjectID(raw: 999)])
+        batches.read(Array(result[0..<5]))
+        XCTAssertEqual(batches.batch(from: result[4]) { _ in true }, [result[4]], "a read object leaves its result")
+        batches.read(result)
+        XCTAssertEqual(batches.batch(from: result[100]) { _ in true }, [result[100]])
+    }
+
+    func testWhatIsRememberedStaysBounded() {
+        var batches = FaultBatches()
+        let half = UInt64(FaultBatches.limit / 2 + 1)
+        let first = objects(1..<half + 1)
+        batches.remember(first)
+        // All but two of the first result read: its array is still counted until it is forgotten.
+        batches.read(Array(first.dropLast(2)))
+        XCTAssertEqual(batches.batch(from: first[first.count - 2]) { _ in true }.count, 2)
+        let second = objects(half + 1..<2 * half + 1)
+        batches.remember(second)
+        XCTAssertEqual(batches.batch(from: first[first.count - 2]) { _ in true }, [first[first.count - 2]],
+                       "the oldest result was forgotten to make room")
+        XCTAssertEqual(batches.batch(from: second[0]) { _ in true }.count, FaultBatches.size)
+        // A result too large to remember is not, and forgets nothing.
+        batches.remember(objects(10_000_000..<10_000_000 + UInt64(FaultBatches.limit)))
+        XCTAssertEqual(batches.batch(from: second[0]) { _ in true }.count, FaultBatches.size)
+    }
+}
