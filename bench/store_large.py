@@ -7,7 +7,9 @@ ROUNDS fresh processes:
   to the end of the import, and the extra peak memory for it;
 - a fetch: open the store, fetch the people whose id is in a range holding 1% of them (the
   identification's unique index) and read their emails (`ctx.values`), against Python's sqlite3
-  running the same SELECT of the emails on the same file.
+  running the same SELECT of the emails on the same file;
+- a working set: open the store, read 10,000 random people by id with their email, their
+  company's name and their phones' numbers; the extra peak memory it took (target ≤ 50 MB at 1M).
 
 Sizes: 100k people; 1M as well with MAPPING_BENCH_1M=1 (its store takes minutes to make). Targets
 (issue 24): the page into the 1M store ≤ 1.3× the page into an empty store; the fetch ≤ 3× sqlite3.
@@ -64,6 +66,37 @@ print(json.dumps({"seconds": elapsed, "count": len(emails), "first": emails[0] i
 """
 
 
+WORKING = r"""
+import json, os, pathlib, random, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+import mapping
+spec, store, count = pathlib.Path(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+before = rss()
+t = time.perf_counter()
+ctx = mapping.Context(spec, store=store, read_only=True)
+read = 0
+for i in random.Random(7).sample(range(1, count + 1), 10_000):
+    person = ctx.get("Person", i)
+    company = person.related("company")
+    read += len(person["email"] or "") + len(company["name"] if company else "")
+    read += sum(len(phone["number"] or "") for phone in person.related("phones"))
+elapsed = time.perf_counter() - t
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"seconds": elapsed, "extra": max(0, peak - before), "read": read}))
+"""
+
+
+def working_set(store, count):
+    out = subprocess.run([sys.executable, "-c", WORKING, str(BINDING), str(SPEC), str(store), str(count)],
+                         check=True, capture_output=True, text=True).stdout
+    result = json.loads(out)
+    assert result["read"] > 0, result
+    return result
+
+
 def fetch_from(kind, store, low, high):
     out = subprocess.run([sys.executable, "-c", FETCH, str(BINDING), kind, str(SPEC), str(store), str(low), str(high)],
                          check=True, capture_output=True, text=True).stdout
@@ -98,10 +131,12 @@ def measure(folder, count, page):
         assert both["libmapping"]["first"] == both["sqlite3"]["first"], both
         for kind, result in both.items():
             fetches[kind].append(result["seconds"])
+    working = [working_set(original, count) for _ in range(ROUNDS)]
     original.unlink()
     result = {kind: (median([r["seconds"] for r in results]), median([r["extra"] for r in results]))
               for kind, results in rounds.items()}
     result["fetch"] = (median(fetches["libmapping"]), median(fetches["sqlite3"]))
+    result["working"] = (median([w["seconds"] for w in working]), median([w["extra"] for w in working]))
     return result
 
 
@@ -114,6 +149,7 @@ def main():
     print("| people in the store | into it | into an empty store | ratio (target ≤ 1.3× at 1M) | extra peak memory, into it | into an empty store |")
     print("|---:|---:|---:|---:|---:|---:|")
     fetches = {}
+    workings = {}
     with tempfile.TemporaryDirectory() as folder:
         page = people(folder, PAGE)
         for count in sizes:
@@ -122,12 +158,19 @@ def main():
             print(f"| {count:,} | {full * 1000:.0f} ms | {empty * 1000:.0f} ms | {full / empty:.2f}× | "
                   f"{full_memory / 2**20:.0f} MB | {empty_memory / 2**20:.0f} MB |", flush=True)
             fetches[count] = result["fetch"]
+            workings[count] = result["working"]
     print(f"\nFresh process: open the store, fetch the 1% of people in an id range and read their emails; beside "
           f"Python's sqlite3 running the same SELECT on the same file. Medians of {ROUNDS} processes.\n")
     print("| people in the store | libmapping | sqlite3 | ratio (target ≤ 3×) |")
     print("|---:|---:|---:|---:|")
     for count, (ours, theirs) in fetches.items():
         print(f"| {count:,} | {ours * 1000:.1f} ms | {theirs * 1000:.1f} ms | {ours / theirs:.1f}× |")
+    print(f"\nFresh process: open the store and read 10,000 random people by id, with their email, their company's name "
+          f"and their phones' numbers. Medians of {ROUNDS} processes.\n")
+    print("| people in the store | time | extra peak memory (target ≤ 50 MB at 1M) |")
+    print("|---:|---:|---:|")
+    for count, (seconds, extra) in workings.items():
+        print(f"| {count:,} | {seconds * 1000:.0f} ms | {extra / 2**20:.0f} MB |")
 
 
 if __name__ == "__main__":

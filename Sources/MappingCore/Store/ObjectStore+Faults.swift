@@ -21,7 +21,11 @@ extension ObjectStore {
         guard let source = session.rowSource else { return }
         var wanted = objects
         if objects.count == 1, let object = objects.first, faultEntity(object) != nil {
-            wanted = session.faultBatches.batch(from: object) { faultEntity($0) != nil }
+            // Taken out while it is asked (it reads the graph), and put back: no copy is made.
+            var batches = FaultBatches()
+            swap(&batches, &session.faultBatches)
+            wanted = batches.batch(from: object) { faultEntity($0) != nil }
+            swap(&batches, &session.faultBatches)
         }
         var faults: [ObjectID] = []
         var keys: [Int64] = []
