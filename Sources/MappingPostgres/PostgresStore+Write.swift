@@ -335,16 +335,25 @@ extension PostgresStore {
         }
     }
 
-    /// Rows the graph has not read that moved within an owner's to-many: their position column.
-    /// (A graph on PostgreSQL reads every row at open, so it has none today.)
+    /// Rows the graph has not read that moved within an owner's to-many: their position column,
+    /// one statement per table and column however many moved (removing the first of a long list
+    /// moves every other).
     private func reposition(_ moved: [StoreCommit.Repositioned]) throws(MappingError) {
+        var byColumn: [[String]: (ids: ArrayText, positions: ArrayText)] = [:]
         for row in moved {
             let entity = row.entity.index
             guard let key = rows[row.object]?.key, layout.positionColumns.indices.contains(entity),
                   layout.positionColumns[entity].indices.contains(row.relationship),
                   let column = layout.positionColumns[entity][row.relationship], let table = layout.tables[layout.root[entity]] else { continue }
-            _ = try connection.query("UPDATE \(quote(table.name)) SET \(quote(column)) = $1 WHERE \"_id\" = $2",
-                                     [String(row.position), String(StoreLayout.rowID(of: key))])
+            var entry = byColumn[[table.name, column]] ?? (ArrayText(), ArrayText())
+            entry.ids.append(StoreLayout.rowID(of: key))
+            entry.positions.append(Int64(row.position))
+            byColumn[[table.name, column]] = entry
+        }
+        for (place, entry) in byColumn.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            guard let table = place.first, let column = place.last else { continue }
+            try connection.query("UPDATE \(quote(table)) AS t SET \(quote(column)) = v.p FROM unnest($1::bigint[], $2::bigint[]) "
+                                 + "AS v(id, p) WHERE t.\"_id\" = v.id", [entry.ids.literal, entry.positions.literal])
         }
     }
 
