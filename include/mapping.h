@@ -263,7 +263,7 @@ typedef enum mapping_open_flags {
  * `schema=NAME` parameter of libmapping's own, `mapping` by default) opens a store in that schema of
  * that database instead, which many contexts in many processes share (docs/scaling.md). The tables
  * are the same; each row also carries a `_version`. As with SQLite, a context reads the rows it touches
- * and keeps them. A commit is one PostgreSQL transaction. Two processes that add the same new identity at once end
+ * and keeps them up to its cache limit (mapping_context_set_cache_limit). A commit is one PostgreSQL transaction. Two processes that add the same new identity at once end
  * with one row, the later commit writing its values to it; a commit that changes or deletes an
  * object another process changed since this context read it fails whole with MAPPING_ECONFLICT.
  * Every call made outside a transaction first applies what other processes committed and announced
@@ -290,6 +290,28 @@ MAPPING_EXTERN int mapping_context_open(const char *spec, size_t len, const char
  *         transaction outlasts the busy timeout; MAPPING_EMISUSE.
  */
 MAPPING_EXTERN int mapping_context_refresh(mapping_context *ctx);
+
+#define MAPPING_DEFAULT_CACHE_LIMIT 100000  /* objects a context on a store keeps read by default */
+
+/**
+ * METHOD: mapping_context. The most objects a context on a store keeps read between calls (its cache
+ * limit): MAPPING_DEFAULT_CACHE_LIMIT (about 40 MB of a typical graph) until set; 0 for no limit. At the end
+ * of a call, outside a transaction, a context holding more evicts the objects least recently used
+ * down to 90% of the limit. Every object held then is as its row (each call commits), so nothing
+ * uncommitted is evicted. An evicted object's handle stays valid: the next read of it reads its row
+ * again (a deleted object's handle stays stale). Strings read with mapping_object_get_string() stay
+ * valid across eviction too: their bytes are kept until the context is freed. A call that needs the
+ * whole graph (mapping_context_begin, a chunked import) reads every row first, and eviction follows
+ * at its end: a program that runs transactions on a store far above the limit sets a larger one, or 0.
+ * No effect on a context without a store. Applies from the end of the next call.
+ * @return MAPPING_OK; MAPPING_EMISUSE.
+ */
+MAPPING_EXTERN int mapping_context_set_cache_limit(mapping_context *ctx, size_t objects);
+
+/** METHOD: mapping_context. How many objects the context holds read now (rows not read yet are not counted) and its cache
+ *  limit; either pointer may be NULL. For a context without a store, every object is held.
+ *  @return MAPPING_OK; MAPPING_EMISUSE. */
+MAPPING_EXTERN int mapping_context_cache_info(mapping_context *ctx, size_t *held, size_t *limit);
 
 /* ---- Parsers --------------------------------------------------------------------------------- */
 

@@ -26,3 +26,21 @@ public func mapping_context_open(_ spec: UnsafePointer<CChar>?, _ length: Int, _
 public func mapping_context_refresh(_ context: OpaquePointer?) -> CInt {
     withContext(context) { (handle, _) throws(MappingError) in try handle.core.refresh() }
 }
+
+/// Exported to C as `mapping_context_set_cache_limit`.
+@_cdecl("mapping_context_set_cache_limit")
+public func mapping_context_set_cache_limit(_ context: OpaquePointer?, _ objects: Int) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        handle.core.cacheLimit = Int(clamping: UInt(bitPattern: objects))
+    }
+}
+
+/// Exported to C as `mapping_context_cache_info`.
+@_cdecl("mapping_context_cache_info")
+public func mapping_context_cache_info(_ context: OpaquePointer?, _ held: UnsafeMutablePointer<Int>?,
+                                       _ limit: UnsafeMutablePointer<Int>?) -> CInt {
+    withContext(context) { (handle, _) throws(MappingError) in
+        held?.pointee = handle.core.cachedObjectCount
+        limit?.pointee = handle.core.cacheLimit
+    }
+}

@@ -7,6 +7,19 @@ extension MappingContext {
         graph.withLockIgnoringTransactions { $0.session.persistent }
     }
 
+    /// The most objects a context on a store keeps read between calls: past it, the least recently
+    /// used are evicted (`ObjectCache`), their handles staying valid. 0: no limit. Settable at any
+    /// time (it applies from the end of the next call); no effect on a context without a store.
+    public var cacheLimit: Int {
+        get { graph.withLockIgnoringTransactions { $0.session.cacheLimit } }
+        set { graph.withLockIgnoringTransactions { $0.session.cacheLimit = max(newValue, 0) } }
+    }
+
+    /// How many objects the context holds read now (faults, rows not read, are not counted).
+    public var cachedObjectCount: Int {
+        graph.withLockIgnoringTransactions { $0.readCount }
+    }
+
     /// Fills this empty context with what opening a store read, and attaches the store. A store
     /// the graph reads rows from as they are touched (`RowSource`) read none: the graph starts
     /// empty and reads them (`ObjectStore+Faults`).
@@ -19,6 +32,7 @@ extension MappingContext {
             try Self.checkAttachable(store)
             store.orderNewObjectsAfterRows()
             store.session.persistent = source
+            store.session.cache = ObjectCache(source: source)
             // An empty store has nothing to read: the graph holds all of it from the start.
             if try source.holdsRows() { store.session.rowSource = source }
         }

@@ -63,6 +63,8 @@ public final class MappingContext: Sendable {
                     committed = store.session.committedChanges
                     store.session.committedChanges = []
                 }
+                // Between calls, outside transactions: everything held is committed.
+                store.trimCache(model: spec.model)
                 if let report = invariantReport { checkInvariants(store, report) }
             }
             // Only a context with observers can be inside one (a lookup per call otherwise).

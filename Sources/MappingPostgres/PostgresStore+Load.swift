@@ -79,6 +79,15 @@ extension PostgresStore: RowSource {
         return unreadRowsMet
     }
 
+    /// The graph holds these rows no more: they are faults again (version 0: nothing is written
+    /// over them until read), and announcements about them are dropped, not read.
+    public func evicted(_ evicted: [ObjectID]) {
+        holdsEverything = false
+        for object in evicted {
+            if let row = rows[object] { rows[object] = (row.key, 0) }
+        }
+    }
+
     /// Records the object each key became and, for rows read, the version read (a fault's is 0
     /// until its row is read: nothing is written over a row on the strength of it).
     public func attached(_ read: [StoredObject], as found: [Int64: ObjectID]) {

@@ -264,6 +264,44 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(context.identityEntryCount(of: "Animal"), 250)
     }
 
+    /// Past its cache limit a context evicts, at the end of each call, the objects least recently
+    /// used: one used on every call stays (rows changed behind its back do not show), the others
+    /// read their rows again when touched (the change shows), under the same handles. A deleted
+    /// object's handle stays stale; nothing is evicted inside a transaction.
+    func testTheCacheLimitEvictsTheLeastRecentlyUsed() throws {
+        do {
+            let (context, _) = try open()
+            let animals = (1...250).map { #"{"id": \#($0), "kind": "dog", "name": "A\#($0)"}"# }
+            _ = try context.importJSON(mapping: "animal", "[" + animals.joined(separator: ",") + "]")
+        }
+        let (context, store) = try open()
+        XCTAssertEqual(context.cacheLimit, ObjectCache.defaultLimit)
+        context.cacheLimit = 10
+        let first = try XCTUnwrap(context.object(of: "Animal", identity: .integer(1)))
+        var handles: [ObjectID] = []
+        for id in 2...100 {
+            handles.append(try XCTUnwrap(context.object(of: "Animal", identity: .integer(.init(id)))))
+            XCTAssertEqual(try context.value(of: first, attribute: "name").0, .string("A1"))
+            XCTAssertLessThanOrEqual(context.cachedObjectCount, 10)
+        }
+        try store.connection.execute(#"UPDATE "Animal" SET "name" = 'changed by hand'"#)
+        XCTAssertEqual(try context.value(of: first, attribute: "name").0, .string("A1"), "used on every call: never evicted")
+        XCTAssertEqual(try context.value(of: handles[0], attribute: "name").0, .string("changed by hand"), "evicted: its row read again")
+        XCTAssertEqual(try context.object(of: "Animal", identity: .integer(2)), handles[0], "the same handle")
+        try context.delete(handles[1])
+        for id in 101...150 { _ = try context.object(of: "Animal", identity: .integer(.init(id))) }
+        XCTAssertThrowsError(try context.value(of: handles[1], attribute: "name")) { error in
+            XCTAssertEqual((error as? MappingError)?.code, .stale)
+        }
+        try context.begin()
+        XCTAssertEqual(try context.objects(of: "Animal").count, 249)
+        _ = try context.object(of: "Animal", identity: .integer(7))
+        XCTAssertEqual(context.cachedObjectCount, 249, "nothing is evicted inside a transaction")
+        try context.commit()
+        XCTAssertLessThanOrEqual(context.cachedObjectCount, 10)
+        XCTAssertEqual(try context.objects(of: "Animal").count, 249)
+    }
+
     /// A file changed by hand so that a to-one points at a sibling entity of its table is refused
     /// when the row is read (following the link, or reading the whole graph), instead of breaking
     /// the graph's inverses.

@@ -96,6 +96,36 @@ int main(int argc, char **argv) {
     mapping_free(names);
     mapping_list_free(whole);
     mapping_list_free(finished);
+
+    /* The cache limit: the default until set; at 1, each call evicts what the ones before read. A
+     * string read stays valid across its object's eviction (its bytes are kept), and an evicted
+     * handle reads its row again. NULL outputs are allowed; a NULL context is misuse. */
+    size_t held = 0, limit = 0;
+    EXPECT_OK(ctx, mapping_context_cache_info(ctx, NULL, &limit));
+    EXPECT(limit == MAPPING_DEFAULT_CACHE_LIMIT);
+    EXPECT_OK(ctx, mapping_context_set_cache_limit(ctx, 1));
+    mapping_object first_person = MAPPING_NO_OBJECT, again = MAPPING_NO_OBJECT;
+    const char *first = NULL, *second = NULL, *third = NULL;
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "Person", "1", &first_person));
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "Person", "2", &grace));
+    EXPECT_OK(ctx, mapping_object_get_string(ctx, first_person, "name", &first, NULL));
+    EXPECT_OK(ctx, mapping_object_get_string(ctx, grace, "name", &second, NULL));
+    EXPECT_OK(ctx, mapping_context_cache_info(ctx, &held, &limit));
+    EXPECT(held <= 1 && limit == 1);
+    mapping_list *companies = NULL;
+    EXPECT_OK(ctx, mapping_entity_all(ctx, "Company", &companies));
+    mapping_list_free(companies);
+    EXPECT_OK(ctx, mapping_context_cache_info(ctx, &held, NULL));
+    EXPECT(held <= 1);
+    EXPECT_OK(ctx, mapping_object_get_string(ctx, first_person, "name", &third, NULL));
+    EXPECT_STR(first, third);
+    EXPECT_STR(second, "Grace Hopper");
+    EXPECT_OK(ctx, mapping_entity_find(ctx, "Person", "1", &again));
+    EXPECT(again == first_person);
+    EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_context_set_cache_limit(NULL, 1));
+    EXPECT_RC(NULL, MAPPING_EMISUSE, mapping_context_cache_info(NULL, &held, &limit));
+    EXPECT_OK(ctx, mapping_context_set_cache_limit(ctx, 0));
+
     char *after = dump(ctx);
     EXPECT_STR(after, before);
     free(after);

@@ -156,6 +156,7 @@ public struct ObjectStore {
             return nil
         }
         guard tables.indices.contains(Int(place.entity)) else { return nil }
+        session.cache?.touch(slot)
         return (slot, place)
     }
 
@@ -295,6 +296,7 @@ public struct ObjectStore {
         }
         nextSequence += 1
         let id = handle(slot: slot)
+        session.cache?.enqueue(id, slot: slot)
         if memberLists.indices.contains(entity.index) {
             memberLists[entity.index].append(id)
             liveCounts[entity.index] += 1
@@ -348,6 +350,7 @@ public struct ObjectStore {
         let place = Place(entity: Int32(truncatingIfNeeded: entity.index), rowNumber: UInt32(truncatingIfNeeded: row))
         places[slot] = place
         faultCount -= 1
+        session.cache?.enqueue(id, slot: slot)
         if memberLists.indices.contains(entity.index) {
             memberLists[entity.index].append(id)
             liveCounts[entity.index] += 1
@@ -367,6 +370,43 @@ public struct ObjectStore {
         generations[slot] = Self.next(generations[slot])
         free(slot: slot)
     }
+
+    /// Turns an object whose row the database holds as the graph does back into a fault: its
+    /// values, relationships, identity-map entry and index entries go, its handle stays and reads
+    /// the row again when touched (`ObjectStore+Cache`). Never inside a transaction. Its strings
+    /// stay in the arena: a C caller may hold them. The caller drops it from the member lists
+    /// (`dropEvicted`), many at once.
+    mutating func evict(_ id: ObjectID, model: Model) {
+        guard journal == nil, let slot = liveSlot(of: id), !places[slot].isFault else { return }
+        let place = places[slot]
+        let entity = Int(place.entity)
+        guard model.entities.indices.contains(entity), tables.indices.contains(entity) else { return }
+        if let identity = identity(of: id, model.entities[entity]) { unregister(id, map: identity.map, key: identity.key) }
+        index(id, at: place, adding: false)
+        tables[entity].removeRow(place.row)
+        places[slot] = .fault(entity)
+        faultCount += 1
+        if liveCounts.indices.contains(entity) { liveCounts[entity] -= 1 }
+        _ = session.cache?.takeUse(slot)  // read again, it starts unused
+    }
+
+    /// The entity of an object read (not a fault), without noting a use (the cache's own walk).
+    func readEntity(_ id: ObjectID) -> Int? {
+        guard let slot = liveSlot(of: id), !places[slot].isFault else { return nil }
+        return Int(places[slot].entity)
+    }
+
+    /// Drops the objects evicted since from the member lists of `entities`, which hold only the
+    /// objects read (a list is walked once for many evictions).
+    mutating func dropEvicted(from entities: Set<Int>) {
+        for entity in entities where memberLists.indices.contains(entity) {
+            let kept = memberLists[entity].filter { id in liveSlot(of: id).map { !places[$0].isFault } ?? false }
+            memberLists[entity] = kept
+        }
+    }
+
+    /// How many objects the graph holds read (not faults).
+    package var readCount: Int { objectCount - faultCount }
 
     /// Creation order for the objects a store-backed graph makes itself: after every row's (rows
     /// are ordered by their keys, which stay below 2^62).

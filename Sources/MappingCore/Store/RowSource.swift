@@ -32,6 +32,9 @@ public protocol RowSource: PersistentStore {
     /// The faults a write that failed met (rows another process gave an identity the call made
     /// new, which the graph holds unread), once: the call reads them and runs again.
     func faultsMet() -> [ObjectID]
+    /// Told that the graph turned these objects back into faults (`ObjectCache`): it holds their
+    /// rows no more, and reads them again when touched.
+    func evicted(_ objects: [ObjectID])
     /// Whether the store may hold rows the graph has not read: false only for an empty store no
     /// other process writes, whose graph holds everything from the start.
     func holdsRows() throws(MappingError) -> Bool
@@ -39,4 +42,5 @@ public protocol RowSource: PersistentStore {
 
 extension RowSource {
     public func faultsMet() -> [ObjectID] { [] }
+    public func evicted(_ objects: [ObjectID]) {}
 }

@@ -20,6 +20,11 @@ package struct StoreSession {
     /// Where a store-backed graph reads the rows it has not read yet, while it has not read them
     /// all (`ObjectStore+Faults`); nil for a graph that holds everything.
     package var rowSource: (any RowSource)?
+    /// The cache limit of a graph backed by a store it reads rows from, and the objects' recency
+    /// (`ObjectCache`); nil for any other graph.
+    package var cache: ObjectCache?
+    /// The most objects such a graph keeps read between calls; 0: no limit.
+    package var cacheLimit = ObjectCache.defaultLimit
     /// Fetch results made of faults, read a batch at a time as their objects are read.
     package var faultBatches = FaultBatches()
     /// Set while a call runs on a graph that holds part of its rows: what the call met that the

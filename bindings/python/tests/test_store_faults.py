@@ -9,6 +9,7 @@ import os
 import pathlib
 import random
 import sqlite3
+import sys
 import uuid
 
 import pytest
@@ -73,10 +74,22 @@ def people(rng, count):
 SERVER = os.environ.get("MAPPING_TEST_POSTGRES")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def where(request, tmp_path):
-    """Where a store goes: a file, or a schema of its own on the test server."""
-    if request.param == "sqlite":
+# The cache limit of the store contexts the differential tests open: None, or a few objects, so
+# that objects are evicted and read again all the time.
+cache_limit = None
+
+
+def open_store(path, **options):
+    """A context on the store at `path`, with the cache limit of the test's `where`."""
+    return mapping.Context(SPEC, store=path, cache_limit=cache_limit, **options)
+
+
+@pytest.fixture(params=["sqlite", "sqlite-cache3", "postgresql", "postgresql-cache3"])
+def where(request, tmp_path, monkeypatch):
+    """Where a store goes: a file, or a schema of its own on the test server; and the cache limit
+    of the contexts opened on it (`open_store`): none, or 3 objects."""
+    monkeypatch.setattr(sys.modules[__name__], "cache_limit", 3 if request.param.endswith("cache3") else None)
+    if request.param.startswith("sqlite"):
         return tmp_path / "people.db"
     if not SERVER:
         if os.environ.get("MAPPING_REQUIRE_POSTGRES") == "1":
@@ -88,7 +101,7 @@ def where(request, tmp_path):
 def make_store(where, payload):
     """A store holding `payload`, at `where` (a folder gets an SQLite file); its location."""
     location = str(where / "people.db") if isinstance(where, pathlib.Path) and where.is_dir() else str(where)
-    with mapping.Context(SPEC, store=location) as ctx:
+    with open_store(location) as ctx:
         ctx.import_json("person", json.dumps(payload))
     return location
 
@@ -114,13 +127,16 @@ def describe(obj):
 def reopen(ctx, path):
     """A fresh context on the store, which reads no rows yet."""
     ctx.close()
-    return mapping.Context(SPEC, store=path)
+    return open_store(path)
 
 
 def assert_same_graphs(ctx, memory, seed):
     """Every object of both contexts, entity by entity, in creation order."""
     for entity in ("Person", "Company", "Tag"):
         assert [describe(o) for o in ctx.all(entity)] == [describe(o) for o in memory.all(entity)], (seed, entity)
+    if cache_limit is not None:
+        # Evicted as it went: what a call read beyond the limit was given back at its end.
+        assert ctx.cached_count <= cache_limit, seed
 
 
 def test_opening_reads_no_rows_and_a_get_reads_only_what_it_touches(tmp_path):
@@ -131,7 +147,7 @@ def test_opening_reads_no_rows_and_a_get_reads_only_what_it_touches(tmp_path):
     db.execute("UPDATE \"Person\" SET extra = '{' WHERE id = 30")
     db.commit()
     db.close()
-    with mapping.Context(SPEC, store=path) as ctx:
+    with open_store(path) as ctx:
         first = ctx.get("Person", 1)
         assert first["name"] == "P1" and first["extra"] == {"n": 1, "list": [1, "1"]}
         company = first.related("company")
@@ -167,7 +183,7 @@ def test_reads_in_any_order_answer_as_the_graph_in_memory(where, seed):
     path = make_store(where, payload)
     memory = mapping.Context(SPEC)
     memory.import_json("person", json.dumps(payload))
-    with mapping.Context(SPEC, store=path, read_only=seed % 2 == 1) as ctx:
+    with open_store(path, read_only=seed % 2 == 1) as ctx:
         held = {}
         for step in range(120):
             choice = rng.random()
@@ -207,13 +223,13 @@ def test_changes_after_reads_are_written_and_read_back(where):
     rng = random.Random(7)
     payload = people(rng, 30)
     path = make_store(where, payload)
-    with mapping.Context(SPEC, store=path) as ctx:
+    with open_store(path) as ctx:
         first = ctx.get("Person", 1)
         ctx.import_json("person", json.dumps([{"id": 1, "name": "renamed", "tags": ["new"], "company": {"id": 99}},
                                                {"id": 31, "name": "P31", "friend": {"id": 1}}]))
         assert first["name"] == "renamed" and ctx.get("Person", 1) == first
         ctx.delete(ctx.get("Person", 2))
-    with mapping.Context(SPEC, store=path) as ctx:
+    with open_store(path) as ctx:
         newest = ctx.get("Person", 31)
         assert newest.related("friend")["name"] == "renamed"
         assert [t["label"] for t in newest.related("friend").related("tags")] == ["new"]
@@ -233,7 +249,7 @@ def test_an_import_reads_only_the_rows_it_touches(tmp_path):
     page = [{"id": 1, "name": "one", "company": {"id": 3, "name": "C3"}, "tags": ["t1", "fresh"]},
             {"id": 41, "name": "new", "company": {"id": 2}, "friend": {"id": 2}}]
     events = []
-    with mapping.Context(SPEC, store=path) as ctx:
+    with open_store(path) as ctx:
         # Person 30's row is broken; the import never reads it, and its callbacks run once.
         ctx.import_json("person", json.dumps(page), on_event=lambda kind, name, obj, count: events.append((kind, name)))
         twin = mapping.Context(SPEC)
@@ -253,7 +269,7 @@ def test_an_import_reads_only_the_rows_it_touches(tmp_path):
     memory = mapping.Context(SPEC)
     memory.import_json("person", json.dumps(payload))
     memory.import_json("person", json.dumps(page))
-    with mapping.Context(SPEC, store=path) as ctx:
+    with open_store(path) as ctx:
         for entity in ("Person", "Company", "Tag"):
             got = [describe(o) for o in ctx.all(entity)]
             want = [describe(o) for o in memory.all(entity)]
@@ -272,7 +288,7 @@ def test_imports_on_part_of_the_graph_end_as_in_memory(where, seed):
     path = make_store(where, payload)
     memory = mapping.Context(SPEC)
     memory.import_json("person", json.dumps(payload))
-    ctx = mapping.Context(SPEC, store=path)
+    ctx = open_store(path)
     try:
         for step in range(8):
             page = people(rng, 70)
@@ -305,7 +321,7 @@ def test_changes_on_part_of_the_graph_end_as_in_memory(where, seed):
     path = make_store(where, payload)
     memory = mapping.Context(SPEC)
     memory.import_json("person", json.dumps(payload))
-    ctx = mapping.Context(SPEC, store=path)
+    ctx = open_store(path)
     created = 1000
     outcomes_seen = set()
     try:
@@ -417,7 +433,7 @@ def test_fetches_in_the_database_answer_as_in_memory(where, seed):
     path = make_store(where, payload)
     memory = mapping.Context(SPEC)
     memory.import_json("person", json.dumps(payload))
-    ctx = mapping.Context(SPEC, store=path)
+    ctx = open_store(path)
     try:
         for step in range(60):
             entity = rng.choice(["Person", "Person", "Manager"])
@@ -459,7 +475,7 @@ def test_a_list_naming_objects_not_read_twice_reads_each_once(where):
     memory.import_json("person", json.dumps(payload))
     managers = [p["id"] for p in payload if p.get("kind") == "manager"]
     assert len(managers) > 500
-    with mapping.Context(SPEC, store=path) as ctx:
+    with open_store(path) as ctx:
         twice = list(ctx.fetch("Person", "id IN %@", managers)) * 2
         expected = list(memory.fetch("Person", "id IN %@", managers)) * 2
         assert ctx.values(twice, "level") == memory.values(expected, "level")
@@ -473,7 +489,7 @@ def test_affixes_match_characters_as_in_memory_though_the_database_compares_byte
     path = make_store(where, payload)
     memory = mapping.Context(SPEC)
     memory.import_json("person", json.dumps(payload))
-    with mapping.Context(SPEC, store=path) as ctx:
+    with open_store(path) as ctx:
         for predicate, argument, expected in [("name BEGINSWITH %@", "P1", [2]), ("name CONTAINS %@", "1", [2, 3]),
                                               ("name BEGINSWITH %@", "P\x7f", [6]), ("name BEGINSWITH %@", "", [1, 2, 3, 4, 6, 7, 8]),
                                               ("name CONTAINS %@", "", [1, 2, 3, 4, 6, 7, 8]), ("name BEGINSWITH %@", "P", [1, 2, 4, 6, 7, 8]),
@@ -485,3 +501,62 @@ def test_affixes_match_characters_as_in_memory_though_the_database_compares_byte
                 want = [p["id"] for p in memory.fetch("Person", predicate, argument, **options)]
                 assert got == want == (expected if sort is None else expected[::-1]), (predicate, argument, sort)
             assert ctx.count("Person", predicate, argument) == len(expected), (predicate, argument)
+
+
+def test_a_cache_limit_evicts_between_calls_and_keeps_handles(where):
+    """Past its cache limit a context gives back, at the end of each call, the objects least
+    recently used: they read their rows again when touched, under the same Objects, with the
+    values the graph in memory has. A deleted object stays stale; inside a transaction nothing is
+    evicted, and the limit holds again once it ends."""
+    rng = random.Random(5)
+    payload = people(rng, 60)
+    path = make_store(where, payload)
+    memory = mapping.Context(SPEC)
+    memory.import_json("person", json.dumps(payload))
+    with mapping.Context(SPEC, store=path, cache_limit=5) as ctx:
+        assert ctx.cache_limit == 5
+        held = [ctx.get("Person", person["id"]) for person in payload]
+        assert ctx.cached_count <= 5
+        assert [describe(o) for o in held] == [describe(memory.get("Person", p["id"])) for p in payload]
+        assert ctx.cached_count <= 5
+        assert ctx.get("Person", payload[0]["id"]) == held[0]
+        ctx.delete(held[1])
+        memory.delete(memory.get("Person", payload[1]["id"]))
+        assert [describe(o) for o in held[2:]] == [describe(memory.get("Person", p["id"])) for p in payload[2:]]
+        with pytest.raises(mapping.StaleObjectError):
+            held[1]["name"]
+        ctx.begin()
+        assert len(ctx.all("Person")) == len(memory.all("Person"))
+        assert ctx.cached_count > 5  # a transaction holds what it read until it ends
+        held[0]["name"] = "in a transaction"
+        ctx.commit()
+        assert ctx.cached_count <= 5
+        assert held[0]["name"] == "in a transaction"
+        ctx.cache_limit = None
+        assert ctx.cache_limit is None
+        assert_same_graphs_but_first(ctx, memory)
+        assert ctx.cached_count >= len(memory.all("Person"))
+        with pytest.raises(ValueError):
+            ctx.cache_limit = 0
+
+
+def assert_same_graphs_but_first(ctx, memory):
+    """The people of both contexts, but the first one's name (changed in one only)."""
+    got = [describe(o) for o in ctx.all("Person")]
+    want = [describe(o) for o in memory.all("Person")]
+    got[0]["name"] = want[0]["name"]
+    assert got == want
+
+
+def test_the_default_cache_limit_and_a_context_in_memory(tmp_path):
+    """A store's context keeps 100,000 objects read unless told otherwise; one in memory holds
+    every object, whatever its limit."""
+    path = make_store(tmp_path, [{"id": 1, "name": "a"}])
+    with mapping.Context(SPEC, store=path) as ctx:
+        assert ctx.cache_limit == 100_000
+        assert ctx.cached_count == 0
+        ctx.get("Person", 1)
+        assert ctx.cached_count == 1
+    memory = mapping.Context(SPEC, cache_limit=1)
+    memory.import_json("person", json.dumps(people(random.Random(1), 10)))
+    assert memory.cached_count == len(memory.all("Person")) + len(memory.all("Company")) + len(memory.all("Tag"))

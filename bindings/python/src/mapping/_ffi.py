@@ -250,6 +250,8 @@ parser_available = function("mapping_parser_is_available", [c_int], c_int)
 context_set_parser = status("mapping_context_set_parser", [ContextP, c_int])
 context_set_busy_timeout = status("mapping_context_set_busy_timeout", [ContextP, c_int])
 context_set_max_input = status("mapping_context_set_max_input", [ContextP, c_size_t])
+context_set_cache_limit = status("mapping_context_set_cache_limit", [ContextP, c_size_t])
+context_cache_info = status("mapping_context_cache_info", [ContextP, POINTER(c_size_t), POINTER(c_size_t)])
 EVENT_WILL_MAP_COLLECTION, EVENT_WILL_MAP_OBJECT, EVENT_DID_MAP_OBJECT, EVENT_DID_MAP_COLLECTION = 1, 2, 3, 4
 EVENT_NAMES: Dict[int, str] = {EVENT_WILL_MAP_COLLECTION: "will_map_collection", EVENT_WILL_MAP_OBJECT: "will_map_object",
                EVENT_DID_MAP_OBJECT: "did_map_object", EVENT_DID_MAP_COLLECTION: "did_map_collection"}

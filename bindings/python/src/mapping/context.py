@@ -72,6 +72,13 @@ def _parser_value(name: Optional[str]) -> int:
     return _ffi.PARSERS[name]
 
 
+class _LibraryDefault:
+    """The default of an argument whose default the library keeps (said once, in the header)."""
+
+
+_LIBRARY_DEFAULT = _LibraryDefault()
+
+
 class Context(Handle, _ContextHTTP):
     """A mapping spec and the object graph it describes.
 
@@ -99,6 +106,10 @@ class Context(Handle, _ContextHTTP):
     and changes nothing. `follow=False` leaves other processes' commits out of the rows this graph
     holds (an importer that never looks at them). `on_warning` is given what the database says on its
     own (set_warning_handler).
+
+    A context on a store keeps at most `cache_limit` objects read between calls (100,000 unless
+    given; None for no limit): past it, the least recently used are evicted and read again when
+    touched, and their Objects stay valid (the `cache_limit` property says more).
     """
 
     _kind = "context"
@@ -106,7 +117,8 @@ class Context(Handle, _ContextHTTP):
     def __init__(self, spec: Spec, *, parser: Optional[str] = None, busy_timeout: Optional[float] = 5.0,
                  max_input_size: Optional[int] = None, store: Union[str, "os.PathLike[str]", None] = None,
                  create: bool = True, read_only: bool = False, durable: bool = False, rebuild: bool = False,
-                 follow: bool = True, on_warning: Optional[Callable[[str], None]] = None) -> None:
+                 follow: bool = True, on_warning: Optional[Callable[[str], None]] = None,
+                 cache_limit: Union[int, None, "_LibraryDefault"] = _LIBRARY_DEFAULT) -> None:
         data = _spec_bytes(spec)
         pointer = _ffi.ContextP()
         if store is None:
@@ -133,6 +145,34 @@ class Context(Handle, _ContextHTTP):
             self.set_busy_timeout(busy_timeout)
         if max_input_size is not None:
             self.set_max_input_size(max_input_size)
+        if not isinstance(cache_limit, _LibraryDefault):
+            self.cache_limit = cache_limit
+
+    @property
+    def cache_limit(self) -> Optional[int]:
+        """The most objects this context keeps read between calls when it has a store (None: no
+        limit). At the end of a call outside a transaction, past the limit, the objects least
+        recently used are evicted down to 90% of it; each reads its row again when next touched,
+        and its Object stays valid (a deleted one's stays stale). Nothing uncommitted is evicted.
+        A call that needs the whole graph (begin(), a chunked import) reads every row first, so a
+        program running transactions on a store far above the limit raises it, or sets None."""
+        limit = ctypes.c_size_t()
+        _ffi.context_cache_info(self._ptr, None, ctypes.byref(limit))
+        return limit.value or None
+
+    @cache_limit.setter
+    def cache_limit(self, objects: Optional[int]) -> None:
+        if objects is not None and objects < 1:
+            raise ValueError("cache_limit must be at least 1, or None for no limit")
+        _ffi.context_set_cache_limit(self._ptr, objects or 0)
+
+    @property
+    def cached_count(self) -> int:
+        """How many objects the graph holds read now (rows of the store not read yet, or evicted,
+        are not counted)."""
+        held = ctypes.c_size_t()
+        _ffi.context_cache_info(self._ptr, ctypes.byref(held), None)
+        return held.value
 
     def set_max_input_size(self, size: Optional[int]) -> None:
         """The largest payload (in bytes) this context's imports accept; larger ones raise
