@@ -8,6 +8,8 @@ ROUNDS fresh processes:
 - a fetch: open the store, fetch the people whose id is in a range holding 1% of them (the
   identification's unique index) and read their emails (`ctx.values`), against Python's sqlite3
   running the same SELECT of the emails on the same file;
+- a walk: open the store, fetch every person and read each email, with the default cache limit and
+  without one (the extra peak memory: target ≤ 100 MB at 1M with the default);
 - a working set: open the store, read 10,000 random people by id with their email, their
   company's name and their phones' numbers; the extra peak memory it took (target ≤ 50 MB at 1M).
 
@@ -89,6 +91,37 @@ print(json.dumps({"seconds": elapsed, "extra": max(0, peak - before), "read": re
 """
 
 
+ITERATE = r"""
+import json, os, pathlib, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+import mapping
+spec, store = pathlib.Path(sys.argv[2]), sys.argv[3]
+limit = {"default": {}, "none": {"cache_limit": None}}[sys.argv[4]]
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+before = rss()
+t = time.perf_counter()
+ctx = mapping.Context(spec, store=store, read_only=True, **limit)
+read = 0
+for person in ctx.fetch("Person"):
+    read += len(person["email"] or "")
+elapsed = time.perf_counter() - t
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"seconds": elapsed, "extra": max(0, peak - before), "read": read, "held": ctx.cached_count}))
+"""
+
+
+def iterate_all(store, limit):
+    """Every person of the store walked once, reading each one's email, with the default cache
+    limit or none: time, extra peak memory, objects held at the end."""
+    out = subprocess.run([sys.executable, "-c", ITERATE, str(BINDING), str(SPEC), str(store), limit],
+                         check=True, capture_output=True, text=True).stdout
+    result = json.loads(out)
+    assert result["read"] > 0, result
+    return result
+
+
 def working_set(store, count):
     out = subprocess.run([sys.executable, "-c", WORKING, str(BINDING), str(SPEC), str(store), str(count)],
                          check=True, capture_output=True, text=True).stdout
@@ -132,11 +165,13 @@ def measure(folder, count, page):
         for kind, result in both.items():
             fetches[kind].append(result["seconds"])
     working = [working_set(original, count) for _ in range(ROUNDS)]
+    walks = {limit: iterate_all(original, limit) for limit in ("default", "none")}
     original.unlink()
     result = {kind: (median([r["seconds"] for r in results]), median([r["extra"] for r in results]))
               for kind, results in rounds.items()}
     result["fetch"] = (median(fetches["libmapping"]), median(fetches["sqlite3"]))
     result["working"] = (median([w["seconds"] for w in working]), median([w["extra"] for w in working]))
+    result["walks"] = walks
     return result
 
 
@@ -150,6 +185,7 @@ def main():
     print("|---:|---:|---:|---:|---:|---:|")
     fetches = {}
     workings = {}
+    walks = {}
     with tempfile.TemporaryDirectory() as folder:
         page = people(folder, PAGE)
         for count in sizes:
@@ -159,6 +195,7 @@ def main():
                   f"{full_memory / 2**20:.0f} MB | {empty_memory / 2**20:.0f} MB |", flush=True)
             fetches[count] = result["fetch"]
             workings[count] = result["working"]
+            walks[count] = result["walks"]
     print(f"\nFresh process: open the store, fetch the 1% of people in an id range and read their emails; beside "
           f"Python's sqlite3 running the same SELECT on the same file. Medians of {ROUNDS} processes.\n")
     print("| people in the store | libmapping | sqlite3 | ratio (target ≤ 3×) |")
@@ -171,6 +208,14 @@ def main():
     print("|---:|---:|---:|")
     for count, (seconds, extra) in workings.items():
         print(f"| {count:,} | {seconds * 1000:.0f} ms | {extra / 2**20:.0f} MB |")
+
+    print(f"\nFresh process: open the store, fetch every person and read each one's email, once with the default "
+          f"cache limit (100,000 objects) and once without a limit. One process each.\n")
+    print("| people in the store | cache limit | time | extra peak memory (target ≤ 100 MB at 1M) | objects held at the end |")
+    print("|---:|---|---:|---:|---:|")
+    for count, results in walks.items():
+        for limit, walk in results.items():
+            print(f"| {count:,} | {limit} | {walk['seconds']:.1f} s | {walk['extra'] / 2**20:.0f} MB | {walk['held']:,} |")
 
 
 if __name__ == "__main__":
