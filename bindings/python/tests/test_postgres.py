@@ -285,6 +285,28 @@ def test_a_conflicting_update_is_reported_and_writes_nothing(store):
         assert mine.get("Person", 3)["active"] is True
 
 
+def test_an_evicted_row_is_read_again_as_another_process_left_it(store):
+    """With a cache limit of 2, what this context read three calls ago is evicted: another
+    context's change to it is not applied (its announcement is dropped), yet reading it again
+    shows the change, and writing it over is no conflict (it was read at the new version). A row
+    still held follows the other's commits as before."""
+    with mapping.Context(SPEC, store=store, cache_limit=2) as mine, mapping.Context(SPEC, store=store) as theirs:
+        theirs.import_json("person", page(0, 6))
+        first = mine.get("Person", 1)
+        assert first["name"] == person(1)["name"]
+        for identity in (2, 3, 4):
+            mine.get("Person", identity)["name"]
+        assert mine.cached_count <= 2
+        theirs.get("Person", 1)["name"] = "changed while evicted"
+        theirs.get("Person", 4)["name"] = "changed while held"
+        mine.refresh()
+        assert first["name"] == "changed while evicted"
+        assert mine.get("Person", 1) == first
+        first["name"] = "mine, no conflict"
+        assert sql(store, 'SELECT name, "_version" FROM "Person" WHERE id = 1') == [["mine, no conflict", "3"]]
+        assert mine.get("Person", 4)["name"] == "changed while held"
+
+
 def test_two_processes_adding_one_new_identity_end_with_one_row(store):
     with mapping.Context(SPEC, store=store) as first, mapping.Context(SPEC, store=store) as second:
         first.begin()
