@@ -59,6 +59,15 @@ extension StoreLayout {
             parameters += [.text(affix), .text(upper)]
             let ordered = self.ordered(attributeColumns[entity.index][attribute], .string)
             return "(\(name) IS NOT NULL AND \(ordered) >= ? AND \(ordered) < ?)"
+        case .suffix(let attribute, let affix):
+            guard let name = column(attribute, entity) else { return "(1 = 0)" }
+            guard !affix.isEmpty else { return "\(name) IS NOT NULL" }
+            // The last bytes, as many as the (ASCII) suffix has. SQLite counts a text's characters
+            // only up to a NUL byte, a blob's bytes all the way; PostgreSQL's text holds no NUL.
+            parameters.append(.text(affix))
+            let count = affix.utf8.count
+            return dialect == .postgres ? "(\(name) IS NOT NULL AND right(\(name), \(count)) = ?)"
+                : "(\(name) IS NOT NULL AND substr(CAST(\(name) AS BLOB), -\(count)) = CAST(? AS BLOB))"
         case .containing(let attribute, let needle):
             guard let name = column(attribute, entity) else { return "(1 = 0)" }
             parameters.append(.text(needle))

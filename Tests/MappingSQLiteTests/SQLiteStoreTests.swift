@@ -226,6 +226,8 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try context.count(of: "Animal", where: "name BEGINSWITH 'T'"), 1)
         XCTAssertEqual(context.identityEntryCount(of: "Animal"), 3, "a prefix narrows in the database: its one candidate is read")
         XCTAssertEqual(try context.count(of: "Animal", where: "name ENDSWITH 'II'"), 1)
+        XCTAssertEqual(context.identityEntryCount(of: "Animal"), 3, "a suffix narrows in the database: its candidate was read already")
+        XCTAssertEqual(try context.count(of: "Animal", where: "name MATCHES '.*II'"), 1)
         XCTAssertEqual(context.identityEntryCount(of: "Animal"), 4, "a test the database cannot run reads the candidates")
         let keeper = try XCTUnwrap(context.relatedObject(of: rex, relationship: "keeper"))
         XCTAssertEqual(context.identityEntryCount(of: "Keeper"), 1)

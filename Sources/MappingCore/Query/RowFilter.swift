@@ -6,8 +6,10 @@ public indirect enum RowFilter: Sendable {
     /// The attribute (an index into the fetched entity's attributes) compared with `values` as the
     /// in-memory evaluator compares: `equal`/`notEqual` with no value test null (`IS NULL`).
     case compare(attribute: Int, op: Op, values: [AttributeValue])
-    /// A string attribute whose bytes begin with, or contain, these (ASCII) bytes; null fails.
+    /// A string attribute whose bytes begin with, end with, or contain these (ASCII) bytes; null
+    /// fails.
     case prefix(attribute: Int, String)
+    case suffix(attribute: Int, String)
     case containing(attribute: Int, String)
     case and([RowFilter])
     case or([RowFilter])
@@ -86,13 +88,34 @@ extension CompiledComparison {
               case .attribute(let attribute)? = path.steps.first, entity.attributes.indices.contains(attribute),
               case .value(let right) = right else { return nil }
         let type = entity.attributes[attribute].type
-        if self.op == .beginsWith || self.op == .contains {
+        switch self.op {
+        case .beginsWith, .endsWith, .contains:
             // Memory compares Characters (canonical equivalence, grapheme clusters), a database
-            // bytes. For an ASCII affix a match in memory is a match in bytes (an ASCII character is
-            // its own decomposition), not always the other way ("e" and "e\u{301}"): the database
-            // narrows, memory finishes.
-            guard type == .string, case .string(let affix) = right, affix.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-            return (self.op == .beginsWith ? .prefix(attribute: attribute, affix) : .containing(attribute: attribute, affix), false)
+            // bytes: the database narrows, memory finishes.
+            guard type == .string, case .string(let affix) = right, Self.bytesNarrow(affix) else { return nil }
+            switch self.op {
+            case .beginsWith: return (.prefix(attribute: attribute, affix), false)
+            case .endsWith: return (.suffix(attribute: attribute, affix), false)
+            default: return (.containing(attribute: attribute, affix), false)
+            }
+        case .like:
+            // The pattern's literal text before its first wildcard and after its last one: a
+            // prefix and a suffix every match has (a `?` matches one Character, which may be
+            // several bytes, so the middle is left to memory).
+            guard type == .string, case .string(let pattern) = right else { return nil }
+            let characters = Array(pattern)
+            let wildcards = characters.indices.filter { ["*", "?", "\\"].contains(characters[$0]) }
+            guard let first = wildcards.first, let last = wildcards.last else {
+                // No wildcard: the text itself, as a prefix (equality compares bytes, LIKE Characters).
+                return Self.bytesNarrow(pattern) ? (.prefix(attribute: attribute, pattern), false) : nil
+            }
+            var parts: [RowFilter] = []
+            let head = String(characters[..<first]), tail = String(characters[(last + 1)...])
+            if !head.isEmpty, Self.bytesNarrow(head) { parts.append(.prefix(attribute: attribute, head)) }
+            if !tail.isEmpty, Self.bytesNarrow(tail) { parts.append(.suffix(attribute: attribute, tail)) }
+            return parts.isEmpty ? nil : (.and(parts), false)
+        default:
+            break
         }
         let op: RowFilter.Op
         switch self.op {
@@ -117,6 +140,17 @@ extension CompiledComparison {
             values.append(value)
         }
         return (.compare(attribute: attribute, op: op, values: values), true)
+    }
+}
+
+extension CompiledComparison {
+    /// Whether a database comparing the bytes of `affix` keeps every string memory matches with it
+    /// (as a prefix, suffix or part): true for ASCII text without `K`, `;` and `` ` ``. An ASCII
+    /// character is a Character equal only to itself, but for those three: U+212A KELVIN SIGN,
+    /// U+037E GREEK QUESTION MARK and U+1FEF GREEK VARIA decompose to them, so memory finds a `K`
+    /// in "\u{212A}" where the bytes hold none.
+    static func bytesNarrow(_ affix: String) -> Bool {
+        affix.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "K") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "`") }
     }
 }
 

@@ -10,31 +10,62 @@ package struct FaultBatches {
     package static let size = 100
     static let limit = 1 << 20
 
+    /// The slot number of the store's first slot (`HandleSpace`): places are indexed by slot.
+    private let base: Int
     /// Each result remembered, by number, oldest first in `order`; `unindexed` those whose places
     /// are not in `places` yet.
-    private var results: [Int: [ObjectID]] = [:]
-    private var order: [Int] = []
-    private var unindexed: [Int] = []
+    private var results: [UInt32: [ObjectID]] = [:]
+    private var order: [UInt32] = []
+    private var unindexed: [UInt32] = []
     /// How many objects `results` holds in all.
     private var held = 0
-    /// Each indexed object's result and place there, packed (result << 32 | index).
-    private var places: [ObjectID: Int] = [:]
-    private var next = 0
+    /// Per slot (from `base`), the indexed object's result and place there, packed as
+    /// (result + 1) << 32 | index; 0 for none. A flat array: 8 bytes per slot, where a dictionary
+    /// of a 1M-object result took 32 MB and twice that while it grew.
+    private var places: [UInt64] = []
+    /// How many entries of `places` are set.
+    private var indexed = 0
+    private var next: UInt32 = 0
 
-    package init() {}
+    package init(base: Int = 0) { self.base = base }
+
+    /// The index of an object's entry in `places`, if its slot can have one.
+    private func entry(_ object: ObjectID) -> Int? {
+        let index = object.slot - base
+        return index >= 0 && index < Int(UInt32.max) ? index : nil
+    }
+
+    private func place(of object: ObjectID) -> (result: UInt32, index: Int)? {
+        guard let entry = entry(object), places.indices.contains(entry), places[entry] != 0 else { return nil }
+        let packed = places[entry]
+        return (UInt32(truncatingIfNeeded: packed >> 32) &- 1, Int(packed & 0xFFFF_FFFF))
+    }
+
+    private mutating func setPlace(_ object: ObjectID, _ place: (result: UInt32, index: Int)?) {
+        guard let entry = entry(object) else { return }
+        if entry >= places.count {
+            guard place != nil else { return }
+            places.append(contentsOf: repeatElement(0, count: entry + 1 - places.count))
+        }
+        let packed = place.map { (UInt64($0.result) + 1) << 32 | UInt64(truncatingIfNeeded: $0.index) } ?? 0
+        if places[entry] == 0 && packed != 0 { indexed += 1 }
+        if places[entry] != 0 && packed == 0 { indexed -= 1 }
+        places[entry] = packed
+    }
 
     /// Remembers a result (only worth it when more than one of its objects is a fault).
     mutating func remember(_ objects: [ObjectID]) {
-        guard objects.count > 1, objects.count < Self.limit, objects.count < Int(UInt32.max) else { return }
+        guard objects.count > 1, objects.count < Self.limit else { return }
         while held + objects.count > Self.limit, let oldest = order.first {
             order.removeFirst()
             unindexed.removeAll { $0 == oldest }
             let forgotten = results.removeValue(forKey: oldest) ?? []
             held -= forgotten.count
-            for object in forgotten where places[object].map({ $0 >> 32 }) == oldest { places[object] = nil }
+            for object in forgotten where place(of: object)?.result == oldest { setPlace(object, nil) }
         }
+        // Numbers wrap after 2^32 - 1 results; by then the old ones were long forgotten.
         let number = next
-        next += 1
+        next = next == UInt32.max - 1 ? 0 : next + 1
         results[number] = objects
         held += objects.count
         order.append(number)
@@ -43,16 +74,16 @@ package struct FaultBatches {
 
     /// Up to `size` objects of `object`'s result, from `object` on (those `isFault` keeps).
     mutating func batch(from object: ObjectID, isFault: (ObjectID) -> Bool) -> [ObjectID] {
-        while places[object] == nil, let newest = unindexed.popLast() {
-            for (index, member) in (results[newest] ?? []).enumerated() where isFault(member) && places[member] == nil {
-                places[member] = newest << 32 | index
+        while place(of: object) == nil, let newest = unindexed.popLast() {
+            for (index, member) in (results[newest] ?? []).enumerated() where isFault(member) && place(of: member) == nil {
+                setPlace(member, (newest, index))
             }
         }
-        guard let place = places[object], let result = results[place >> 32] else { return [object] }
-        let start = place & 0xFFFF_FFFF
-        guard result.indices.contains(start) else { return [object] }
+        guard let place = place(of: object), let result = results[place.result], result.indices.contains(place.index) else {
+            return [object]
+        }
         var batch: [ObjectID] = []
-        for candidate in result[start...] where isFault(candidate) {
+        for candidate in result[place.index...] where isFault(candidate) {
             batch.append(candidate)
             if batch.count == Self.size { break }
         }
@@ -61,11 +92,12 @@ package struct FaultBatches {
 
     /// Forgets objects whose rows were read (once nothing is left to read, every result goes).
     mutating func read(_ objects: [ObjectID]) {
-        for object in objects { places[object] = nil }
-        if places.isEmpty && unindexed.isEmpty {
+        for object in objects { setPlace(object, nil) }
+        if indexed == 0 && unindexed.isEmpty {
             results = [:]
             order = []
             held = 0
+            places = []
         }
     }
 }

@@ -22,7 +22,7 @@ extension ObjectStore {
         var wanted = objects
         if objects.count == 1, let object = objects.first, faultEntity(object) != nil {
             // Taken out while it is asked (it reads the graph), and put back: no copy is made.
-            var batches = FaultBatches()
+            var batches = FaultBatches(base: space.firstSlot)
             swap(&batches, &session.faultBatches)
             wanted = batches.batch(from: object) { faultEntity($0) != nil }
             swap(&batches, &session.faultBatches)

@@ -87,6 +87,7 @@ public struct ObjectStore {
         }
         indexKeys = keys
         self.indexes = indexes
+        session.faultBatches = FaultBatches(base: space.firstSlot)
     }
 
     struct IndexKey: Hashable {

@@ -383,7 +383,8 @@ def test_changes_on_part_of_the_graph_end_as_in_memory(where, seed):
 
 def random_predicate(rng, entity, depth=0):
     """A predicate and its arguments: comparisons the database can test (integers, strings, dates,
-    null tests, IN, BETWEEN) and ones it cannot (decimals, key paths, @count, [c], BEGINSWITH)."""
+    null tests, IN, BETWEEN), ones it narrows (BEGINSWITH, ENDSWITH, CONTAINS, LIKE) and ones it
+    cannot test (decimals, key paths, @count, [c])."""
     choice = rng.randrange(12 if depth < 2 else 9)
     if choice == 0:
         name = rng.choice(["id", "level"] if entity == "Manager" else ["id"])
@@ -406,8 +407,9 @@ def random_predicate(rng, entity, depth=0):
         return rng.choice(["company.id == %@", "tags.@count > %@", "friend.id < %@"]), [rng.randint(0, 12)]
     if choice == 8:
         # A database compares bytes, memory Characters: "P1\u0301" does not begin with "P1" in memory.
-        return (rng.choice(["name BEGINSWITH %@", "name ==[c] %@", "name CONTAINS %@", "name BEGINSWITH[c] %@"]),
-                [rng.choice(["P1", "p2", "x", "", "1", "P", "1\u0301", "\u00e9", "P\x7f"])])
+        return (rng.choice(["name BEGINSWITH %@", "name ==[c] %@", "name CONTAINS %@", "name BEGINSWITH[c] %@",
+                            "name ENDSWITH %@", "name LIKE %@"]),
+                [rng.choice(["P1", "p2", "x", "", "1", "P", "1\u0301", "\u00e9", "P\x7f", "P*", "*1", "P?", "?1*", "K", "*"])])
     left, left_args = random_predicate(rng, entity, depth + 1)
     right, right_args = random_predicate(rng, entity, depth + 1)
     if choice == 9:
@@ -482,19 +484,35 @@ def test_a_list_naming_objects_not_read_twice_reads_each_once(where):
 
 
 def test_affixes_match_characters_as_in_memory_though_the_database_compares_bytes(where):
-    """BEGINSWITH and CONTAINS narrow in the database (by bytes) and finish in memory (by
-    Characters): "P1" + a combining acute does not begin with "P1" in memory, though its bytes do."""
+    """BEGINSWITH, ENDSWITH, CONTAINS and LIKE narrow in the database (by bytes) and finish in
+    memory (by Characters): "P1" + a combining acute does not begin with "P1" in memory, though its
+    bytes do; the Kelvin sign (U+212A) begins with "K" in memory, though its bytes do not, and so
+    does the Greek question mark (U+037E) end with ";". On SQLite a NUL byte inside a name does not
+    hide the text after it."""
+    nul = isinstance(where, pathlib.Path)  # PostgreSQL's text holds no NUL
     payload = [{"id": 1, "name": "P1\u0301"}, {"id": 2, "name": "P1"}, {"id": 3, "name": "xP1y"}, {"id": 4, "name": "P\u00e9"},
-               {"id": 5}, {"id": 6, "name": "P\x7fz"}, {"id": 7, "name": "P\u0080"}, {"id": 8, "name": "P2"}]
+               {"id": 5}, {"id": 6, "name": "P\x7fz"}, {"id": 7, "name": "P\u0080"}, {"id": 8, "name": "P2"},
+               {"id": 9, "name": "\u212aelvin"}, {"id": 10, "name": "x\u037e"}, {"id": 11, "name": "b;"}]
+    if nul:
+        payload.append({"id": 12, "name": "x\u0000yz"})
+    named = [1, 2, 3, 4, 6, 7, 8, 9, 10, 11] + ([12] if nul else [])
     path = make_store(where, payload)
     memory = mapping.Context(SPEC)
     memory.import_json("person", json.dumps(payload))
     with open_store(path) as ctx:
         for predicate, argument, expected in [("name BEGINSWITH %@", "P1", [2]), ("name CONTAINS %@", "1", [2, 3]),
-                                              ("name BEGINSWITH %@", "P\x7f", [6]), ("name BEGINSWITH %@", "", [1, 2, 3, 4, 6, 7, 8]),
-                                              ("name CONTAINS %@", "", [1, 2, 3, 4, 6, 7, 8]), ("name BEGINSWITH %@", "P", [1, 2, 4, 6, 7, 8]),
-                                              ("NOT (name BEGINSWITH %@)", "P1", [1, 3, 4, 5, 6, 7, 8]),
-                                              ("name BEGINSWITH %@ OR id == 5", "P1", [2, 5])]:
+                                              ("name BEGINSWITH %@", "P\x7f", [6]), ("name BEGINSWITH %@", "", named),
+                                              ("name CONTAINS %@", "", named), ("name BEGINSWITH %@", "P", [1, 2, 4, 6, 7, 8]),
+                                              ("NOT (name BEGINSWITH %@)", "P1", [i for i in range(1, 13 if nul else 12) if i != 2]),
+                                              ("name BEGINSWITH %@ OR id == 5", "P1", [2, 5]),
+                                              ("name BEGINSWITH %@", "K", [9]), ("name CONTAINS %@", "Ke", [9]),
+                                              ("name ENDSWITH %@", "1", [2]), ("name ENDSWITH %@", "z", [6] + ([12] if nul else [])),
+                                              ("name ENDSWITH %@", "", named), ("name ENDSWITH %@", ";", [10, 11]),
+                                              ("name ENDSWITH %@", "yz", [12] if nul else []),
+                                              ("name LIKE %@", "P*", [1, 2, 4, 6, 7, 8]), ("name LIKE %@", "*1", [2]),
+                                              ("name LIKE %@", "?1", [2]), ("name LIKE %@", "P1", [2]),
+                                              ("name LIKE %@", "K*n", [9]), ("name LIKE %@", "x*", [3, 10] + ([12] if nul else [])),
+                                              ("name LIKE %@", "*;", [10, 11]), ("name LIKE %@", "x\\*", [])]:
             for sort in (None, "-id"):
                 options = {"sort": sort} if sort else {}
                 got = [p["id"] for p in ctx.fetch("Person", predicate, argument, **options)]
