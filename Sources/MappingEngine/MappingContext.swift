@@ -290,7 +290,7 @@ public final class MappingContext: Sendable {
     /// `body` on a graph that reads its store's rows as they are touched with the attribute of the
     /// faults among `objects` read as one column (their rows are not read).
     private func readColumn<T>(_ objects: [ObjectID], attribute: String,
-                               _ body: (GraphReader, [ObjectID: AttributeValue?]) throws(MappingError) -> T) throws(MappingError) -> T {
+                               _ body: (GraphReader, FaultColumn) throws(MappingError) -> T) throws(MappingError) -> T {
         let model = spec.model
         return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> T in
             let faults = try store.columnOfFaults(objects, attribute: attribute, model: model)

@@ -52,8 +52,9 @@ extension PostgresStore: RowSource {
     public func column(_ attribute: Int, of entity: Entity, keys wanted: [Int64]) throws(MappingError) -> [Int64: AttributeValue?] {
         try reading { () throws(MappingError) in
             var found: [Int64: AttributeValue?] = [:]
-            for (_, ids) in StoreLayout.batches(wanted) {
-                for (key, value) in try layout.column(attribute, of: entity, ids: ids, marked) { found[key] = value }
+            for (_, ids) in StoreLayout.columnBatches(wanted) {
+                let batch = try layout.column(attribute, of: entity, ids: ids, marked)
+            if found.isEmpty { found = batch } else { found.merge(batch) { $1 } }
             }
             return found
         }

@@ -81,23 +81,36 @@ extension StoreLayout {
         return withToManysKept(try rows(of: rootIndex, filter: "WHERE \"_id\" IN (\(marks))", toMany: toMany, reverse: &ignored, run), kept)
     }
 
-    /// One attribute of `entity` for the rows with these `_id`s (at most `maxBatch`), by key, checked
-    /// as `rows` checks it; rows that are gone are left out.
+    /// One attribute of `entity` for the rows with these `_id`s (at most `maxBatch`, or any number
+    /// that `isDense`, sorted: `columnBatches`), by key, checked as `rows` checks it; rows that are
+    /// gone are left out. Dense ids are read in one range of the primary key, the rows between them
+    /// skipped: a fetch's result of 10,000 consecutive rows is one query, not twenty IN lists.
     package func column<Rows: StoredRows>(_ attribute: Int, of entity: Entity, ids: [Int64],
                                           _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) -> [Int64: AttributeValue?] {
-        guard let last = ids.last, ids.count <= Self.maxBatch, root.indices.contains(entity.index), let table = tables[root[entity.index]],
-              attributeColumns.indices.contains(entity.index), attributeColumns[entity.index].indices.contains(attribute),
-              entity.attributes.indices.contains(attribute) else { return [:] }
-        let length = Self.paddedLength(ids.count)
-        let bound = (ids + Array(repeating: last, count: length - ids.count)).map(StoredValue.integer)
+        let dense = Self.isDense(ids)
+        guard let first = ids.first, let last = ids.last, ids.count <= Self.maxBatch || dense, root.indices.contains(entity.index),
+              let table = tables[root[entity.index]], attributeColumns.indices.contains(entity.index),
+              attributeColumns[entity.index].indices.contains(attribute), entity.attributes.indices.contains(attribute) else { return [:] }
         let column = attributeColumns[entity.index][attribute]
-        let cursor = try query("SELECT \"_id\", \(quote(column)) FROM \(quote(table.name)) WHERE \"_id\" IN (\(Self.marks(length)))", bound)
+        let select = "SELECT \"_id\", \(quote(column)) FROM \(quote(table.name)) WHERE \"_id\" "
+        let cursor: Rows
+        var wanted: Set<Int64>? = nil
+        if dense {
+            cursor = try query(select + "BETWEEN ? AND ?", [.integer(first), .integer(last)])
+            wanted = Set(ids)
+        } else {
+            let length = Self.paddedLength(ids.count)
+            let bound = (ids + Array(repeating: last, count: length - ids.count)).map(StoredValue.integer)
+            cursor = try query(select + "IN (\(Self.marks(length)))", bound)
+        }
         defer { cursor.finish() }
         var found: [Int64: AttributeValue?] = [:]
+        found.reserveCapacity(ids.count)
         while try cursor.step() {
             guard case .integer(let id) = cursor.column(0), id > 0, id < 1 << 48 else {
                 throw MappingError(.store, "a row of \(quote(table.name)) has an _id out of range")
             }
+            if let wanted, !wanted.contains(id) { continue }
             do {
                 found[Self.globalKey(root: root[entity.index], id: id)] = try cursor.column(1).attribute(entity.attributes[attribute].type,
                                                                                                    column: column, json: json)
@@ -124,6 +137,31 @@ extension StoreLayout {
             }
         }
         return batches
+    }
+
+    /// `keys` as `_id`s grouped by table, for `column`: a table's ids that are dense are one batch,
+    /// sorted; others are `batches`.
+    package static func columnBatches(_ keys: [Int64]) -> [(root: Int, ids: [Int64])] {
+        var byRoot: [Int: [Int64]] = [:]
+        for key in keys { byRoot[root(of: key), default: []].append(rowID(of: key)) }
+        var batches: [(root: Int, ids: [Int64])] = []
+        for (root, ids) in byRoot.sorted(by: { $0.key < $1.key }) {
+            let sorted = ids.sorted()
+            if isDense(sorted) {
+                batches.append((root, sorted))
+            } else {
+                batches += self.batches(ids.map { globalKey(root: root, id: $0) })
+            }
+        }
+        return batches
+    }
+
+    /// Whether sorted ids fill at least half the span from the least to the greatest (and are more
+    /// than a few): reading the whole span then costs less than IN lists.
+    static func isDense(_ sorted: [Int64]) -> Bool {
+        guard sorted.count > 64, let first = sorted.first, let last = sorted.last, first <= last else { return false }
+        let (span, overflow) = last.subtractingReportingOverflow(first)
+        return !overflow && span < 2 * Int64(sorted.count)
     }
 
     /// The most ids `rows(root:ids:)` (or values in one IN list) reads at once, and the lengths

@@ -9,9 +9,9 @@ extension Statement: StoredRows {
 /// statement lengths so that few are prepared), by identity (through the identification's unique
 /// index), or all of them (`StoreLayout.load` says how rows are read back).
 extension SQLiteStore: RowSource {
-    public func object(forKey key: Int64) -> ObjectID? { objects[key] }
+    public func object(forKey key: Int64) -> ObjectID? { rowKeys.object(forKey: key) }
 
-    public func key(of object: ObjectID) -> Int64? { keys[object] }
+    public func key(of object: ObjectID) -> Int64? { rowKeys.key(of: object) }
 
     public func rows(keys wanted: [Int64]) throws(MappingError) -> [StoredObject] {
         var rows: [StoredObject] = []
@@ -61,8 +61,9 @@ extension SQLiteStore: RowSource {
 
     public func column(_ attribute: Int, of entity: Entity, keys wanted: [Int64]) throws(MappingError) -> [Int64: AttributeValue?] {
         var found: [Int64: AttributeValue?] = [:]
-        for (_, ids) in StoreLayout.batches(wanted) {
-            for (key, value) in try layout.column(attribute, of: entity, ids: ids, bound) { found[key] = value }
+        for (_, ids) in StoreLayout.columnBatches(wanted) {
+            let batch = try layout.column(attribute, of: entity, ids: ids, bound)
+            if found.isEmpty { found = batch } else { found.merge(batch) { $1 } }
         }
         return found
     }

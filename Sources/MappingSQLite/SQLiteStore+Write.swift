@@ -21,8 +21,7 @@ extension SQLiteStore {
             for row in commit.inserted where layout.root.indices.contains(row.entity.index) {
                 let root = layout.root[row.entity.index]
                 let key = StoreLayout.globalKey(root: root, id: try nextID(root: root))
-                keys[row.object] = key
-                objects[key] = row.object
+                rowKeys.set(row.object, key: key)
                 added.append(row.object)
             }
             for row in commit.inserted { try write(row, isNew: true) }
@@ -31,11 +30,8 @@ extension SQLiteStore {
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
-            for object in added { keys.removeValue(forKey: object).map { objects[$0] = nil } }
-            for (object, key) in removed {
-                keys[object] = key
-                objects[key] = object
-            }
+            for object in added { rowKeys.remove(object) }
+            for (object, key) in removed { rowKeys.set(object, key: key) }
             nextIDs = idsBefore
             throw error
         }
@@ -59,21 +55,20 @@ extension SQLiteStore {
     }
 
     private func delete(_ object: ObjectID, _ entity: Entity) throws(MappingError) -> Int64? {
-        guard let key = keys[object], layout.root.indices.contains(entity.index),
+        guard let key = rowKeys.key(of: object), layout.root.indices.contains(entity.index),
               let table = layout.tables[layout.root[entity.index]] else { return nil }
         let id = StoreLayout.rowID(of: key)
         try connection.statement("DELETE FROM \(quote(table.name)) WHERE \"_id\" = ?").run([.integer(id)])
         for join in layout.joinTables[entity.index].compactMap({ $0 }) {
             try connection.statement("DELETE FROM \(quote(join)) WHERE \"owner\" = ?").run([.integer(id)])
         }
-        keys[object] = nil
-        objects[key] = nil
+        rowKeys.remove(object)
         return key
     }
 
     /// A row as the object is now: inserted whole, or every column rewritten; and its to-many links.
     private func write(_ row: StoreCommit.Row, isNew: Bool) throws(MappingError) {
-        guard let key = keys[row.object].map(StoreLayout.rowID) else { return }
+        guard let key = rowKeys.key(of: row.object).map(StoreLayout.rowID) else { return }
         let sql = statements(for: row.entity)
         var values: [StoredValue] = []
         values.reserveCapacity(3 + row.values.count + 2 * row.links.count)
@@ -82,7 +77,7 @@ extension SQLiteStore {
             values.append(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
         }
         for (index, column) in layout.linkColumns[row.entity.index].enumerated() where column != nil {
-            let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { keys[$0] }.map(StoreLayout.rowID) : nil
+            let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { rowKeys.key(of: $0) }.map(StoreLayout.rowID) : nil
             values.append(target.map(StoredValue.integer) ?? .null)
         }
         for (index, column) in layout.positionColumns[row.entity.index].enumerated() where column != nil {
@@ -96,7 +91,7 @@ extension SQLiteStore {
             if !isNew { try connection.statement("DELETE FROM \(quote(join)) WHERE \"owner\" = ?").run([.integer(key)]) }
             let add = "INSERT INTO \(quote(join)) (\"owner\", \"target\", \"position\") VALUES (?, ?, ?)"
             for (position, target) in row.links[index].enumerated() {
-                guard let targetKey = keys[target].map(StoreLayout.rowID) else { continue }
+                guard let targetKey = rowKeys.key(of: target).map(StoreLayout.rowID) else { continue }
                 try connection.statement(add).run([.integer(key), .integer(targetKey), .integer(Int64(position))])
             }
         }
@@ -105,7 +100,7 @@ extension SQLiteStore {
     /// A row the graph has not read, moved within an owner's to-many: its position column.
     private func reposition(_ moved: StoreCommit.Repositioned) throws(MappingError) {
         let entity = moved.entity.index
-        guard let key = keys[moved.object], layout.positionColumns.indices.contains(entity),
+        guard let key = rowKeys.key(of: moved.object), layout.positionColumns.indices.contains(entity),
               layout.positionColumns[entity].indices.contains(moved.relationship),
               let column = layout.positionColumns[entity][moved.relationship], let table = layout.tables[layout.root[entity]] else { return }
         try connection.statement("UPDATE \(quote(table.name)) SET \(quote(column)) = ? WHERE \"_id\" = ?")

@@ -20,8 +20,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// The key (`StoreLayout.globalKey`) of each object read or written, and the object of each
     /// key: kept in step with the file by `write` and with the graph by `attached` (under the
     /// context's lock).
-    var keys: [ObjectID: Int64] = [:]
-    var objects: [Int64: ObjectID] = [:]
+    var rowKeys = RowKeys()
     /// Per table (root entity), the next `_id` to give out, once read.
     var nextIDs: [Int: Int64] = [:]
     /// Per entity, the text of its rows' INSERT and UPDATE (`SQLiteStore+Write`).
@@ -63,12 +62,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     public func attached(_ rows: [StoredObject], as found: [Int64: ObjectID]) {
-        keys.reserveCapacity(keys.count + found.count)
-        objects.reserveCapacity(objects.count + found.count)
-        for (key, object) in found {
-            keys[object] = key
-            objects[key] = object
-        }
+        rowKeys.reserve(additional: found.count)
+        for (key, object) in found { rowKeys.set(object, key: key) }
     }
 
     public func rowsReleased() {

@@ -55,11 +55,11 @@ package struct GraphReader {
     /// objects' entities, so callers can convert the whole column the same way. `faults` holds the
     /// value of faults whose column was read from the database (`ObjectStore.columnOfFaults`).
     package func column(_ objects: [ObjectID], attribute name: String,
-                        faults: [ObjectID: AttributeValue?] = [:]) throws(MappingError) -> [AttributeValue?] {
+                        faults: FaultColumn = FaultColumn()) throws(MappingError) -> [AttributeValue?] {
         var values: [AttributeValue?] = []
         values.reserveCapacity(objects.count)
-        try forEachValue(objects, attribute: name, faults: faults) { object, attribute in
-            if let read = faults[object] { values.append(read) } else { values.append(store.attributeValue(of: object, attribute)) }
+        try forEachValue(objects, attribute: name, faults: faults) { position, object, attribute in
+            if let read = faults.value(at: position) { values.append(read) } else { values.append(store.attributeValue(of: object, attribute)) }
         }
         return values
     }
@@ -67,10 +67,10 @@ package struct GraphReader {
     /// The same column as JSON text, written as it is read (no array of values in between, and
     /// strings copied from the graph's own bytes).
     package func columnText(_ objects: [ObjectID], attribute name: String,
-                            faults: [ObjectID: AttributeValue?] = [:]) throws(MappingError) -> [UInt8] {
+                            faults: FaultColumn = FaultColumn()) throws(MappingError) -> [UInt8] {
         var writer = ColumnWriter(capacity: objects.count)
-        try forEachValue(objects, attribute: name, faults: faults) { object, attribute in
-            if let read = faults[object] {
+        try forEachValue(objects, attribute: name, faults: faults) { position, object, attribute in
+            if let read = faults.value(at: position) {
                 writer.append(read)
             } else if let ref = store.stringRef(of: object, attribute) {
                 writer.appendString(ref, from: store.arena)
@@ -82,13 +82,13 @@ package struct GraphReader {
     }
 
     /// Calls `body` with each object and the index of the attribute `name` in its entity.
-    private func forEachValue(_ objects: [ObjectID], attribute name: String, faults: [ObjectID: AttributeValue?],
-                              _ body: (ObjectID, Int) -> Void) throws(MappingError) {
+    private func forEachValue(_ objects: [ObjectID], attribute name: String, faults: FaultColumn,
+                              _ body: (Int, ObjectID, Int) -> Void) throws(MappingError) {
         var slotByEntity = [Int?](repeating: nil, count: model.entities.count)
         var columnType: AttributeType?
         for (position, object) in objects.enumerated() {
             // A fault whose column was read counts as the entity it was linked as (which has the attribute).
-            guard let entityIndex = store.entityIndex(of: object) ?? (faults.keys.contains(object) ? store.faultEntity(object) : nil),
+            guard let entityIndex = store.entityIndex(of: object) ?? (faults.value(at: position) != nil ? store.faultEntity(object) : nil),
                   slotByEntity.indices.contains(entityIndex) else {
                 throw MappingError(.stale, "object \(position) (\(object)) was deleted or belongs to another context")
             }
@@ -110,7 +110,7 @@ package struct GraphReader {
                 slotByEntity[entityIndex] = index
                 slot = index
             }
-            body(object, slot)
+            body(position, object, slot)
         }
     }
 

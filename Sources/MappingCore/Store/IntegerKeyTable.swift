@@ -4,14 +4,16 @@ import MappingArena
 /// open addressing with linear probing over one flat array of key–object pairs (a probe touches one
 /// cache line), hashed by a seeded multiply-and-shift mix instead of SipHash. A raw handle of 0
 /// (never a valid one) marks an empty slot.
-struct IntegerKeyTable {
+package struct IntegerKeyTable {
     private struct Entry {
         var key: Int64
         var object: UInt64
     }
 
     private var slots: [Entry] = []
-    private(set) var count = 0
+    package private(set) var count = 0
+
+    package init() {}
 
     /// Mixed into every hash, so that ids cannot be chosen to collide in every process (from
     /// Swift's own per-process random seed; SWIFT_DETERMINISTIC_HASHING fixes it).
@@ -35,7 +37,7 @@ struct IntegerKeyTable {
         return probe
     }
 
-    subscript(key: Int64) -> ObjectID? {
+    package subscript(key: Int64) -> ObjectID? {
         guard count > 0 else { return nil }
         let found = slots[position(of: key)].object
         return found == 0 ? nil : ObjectID(raw: found)
@@ -43,7 +45,7 @@ struct IntegerKeyTable {
 
     /// Sets the object for `key`; returns the one it replaces.
     @discardableResult
-    mutating func set(_ object: ObjectID, for key: Int64) -> ObjectID? {
+    package mutating func set(_ object: ObjectID, for key: Int64) -> ObjectID? {
         if (count + 1) * 4 > slots.count * 3 { grow(to: Swift.max(16, slots.count * 2)) }
         let probe = position(of: key)
         let previous = slots[probe].object
@@ -55,7 +57,7 @@ struct IntegerKeyTable {
     /// Removes `key`; returns the object it named. Later entries of its probe run move back into the
     /// gap (no tombstones, so lookups never slow down after many removals).
     @discardableResult
-    mutating func remove(_ key: Int64) -> ObjectID? {
+    package mutating func remove(_ key: Int64) -> ObjectID? {
         guard count > 0 else { return nil }
         var gap = position(of: key)
         let removed = slots[gap].object
@@ -77,7 +79,7 @@ struct IntegerKeyTable {
     }
 
     /// Room for `additional` more entries without growing.
-    mutating func reserve(additional: Int) {
+    package mutating func reserve(additional: Int) {
         let (total, overflow) = count.addingReportingOverflow(additional)
         guard !overflow, additional > 0, total < 1 << 40 else { return }
         let wanted = total * 4

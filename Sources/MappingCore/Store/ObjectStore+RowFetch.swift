@@ -58,26 +58,33 @@ extension ObjectStore {
     /// entity without that attribute (it may be a sub-entity's) is read whole instead, and one whose
     /// row is gone becomes stale.
     package mutating func columnOfFaults(_ objects: [ObjectID], attribute name: String,
-                                         model: Model) throws(MappingError) -> [ObjectID: AttributeValue?] {
-        guard let source = session.rowSource else { return [:] }
-        var byEntity: [Int: [(object: ObjectID, key: Int64)]] = [:]
+                                         model: Model) throws(MappingError) -> FaultColumn {
+        guard let source = session.rowSource else { return FaultColumn() }
+        // Per entity linked as: the attribute's index there (looked up once), and its faults'
+        // positions in `objects` with their keys.
+        var attributes = [Int?](repeating: nil, count: model.entities.count)
+        var looked = [Bool](repeating: false, count: model.entities.count)
+        var byEntity: [Int: [(position: Int, key: Int64)]] = [:]
         var whole: [ObjectID] = []
-        for object in objects {
+        for (position, object) in objects.enumerated() {
             guard let linkedAs = faultEntity(object), model.entities.indices.contains(linkedAs) else { continue }
-            guard model.entities[linkedAs].attributeIndex(named: name) != nil, let key = source.key(of: object) else {
+            if !looked[linkedAs] {
+                looked[linkedAs] = true
+                attributes[linkedAs] = model.entities[linkedAs].attributeIndex(named: name)
+            }
+            guard attributes[linkedAs] != nil, let key = source.key(of: object) else {
                 whole.append(object)
                 continue
             }
-            byEntity[linkedAs, default: []].append((object, key))
+            byEntity[linkedAs, default: []].append((position, key))
         }
         try materialize(whole, model: model)
-        var read: [ObjectID: AttributeValue?] = [:]
+        var read = FaultColumn(count: objects.count)
         for (linkedAs, faults) in byEntity.sorted(by: { $0.key < $1.key }) {
-            let entity = model.entities[linkedAs]
-            guard let attribute = entity.attributeIndex(named: name) else { continue }
-            let values = try source.column(attribute, of: entity, keys: faults.map(\.key))
-            for (object, key) in faults {
-                if let value = values[key] { read[object] = value } else { dropFault(object) }
+            guard let attribute = attributes[linkedAs] else { continue }
+            let values = try source.column(attribute, of: model.entities[linkedAs], keys: faults.map(\.key))
+            for (position, key) in faults {
+                if let value = values[key] { read.set(value, at: position) } else { dropFault(objects[position]) }
             }
         }
         return read
@@ -99,5 +106,30 @@ extension ObjectStore {
         }
         if !made.isEmpty { source.attached([], as: made) }
         return objects
+    }
+}
+
+/// The values of one attribute read from the database for the faults among a list of objects, by
+/// the objects' positions in the list (an array, not a dictionary: a column of 10,000 faults paid
+/// for three hashes per object).
+package struct FaultColumn {
+    private var values: [AttributeValue?] = []
+    private var read: [Bool] = []
+
+    init(count: Int = 0) {
+        values = Array(repeating: nil, count: count)
+        read = Array(repeating: false, count: count)
+    }
+
+    mutating func set(_ value: AttributeValue?, at position: Int) {
+        guard read.indices.contains(position) else { return }
+        values[position] = value
+        read[position] = true
+    }
+
+    /// The value read for the object at `position`, or nil when it was not read here (`.some(nil)`
+    /// for a null).
+    func value(at position: Int) -> AttributeValue?? {
+        read.indices.contains(position) && read[position] ? .some(values[position]) : nil
     }
 }

@@ -578,3 +578,24 @@ def test_the_default_cache_limit_and_a_context_in_memory(tmp_path):
     memory = mapping.Context(SPEC, cache_limit=1)
     memory.import_json("person", json.dumps(people(random.Random(1), 10)))
     assert memory.cached_count == len(memory.all("Person")) + len(memory.all("Company")) + len(memory.all("Tag"))
+
+
+def test_a_column_of_many_rows_not_read_reads_ranges_and_lists_alike(where):
+    """`values` over objects whose rows are not read reads one column from the database: ids that
+    fill most of their span in one range of the primary key (rows between them skipped), scattered
+    ones in IN lists. Both give the values memory gives, in the list's order, gaps and all."""
+    payload = [{"id": i, "name": f"P{i}"} for i in range(1, 301)]
+    path = make_store(where, payload)
+    memory = mapping.Context(SPEC)
+    memory.import_json("person", json.dumps(payload))
+    with open_store(path) as ctx:
+        for context in (ctx, memory):
+            for gone in (50, 51, 200):
+                context.delete(context.get("Person", gone))
+    for predicate, argument in [("id > %@", 0), ("id BETWEEN %@", [40, 220]), ("id IN %@", list(range(1, 301, 7))),
+                                ("id IN %@", [300, 1, 150, 2, 299])]:
+        with open_store(path) as ctx:
+            got = ctx.fetch("Person", predicate, argument, sort="-name")
+            want = memory.fetch("Person", predicate, argument, sort="-name")
+            assert ctx.values(got, "name") == memory.values(want, "name"), predicate
+            assert len(got) > 4
