@@ -38,4 +38,16 @@ final class FaultBatchesTests: XCTestCase {
         batches.remember(objects(10_000_000..<10_000_000 + UInt64(FaultBatches.limit)))
         XCTAssertEqual(batches.batch(from: second[0]) { _ in true }.count, FaultBatches.size)
     }
+
+    /// A slot outlives its objects: an entry indexed for a handle of an earlier generation of the
+    /// slot never batches a later one (it would read the old result's faults and not the object).
+    func testAnEntryOfAnEarlierGenerationOfASlotIsNotTheObjectsPlace() {
+        var batches = FaultBatches()
+        let old = ObjectID(tag: 1, generation: 1, slot: 0)
+        let result = [old] + (1..<150).map { ObjectID(tag: 1, generation: 1, slot: UInt32($0)) }
+        batches.remember(result)
+        XCTAssertEqual(batches.batch(from: result[1]) { _ in true }.first, result[1])
+        let reused = ObjectID(tag: 1, generation: 2, slot: 0)
+        XCTAssertEqual(batches.batch(from: reused) { $0 != old }, [reused], "the slot's entry is the old handle's")
+    }
 }

@@ -35,10 +35,20 @@ package struct FaultBatches {
         return index >= 0 && index < Int(UInt32.max) ? index : nil
     }
 
-    private func place(of object: ObjectID) -> (result: UInt32, index: Int)? {
+    /// What `places` holds for `object`'s slot, whichever of the slot's objects it was set for.
+    private func entered(_ object: ObjectID) -> (result: UInt32, index: Int)? {
         guard let entry = entry(object), places.indices.contains(entry), places[entry] != 0 else { return nil }
         let packed = places[entry]
         return (UInt32(truncatingIfNeeded: packed >> 32) &- 1, Int(packed & 0xFFFF_FFFF))
+    }
+
+    /// `object`'s result and place there, if indexed. A slot outlives its objects (a deleted one's
+    /// slot is reused under a new generation), so the entry counts only if the result names this
+    /// very handle there.
+    private func place(of object: ObjectID) -> (result: UInt32, index: Int)? {
+        guard let place = entered(object), let members = results[place.result], members.indices.contains(place.index),
+              members[place.index] == object else { return nil }
+        return place
     }
 
     private mutating func setPlace(_ object: ObjectID, _ place: (result: UInt32, index: Int)?) {
@@ -59,9 +69,10 @@ package struct FaultBatches {
         while held + objects.count > Self.limit, let oldest = order.first {
             order.removeFirst()
             unindexed.removeAll { $0 == oldest }
-            let forgotten = results.removeValue(forKey: oldest) ?? []
-            held -= forgotten.count
+            let forgotten = results[oldest] ?? []
             for object in forgotten where place(of: object)?.result == oldest { setPlace(object, nil) }
+            results[oldest] = nil
+            held -= forgotten.count
         }
         // Numbers wrap after 2^32 - 1 results; by then the old ones were long forgotten.
         let number = next
@@ -76,6 +87,7 @@ package struct FaultBatches {
     mutating func batch(from object: ObjectID, isFault: (ObjectID) -> Bool) -> [ObjectID] {
         while place(of: object) == nil, let newest = unindexed.popLast() {
             for (index, member) in (results[newest] ?? []).enumerated() where isFault(member) && place(of: member) == nil {
+                // A slot's entry for an object of an earlier generation is replaced.
                 setPlace(member, (newest, index))
             }
         }
@@ -92,6 +104,8 @@ package struct FaultBatches {
 
     /// Forgets objects whose rows were read (once nothing is left to read, every result goes).
     mutating func read(_ objects: [ObjectID]) {
+        // The entry goes whichever generation of the slot it was set for: one set for an earlier
+        // object of the slot is stale (that object is gone, or the slot would not be reused).
         for object in objects { setPlace(object, nil) }
         if indexed == 0 && unindexed.isEmpty {
             results = [:]

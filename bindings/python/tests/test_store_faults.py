@@ -599,3 +599,43 @@ def test_a_column_of_many_rows_not_read_reads_ranges_and_lists_alike(where):
             want = memory.fetch("Person", predicate, argument, sort="-name")
             assert ctx.values(got, "name") == memory.values(want, "name"), predicate
             assert len(got) > 4
+
+
+def test_observers_and_watches_see_what_memory_sees_with_a_small_cache(where):
+    """With a cache limit of 2, observers get the change sets and a watch the results the same
+    work gives in memory, though the objects they name are evicted and read again between calls."""
+    rng = random.Random(11)
+    payload = people(rng, 30)
+    path = make_store(where, payload)
+    memory = mapping.Context(SPEC)
+    memory.import_json("person", json.dumps(payload))
+
+    def summary(change):
+        return (sorted((o.entity, o[IDENTITY[o.entity]]) for o in change.inserted),
+                sorted((u.object.entity, u.object[IDENTITY[u.object.entity]], u.changed) for u in change.updated),
+                sorted((d.entity, repr(d.identity)) for d in change.deleted))
+
+    def results(change):
+        return [p["id"] for p in change.results], change.removed, change.inserted, change.moved, change.updated
+
+    seen = {"store": [], "memory": []}
+    watched = {"store": [], "memory": []}
+    with mapping.Context(SPEC, store=path, cache_limit=2) as ctx:
+        for name, context in (("store", ctx), ("memory", memory)):
+            context.observe(lambda change, name=name: seen[name].append(summary(change)))
+            context.watch(lambda change, name=name: watched[name].append(results(change)), "Person", "id < %@", 8,
+                          sort="-name")
+        for step in range(25):
+            action, chosen = rng.random(), rng.randint(1, 12)
+            page = json.dumps(rng.sample(people(rng, 40), 3))
+            for context in (ctx, memory):
+                person = context.get("Person", chosen)
+                if action < 0.5:
+                    context.import_json("person", page)
+                elif action < 0.8 and person is not None:
+                    person["name"] = f"step {step}"
+                elif person is not None:
+                    context.delete(person)
+        assert ctx.cached_count <= 2
+    assert seen["store"] == seen["memory"] and len(seen["memory"]) > 10
+    assert watched["store"] == watched["memory"] and len(watched["memory"]) > 3
