@@ -1,6 +1,7 @@
-/// The cache of a store-backed graph: past its limit (`StoreSession.cacheLimit`) of objects read, the graph turns the ones
-/// least recently used back into faults at the end of a call (`ObjectStore.trimCache`), so its
-/// memory follows the working set rather than what was ever read. Every object the graph holds
+/// The cache of a store-backed graph: past its limit of objects read (`StoreSession.cacheLimit`),
+/// the graph turns the ones least recently used back into faults at the end of a call
+/// (`ObjectStore.trimCache`), so its memory follows the working set rather than what was ever
+/// read. Every object the graph holds
 /// outside a transaction is in its database as the graph holds it (each call commits), so any of
 /// them may go; a handle stays valid and reads its row again when touched.
 ///
@@ -57,6 +58,12 @@ package final class ObjectCache {
     /// How many objects are queued (some of them gone or evicted since).
     var queued: Int { queue.count - head }
 
+    /// Drops the queued objects `keep` refuses (gone, or not read), in order.
+    func compact(keeping keep: (ObjectID) -> Bool) {
+        queue = queue[head...].filter(keep)
+        head = 0
+    }
+
     /// Whether the object in `slot` was used since it last came up; clears the bit.
     func takeUse(_ slot: Int) -> Bool {
         guard used.indices.contains(slot), used[slot] else { return false }
@@ -72,8 +79,14 @@ extension ObjectStore {
     /// ever evicted. The graph then holds part of its rows and reads the rest as touched.
     package mutating func trimCache(model: Model) {
         let limit = session.cacheLimit
-        guard let cache = session.cache, limit > 0, readCount > limit, journal == nil,
-              !session.explicitTransaction else { return }
+        guard let cache = session.cache, journal == nil, !session.explicitTransaction else { return }
+        // Objects made and discarded (a touching run's, a rollback's) and deleted ones stay queued
+        // until they come up: a graph below its limit drops them now and then, so the queue
+        // follows the objects held.
+        if cache.queued > 2 * readCount + 1024 {
+            cache.compact { readEntity($0) != nil }
+        }
+        guard limit > 0, readCount > limit else { return }
         let target = limit - limit / 10
         var entities: Set<Int> = []
         var evicted: [ObjectID] = []
