@@ -257,7 +257,9 @@ typedef enum mapping_open_flags {
  * @param out    receives the new context (NULL on failure). New: release with mapping_context_free().
  * @return MAPPING_OK; MAPPING_ESPEC; MAPPING_EBUSY; MAPPING_ESTORE for a file that cannot be used (not
  *         a database, not a libmapping store, corrupt, written by a newer version, missing without
- *         MAPPING_OPEN_CREATE, or unreadable), the message saying which; MAPPING_EMISUSE.
+ *         MAPPING_OPEN_CREATE, in a folder that does not exist, or unreadable) and for a `path` that
+ *         reads as a URI other than postgresql:// (a mistyped `postgres:/db` among them), the message
+ *         saying which and what to do; MAPPING_EMISUSE.
  *
  * PostgreSQL: a `path` that is a libpq URI (`postgresql://` or `postgres://`, with an optional
  * `schema=NAME` parameter of libmapping's own, `mapping` by default) opens a store in that schema of

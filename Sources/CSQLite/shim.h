@@ -18,3 +18,9 @@ static inline int mapping_sqlite_strict_quotes(sqlite3 *db) {
     int ddl = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)0);
     return dml != SQLITE_OK ? dml : ddl;
 }
+
+/* Whether a path exists, and whether this process may read and write it: what SQLite's "unable to
+ * open database file" leaves unsaid, for the store's error message. */
+#include <unistd.h>
+static inline int mapping_path_exists(const char *path) { return access(path, F_OK) == 0; }
+static inline int mapping_path_usable(const char *path) { return access(path, R_OK | W_OK) == 0; }

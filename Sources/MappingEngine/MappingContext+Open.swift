@@ -98,6 +98,7 @@ private enum StoreBackend {
     #endif
 
     init(_ location: String) throws(MappingError) {
+        try StoreLocation.check(location)
         guard StoreLocation.isPostgreSQL(location) else {
             self = .sqlite
             return

@@ -26,11 +26,29 @@ final class SQLiteConnection: @unchecked Sendable {
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
-            throw MappingError(.store, "cannot open the store \"\(path)\": \(message)")
+            throw MappingError(.store, "cannot open the store \"\(path)\": " + (whyNotOpened(path, create: create) ?? message))
         }
         sqlite3_extended_result_codes(handle, 1)
         _ = mapping_sqlite_strict_quotes(handle)
         return SQLiteConnection(db: handle, path: path)
+    }
+
+    /// What SQLite's "unable to open database file" means for `path`, and what to do about it: a
+    /// folder that does not exist, a file that does not (without `create`), one this process may not
+    /// read and write. Nil when none of these is the reason.
+    private static func whyNotOpened(_ path: String, create: Bool) -> String? {
+        let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
+        if !folder.isEmpty, mapping_path_exists(folder) == 0 {
+            return "its folder \"\(folder)\" does not exist (create the folder first)"
+        }
+        if mapping_path_exists(path) == 0 {
+            return create ? nil : "there is no such file (to make a new store, open it with MAPPING_OPEN_CREATE; in Python, create=True)"
+        }
+        if mapping_path_usable(path) == 0 {
+            return "this process may not read and write the file (its permissions); a store is opened for writing "
+                + "even to be read (SQLite's WAL needs it)"
+        }
+        return nil
     }
 
     /// The error for a failed SQLite call, with the database's own message. A busy database is

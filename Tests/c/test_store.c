@@ -54,8 +54,14 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "/tmp/mapping-test-store-%ld.db", (long)getpid());
     unlink(path);
 
-    /* Missing without CREATE; then created, written and freed. */
+    /* Missing without CREATE; then created, written and freed. A location that reads as a mistyped
+     * PostgreSQL URI is refused, saying the form to use, and no file of that name is made. */
     EXPECT(open_store(spec, 0, MAPPING_ESTORE) == NULL);
+    EXPECT(strstr(mapping_error_message(NULL), "MAPPING_OPEN_CREATE") != NULL);
+    mapping_context *odd = NULL;
+    EXPECT_RC(NULL, MAPPING_ESTORE, mapping_context_open(spec, MAPPING_NUL_TERMINATED, "postgres:/db", MAPPING_OPEN_CREATE, &odd));
+    EXPECT(odd == NULL && strstr(mapping_error_message(NULL), "postgresql://") != NULL);
+    EXPECT(access("postgres:", F_OK) != 0);
     mapping_context *ctx = open_store(spec, MAPPING_OPEN_CREATE, MAPPING_OK);
     EXPECT_OK(ctx, mapping_context_import(ctx, "person", payload, MAPPING_NUL_TERMINATED, NULL));
     EXPECT_OK(ctx, mapping_context_import(ctx, "person", update, MAPPING_NUL_TERMINATED, NULL));

@@ -2,6 +2,7 @@
 failed imports leave the file alone; a second open is busy; bad files and other specs are errors."""
 import json
 import os
+import pathlib
 import subprocess
 import sys
 
@@ -64,9 +65,19 @@ def test_failures_leave_the_file_alone_and_a_second_open_is_busy(tmp_path):
 
 def test_files_that_cannot_be_used(tmp_path):
     missing = tmp_path / "missing.db"
-    with pytest.raises(mapping.StoreError):
+    with pytest.raises(mapping.StoreError, match=r"missing.db.*no such file \(to make a new store, open it with MAPPING_OPEN_CREATE; in Python, create=True\)"):
         mapping.Context(SPEC, store=missing, create=False)
     assert not missing.exists()
+    nowhere = tmp_path / "no such folder" / "people.db"
+    with pytest.raises(mapping.StoreError, match=r'its folder ".*no such folder" does not exist \(create the folder first\)'):
+        mapping.Context(SPEC, store=nowhere)
+    # Locations that read as URIs are refused, not made files of odd names in the working folder.
+    for location in ("postgres:/db", "postgresql:db?host=/tmp", "PostgreSQL://host/db"):
+        with pytest.raises(mapping.StoreError, match="not a PostgreSQL URI libmapping recognizes: write it as postgresql://"):
+            mapping.Context(SPEC, store=location)
+    with pytest.raises(mapping.StoreError, match=r"is a mysql: URI: libmapping opens an SQLite store by its file's path"):
+        mapping.Context(SPEC, store="mysql://host/db")
+    assert not pathlib.Path("postgres:").exists() and not pathlib.Path("mysql:").exists()
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"not a database" * 100)
     with pytest.raises(mapping.StoreError, match="junk.db"):
