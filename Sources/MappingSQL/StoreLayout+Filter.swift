@@ -50,6 +50,21 @@ extension StoreLayout {
             return "(" + parts.map { sql($0, entity, &parameters) }.joined(separator: " OR ") + ")"
         case .not(let inner):
             return "(NOT " + sql(inner, entity, &parameters) + ")"
+        case .through(let relationship, let inner, let whenNone):
+            guard linkColumns.indices.contains(entity.index), linkColumns[entity.index].indices.contains(relationship),
+                  let link = linkColumns[entity.index][relationship], entity.relationships.indices.contains(relationship),
+                  model.entities.indices.contains(entity.relationships[relationship].destination), root.indices.contains(entity.index),
+                  let owner = tables[root[entity.index]] else { return "(1 = 0)" }
+            let destination = model.entities[entity.relationships[relationship].destination]
+            guard root.indices.contains(destination.index), let target = tables[root[destination.index]] else { return "(1 = 0)" }
+            // Unqualified names in the subquery are its own table's, even when it is the outer one.
+            let leads = "(\(quote(link)) IS NOT NULL AND \(quote(link)) IN (SELECT \"_id\" FROM \(quote(target.name)) WHERE "
+                + sql(inner, destination, &parameters) + "))"
+            guard whenNone else { return leads }
+            // Nowhere: no link, or one to a row that is gone (a `noAction` delete leaves such links).
+            let alias = quote("\(target.name)_target")
+            return "(\(leads) OR \(quote(link)) IS NULL OR NOT EXISTS (SELECT 1 FROM \(quote(target.name)) AS \(alias) WHERE "
+                + "\(alias).\"_id\" = \(quote(owner.name)).\(quote(link))))"
         case .prefix(let attribute, let affix):
             guard let name = column(attribute, entity) else { return "(1 = 0)" }
             guard let last = affix.unicodeScalars.last, last.value < 0x80 else { return "\(name) IS NOT NULL" }

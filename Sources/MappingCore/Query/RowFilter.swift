@@ -14,6 +14,11 @@ public indirect enum RowFilter: Sendable {
     case and([RowFilter])
     case or([RowFilter])
     case not(RowFilter)
+    /// The rows whose to-one `relationship` (an index into the filtered entity's relationships)
+    /// leads to a row the inner filter keeps (its attributes are the destination's); and, when
+    /// `whenNone`, the rows whose relationship leads nowhere (none, or a row that is gone), which
+    /// a key path through it reads as null.
+    case through(relationship: Int, RowFilter, whenNone: Bool)
 
     public enum Op: Sendable {
         /// A null attribute equals nothing but null (`!=` holds for it).
@@ -52,13 +57,13 @@ extension CompiledPredicate.Node {
     /// (no key path through a relationship, no aggregate, no `[c]`/`[d]`), against literals of its
     /// own type — strings (byte order, as SQLite's BINARY collation), integers, doubles, booleans
     /// and dates (exact microseconds); never decimals (stored as text) or JSON.
-    func rowFilter(_ entity: Entity) -> (filter: RowFilter, exact: Bool)? {
+    func rowFilter(_ entity: Entity, model: Model) -> (filter: RowFilter, exact: Bool)? {
         switch self {
         case .constant(let value):
             return (.constant(value), true)
         case .and(let parts):
             // Parts that cannot be tested are left to the evaluator: what remains keeps a superset.
-            let translated = parts.map { $0.rowFilter(entity) }
+            let translated = parts.map { $0.rowFilter(entity, model: model) }
             let kept = translated.compactMap { $0 }
             guard !kept.isEmpty else { return nil }
             return (.and(kept.map(\.filter)), kept.count == parts.count && kept.allSatisfy(\.exact))
@@ -66,27 +71,75 @@ extension CompiledPredicate.Node {
             var kept: [RowFilter] = []
             var exact = true
             for part in parts {
-                guard let translated = part.rowFilter(entity) else { return nil }
+                guard let translated = part.rowFilter(entity, model: model) else { return nil }
                 kept.append(translated.filter)
                 exact = exact && translated.exact
             }
             return (.or(kept), exact)
         case .not(let inner):
             // NOT of a superset is not a superset: only an exact inner filter negates.
-            guard let translated = inner.rowFilter(entity), translated.exact else { return nil }
+            guard let translated = inner.rowFilter(entity, model: model), translated.exact else { return nil }
             return (.not(translated.filter), true)
         case .comparison(let comparison):
-            return comparison.rowFilter(entity)
+            return comparison.rowFilter(entity, model: model)
         }
     }
 }
 
 extension CompiledComparison {
-    fileprivate func rowFilter(_ entity: Entity) -> (filter: RowFilter, exact: Bool)? {
+    /// A comparison of a key path through to-one relationships (none or several) to an attribute,
+    /// or to the last relationship's object with `== nil` / `!= nil`: the attribute's test runs on
+    /// the destination's table, and each hop keeps the rows linked to rows it keeps (`through`).
+    /// A hop that leads nowhere makes the path null, which the comparison's own null rule decides.
+    fileprivate func rowFilter(_ entity: Entity, model: Model) -> (filter: RowFilter, exact: Bool)? {
         guard aggregate == nil, regex == nil, !fold.caseInsensitive, !fold.diacriticInsensitive,
-              case .path(let path) = left, !path.count, path.steps.count == 1,
-              case .attribute(let attribute)? = path.steps.first, entity.attributes.indices.contains(attribute),
-              case .value(let right) = right else { return nil }
+              case .path(let path) = left, !path.count, case .value(let right) = right else { return nil }
+        var current = entity
+        var hops: [Int] = []
+        var steps = path.steps[...]
+        while case .relationship(let index)? = steps.first {
+            guard current.relationships.indices.contains(index), !current.relationships[index].toMany,
+                  model.entities.indices.contains(current.relationships[index].destination) else { return nil }
+            hops.append(index)
+            current = model.entities[current.relationships[index].destination]
+            steps = steps.dropFirst()
+        }
+        let inner: (filter: RowFilter, exact: Bool)
+        switch steps.first {
+        case nil:
+            // `rel == nil` / `rel != nil`: whether the path leads to an object.
+            guard !hops.isEmpty, case .null = right, op == .equal || op == .notEqual else { return nil }
+            var leads = RowFilter.constant(true)
+            for hop in hops.reversed() { leads = .through(relationship: hop, leads, whenNone: false) }
+            return (op == .notEqual ? leads : .not(leads), true)
+        case .attribute(let attribute)?:
+            guard steps.count == 1, let found = attributeFilter(current, attribute, right) else { return nil }
+            inner = found
+        case .relationship?:
+            return nil
+        }
+        var filter = inner.filter
+        let whenNone = nullMatches(right)
+        for hop in hops.reversed() { filter = .through(relationship: hop, filter, whenNone: whenNone) }
+        return (filter, inner.exact)
+    }
+
+    /// Whether this comparison holds for a null left side (a key path that led nowhere), as the
+    /// evaluator decides it for the operators translated: `== nil` and `!= value` hold, the rest
+    /// fail.
+    private func nullMatches(_ right: PredicateValue) -> Bool {
+        let rightIsNull: Bool
+        if case .null = right { rightIsNull = true } else { rightIsNull = false }
+        switch op {
+        case .equal: return rightIsNull
+        case .notEqual: return !rightIsNull
+        default: return false
+        }
+    }
+
+    /// The comparison of `entity`'s own `attribute` with `right`, as the database can run it.
+    private func attributeFilter(_ entity: Entity, _ attribute: Int, _ right: PredicateValue) -> (filter: RowFilter, exact: Bool)? {
+        guard entity.attributes.indices.contains(attribute) else { return nil }
         let type = entity.attributes[attribute].type
         switch self.op {
         case .beginsWith, .endsWith, .contains:

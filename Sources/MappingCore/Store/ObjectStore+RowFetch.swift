@@ -50,7 +50,7 @@ extension ObjectStore {
             try CompiledPredicate.compile(text, entity: entity, model: model, arguments: request.arguments)
         }
         let kinds = request.includesSubentities ? model.entities.filter { model.isKind($0.index, of: entity.index) } : [entity]
-        return (entity, kinds, predicate, predicate.flatMap { $0.root.rowFilter(entity) })
+        return (entity, kinds, predicate, predicate.flatMap { $0.root.rowFilter(entity, model: model) })
     }
 
     /// For the faults among `objects`, the attribute `name` read from the database as one column,

@@ -404,7 +404,16 @@ def random_predicate(rng, entity, depth=0):
     if choice == 6:
         return "score > %@", [f"{rng.randint(0, 10**20)}.5"]
     if choice == 7:
-        return rng.choice(["company.id == %@", "tags.@count > %@", "friend.id < %@"]), [rng.randint(0, 12)]
+        # Key paths through to-ones run in the database (a hop leading nowhere reads as null);
+        # through to-manys and @count, in memory.
+        if rng.random() < 0.3:
+            return rng.choice(["company == nil", "company != nil", "friend.friend == nil", "friend.company != nil",
+                               "friend.name == nil", "company.name != nil"]), []
+        if rng.random() < 0.3:
+            return (rng.choice(["company.name == %@", "company.name != %@", "friend.name BEGINSWITH %@", "friend.name != %@"]),
+                    [rng.choice(["C", "P1", "P", "step 3", "made"])])
+        return rng.choice(["company.id == %@", "tags.@count > %@", "friend.id < %@", "friend.company.id >= %@",
+                           "friend.friend.id != %@", "company.id IN %@"]), [rng.randint(0, 12)]
     if choice == 8:
         # A database compares bytes, memory Characters: "P1\u0301" does not begin with "P1" in memory.
         return (rng.choice(["name BEGINSWITH %@", "name ==[c] %@", "name CONTAINS %@", "name BEGINSWITH[c] %@",
