@@ -87,6 +87,20 @@ extension StoreLayout {
             guard let name = column(attribute, entity) else { return "(1 = 0)" }
             parameters.append(.text(needle))
             return "(\(name) IS NOT NULL AND \(dialect == .postgres ? "strpos" : "instr")(\(name), ?) > 0)"
+        case .count(let relationship, let op, let values):
+            guard let counted = count(relationship, of: entity) else { return "(1 = 0)" }
+            parameters += values.map { StoredValue($0) }
+            let marks = Self.marks(values.count)
+            switch op {
+            case .equal: return "(\(counted) = \(marks))"
+            case .notEqual: return "(\(counted) <> \(marks))"
+            case .less: return "(\(counted) < \(marks))"
+            case .lessOrEqual: return "(\(counted) <= \(marks))"
+            case .greater: return "(\(counted) > \(marks))"
+            case .greaterOrEqual: return "(\(counted) >= \(marks))"
+            case .in: return "(\(counted) IN (\(marks)))"
+            case .between: return "(\(counted) BETWEEN ? AND ?)"
+            }
         case .compare(let attribute, let op, let values):
             guard attributeColumns.indices.contains(entity.index), attributeColumns[entity.index].indices.contains(attribute) else {
                 return "(1 = 0)"
@@ -111,6 +125,30 @@ extension StoreLayout {
             case (.between, _): return "(\(name) IS NOT NULL AND \(column) BETWEEN ? AND ?)"
             }
         }
+    }
+
+    /// The number of live targets of `entity`'s to-many `relationship` for the outer query's row,
+    /// as a subquery: the target rows whose to-one names it (a one-to-many is kept on its targets)
+    /// or the join rows it owns whose target still exists (a one-way to-many's join rows may outlive
+    /// their targets, which memory skips). The inner tables are aliased, so the outer table's name
+    /// names the outer row even when both are one table.
+    private func count(_ relationship: Int, of entity: Entity) -> String? {
+        guard entity.relationships.indices.contains(relationship), root.indices.contains(entity.index),
+              let owner = tables[root[entity.index]] else { return nil }
+        let declared = entity.relationships[relationship]
+        guard model.entities.indices.contains(declared.destination), root.indices.contains(declared.destination),
+              let target = tables[root[declared.destination]] else { return nil }
+        let outer = "\(quote(owner.name)).\"_id\""
+        if joinTables.indices.contains(entity.index), joinTables[entity.index].indices.contains(relationship),
+           let join = joinTables[entity.index][relationship] {
+            return "(SELECT count(*) FROM \(quote(join)) AS \"j\" WHERE \"j\".\"owner\" = \(outer) AND EXISTS "
+                + "(SELECT 1 FROM \(quote(target.name)) AS \"t\" WHERE \"t\".\"_id\" = \"j\".\"target\"))"
+        }
+        let destination = model.entities[declared.destination]
+        guard let inverse = model.inverse(of: declared), let index = destination.relationshipIndex(named: inverse.name),
+              linkColumns.indices.contains(destination.index), linkColumns[destination.index].indices.contains(index),
+              let link = linkColumns[destination.index][index] else { return nil }
+        return "(SELECT count(*) FROM \(quote(target.name)) AS \"t\" WHERE \"t\".\(quote(link)) = \(outer))"
     }
 
     /// The quoted column of an attribute of `entity`, if it has one.

@@ -19,6 +19,8 @@ public indirect enum RowFilter: Sendable {
     /// `whenNone`, the rows whose relationship leads nowhere (none, or a row that is gone), which
     /// a key path through it reads as null.
     case through(relationship: Int, RowFilter, whenNone: Bool)
+    /// The number of live targets of a to-many `relationship` compared with integers (never null).
+    case count(relationship: Int, op: Op, values: [AttributeValue])
 
     public enum Op: Sendable {
         /// A null attribute equals nothing but null (`!=` holds for it).
@@ -93,7 +95,14 @@ extension CompiledComparison {
     /// A hop that leads nowhere makes the path null, which the comparison's own null rule decides.
     fileprivate func rowFilter(_ entity: Entity, model: Model) -> (filter: RowFilter, exact: Bool)? {
         guard aggregate == nil, regex == nil, !fold.caseInsensitive, !fold.diacriticInsensitive,
-              case .path(let path) = left, !path.count, case .value(let right) = right else { return nil }
+              case .path(let path) = left, case .value(let right) = right else { return nil }
+        if path.count {
+            // `tags.@count > 2`: the entity's own to-many, counted by the database.
+            guard path.steps.count == 1, case .relationship(let index)? = path.steps.first,
+                  entity.relationships.indices.contains(index), entity.relationships[index].toMany,
+                  let (op, values) = integerTest(right) else { return nil }
+            return (.count(relationship: index, op: op, values: values), true)
+        }
         var current = entity
         var hops: [Int] = []
         var steps = path.steps[...]
@@ -137,6 +146,19 @@ extension CompiledComparison {
         }
     }
 
+    /// This comparison's operator and integer literals, for a count (which is never null).
+    private func integerTest(_ right: PredicateValue) -> (RowFilter.Op, [AttributeValue])? {
+        guard let op = RowFilter.Op(op) else { return nil }
+        let literals = op == .in || op == .between ? right.elements : [right]
+        guard let literals, !literals.isEmpty, op != .between || literals.count == 2 else { return nil }
+        var values: [AttributeValue] = []
+        for literal in literals {
+            guard case .integer(let number) = literal else { return nil }
+            values.append(.integer(number))
+        }
+        return (op, values)
+    }
+
     /// The comparison of `entity`'s own `attribute` with `right`, as the database can run it.
     private func attributeFilter(_ entity: Entity, _ attribute: Int, _ right: PredicateValue) -> (filter: RowFilter, exact: Bool)? {
         guard entity.attributes.indices.contains(attribute) else { return nil }
@@ -170,18 +192,7 @@ extension CompiledComparison {
         default:
             break
         }
-        let op: RowFilter.Op
-        switch self.op {
-        case .equal: op = .equal
-        case .notEqual: op = .notEqual
-        case .less: op = .less
-        case .lessOrEqual: op = .lessOrEqual
-        case .greater: op = .greater
-        case .greaterOrEqual: op = .greaterOrEqual
-        case .in: op = .in
-        case .between: op = .between
-        default: return nil
-        }
+        guard let op = RowFilter.Op(self.op) else { return nil }
         if case .null = right, op == .equal || op == .notEqual {
             return (.compare(attribute: attribute, op: op, values: []), true)
         }
@@ -204,6 +215,23 @@ extension CompiledComparison {
     /// in "\u{212A}" where the bytes hold none.
     static func bytesNarrow(_ affix: String) -> Bool {
         affix.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "K") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "`") }
+    }
+}
+
+extension RowFilter.Op {
+    /// The predicate operator as a row comparison; nil for one the database does not run as such.
+    init?(_ op: Comparison.Operator) {
+        switch op {
+        case .equal: self = .equal
+        case .notEqual: self = .notEqual
+        case .less: self = .less
+        case .lessOrEqual: self = .lessOrEqual
+        case .greater: self = .greater
+        case .greaterOrEqual: self = .greaterOrEqual
+        case .in: self = .in
+        case .between: self = .between
+        default: return nil
+        }
     }
 }
 
