@@ -101,6 +101,17 @@ extension StoreLayout {
             case .in: return "(\(counted) IN (\(marks)))"
             case .between: return "(\(counted) BETWEEN ? AND ?)"
             }
+        case .any(let relationship, let inner):
+            // Uncorrelated: the owners of the targets the inner filter keeps. Unqualified names in
+            // each subquery are its own table's.
+            guard let (target, destination, members) = members(relationship, of: entity) else { return "(1 = 0)" }
+            let kept = "SELECT \"_id\" FROM \(quote(target)) WHERE " + sql(inner, destination, &parameters)
+            switch members {
+            case .join(let join):
+                return "(\"_id\" IN (SELECT \"owner\" FROM \(quote(join)) WHERE \"target\" IN (\(kept))))"
+            case .link(let link):
+                return "(\"_id\" IN (SELECT \(quote(link)) FROM \(quote(target)) WHERE \(quote(link)) IS NOT NULL AND \"_id\" IN (\(kept))))"
+            }
         case .compare(let attribute, let op, let values):
             guard attributeColumns.indices.contains(entity.index), attributeColumns[entity.index].indices.contains(attribute) else {
                 return "(1 = 0)"
@@ -127,28 +138,46 @@ extension StoreLayout {
         }
     }
 
+    /// Where a to-many's members are kept: in its join table, or on its targets' rows (a
+    /// one-to-many: the inverse's column).
+    private enum Members {
+        case join(String)
+        case link(String)
+    }
+
+    /// The target table, destination entity and members of `entity`'s to-many `relationship`.
+    private func members(_ relationship: Int, of entity: Entity) -> (String, Entity, Members)? {
+        guard entity.relationships.indices.contains(relationship) else { return nil }
+        let declared = entity.relationships[relationship]
+        guard model.entities.indices.contains(declared.destination), root.indices.contains(declared.destination),
+              let target = tables[root[declared.destination]] else { return nil }
+        let destination = model.entities[declared.destination]
+        if joinTables.indices.contains(entity.index), joinTables[entity.index].indices.contains(relationship),
+           let join = joinTables[entity.index][relationship] {
+            return (target.name, destination, .join(join))
+        }
+        guard let inverse = model.inverse(of: declared), let index = destination.relationshipIndex(named: inverse.name),
+              linkColumns.indices.contains(destination.index), linkColumns[destination.index].indices.contains(index),
+              let link = linkColumns[destination.index][index] else { return nil }
+        return (target.name, destination, .link(link))
+    }
+
     /// The number of live targets of `entity`'s to-many `relationship` for the outer query's row,
     /// as a subquery: the target rows whose to-one names it (a one-to-many is kept on its targets)
     /// or the join rows it owns whose target still exists (a one-way to-many's join rows may outlive
     /// their targets, which memory skips). The inner tables are aliased, so the outer table's name
     /// names the outer row even when both are one table.
     private func count(_ relationship: Int, of entity: Entity) -> String? {
-        guard entity.relationships.indices.contains(relationship), root.indices.contains(entity.index),
-              let owner = tables[root[entity.index]] else { return nil }
-        let declared = entity.relationships[relationship]
-        guard model.entities.indices.contains(declared.destination), root.indices.contains(declared.destination),
-              let target = tables[root[declared.destination]] else { return nil }
+        guard root.indices.contains(entity.index), let owner = tables[root[entity.index]],
+              let (target, _, members) = members(relationship, of: entity) else { return nil }
         let outer = "\(quote(owner.name)).\"_id\""
-        if joinTables.indices.contains(entity.index), joinTables[entity.index].indices.contains(relationship),
-           let join = joinTables[entity.index][relationship] {
+        switch members {
+        case .join(let join):
             return "(SELECT count(*) FROM \(quote(join)) AS \"j\" WHERE \"j\".\"owner\" = \(outer) AND EXISTS "
-                + "(SELECT 1 FROM \(quote(target.name)) AS \"t\" WHERE \"t\".\"_id\" = \"j\".\"target\"))"
+                + "(SELECT 1 FROM \(quote(target)) AS \"t\" WHERE \"t\".\"_id\" = \"j\".\"target\"))"
+        case .link(let link):
+            return "(SELECT count(*) FROM \(quote(target)) AS \"t\" WHERE \"t\".\(quote(link)) = \(outer))"
         }
-        let destination = model.entities[declared.destination]
-        guard let inverse = model.inverse(of: declared), let index = destination.relationshipIndex(named: inverse.name),
-              linkColumns.indices.contains(destination.index), linkColumns[destination.index].indices.contains(index),
-              let link = linkColumns[destination.index][index] else { return nil }
-        return "(SELECT count(*) FROM \(quote(target.name)) AS \"t\" WHERE \"t\".\(quote(link)) = \(outer))"
     }
 
     /// The quoted column of an attribute of `entity`, if it has one.

@@ -21,6 +21,10 @@ public indirect enum RowFilter: Sendable {
     case through(relationship: Int, RowFilter, whenNone: Bool)
     /// The number of live targets of a to-many `relationship` compared with integers (never null).
     case count(relationship: Int, op: Op, values: [AttributeValue])
+    /// The rows with a live target of the to-many `relationship` that the inner filter keeps (its
+    /// attributes are the destination's): ANY; with NOT around it, NONE, and around a negated
+    /// inner filter, ALL.
+    case any(relationship: Int, RowFilter)
 
     public enum Op: Sendable {
         /// A null attribute equals nothing but null (`!=` holds for it).
@@ -94,8 +98,13 @@ extension CompiledComparison {
     /// the destination's table, and each hop keeps the rows linked to rows it keeps (`through`).
     /// A hop that leads nowhere makes the path null, which the comparison's own null rule decides.
     fileprivate func rowFilter(_ entity: Entity, model: Model) -> (filter: RowFilter, exact: Bool)? {
-        guard aggregate == nil, regex == nil, !fold.caseInsensitive, !fold.diacriticInsensitive,
+        guard regex == nil, !fold.caseInsensitive, !fold.diacriticInsensitive,
               case .path(let path) = left, case .value(let right) = right else { return nil }
+        if !path.count, case .relationship(let index)? = path.steps.first, entity.relationships.indices.contains(index),
+           entity.relationships[index].toMany {
+            return collectionFilter(entity, index, path, right, model: model)
+        }
+        guard aggregate == nil else { return nil }
         if path.count {
             // `tags.@count > 2`: the entity's own to-many, counted by the database.
             guard path.steps.count == 1, case .relationship(let index)? = path.steps.first,
@@ -143,6 +152,27 @@ extension CompiledComparison {
         case .equal: return rightIsNull
         case .notEqual: return !rightIsNull
         default: return false
+        }
+    }
+
+    /// `ANY tags.label == 'x'` (also without ANY: memory reads a to-many's values as ANY), `ALL …`,
+    /// `NONE …`: the entity's own to-many to an attribute of its targets. ALL and NONE negate, so
+    /// they need an exact inner filter.
+    private func collectionFilter(_ entity: Entity, _ relationship: Int, _ path: ResolvedKeyPath, _ right: PredicateValue,
+                                  model: Model) -> (filter: RowFilter, exact: Bool)? {
+        let destination = entity.relationships[relationship].destination
+        guard op != .contains, path.steps.count == 2, case .attribute(let attribute) = path.steps[1],
+              model.entities.indices.contains(destination),
+              let inner = attributeFilter(model.entities[destination], attribute, right) else { return nil }
+        switch aggregate ?? .any {
+        case .any:
+            return (.any(relationship: relationship, inner.filter), inner.exact)
+        case .noneOf:
+            guard inner.exact else { return nil }
+            return (.not(.any(relationship: relationship, inner.filter)), true)
+        case .all:
+            guard inner.exact else { return nil }
+            return (.not(.any(relationship: relationship, .not(inner.filter))), true)
         }
     }
 

@@ -414,6 +414,10 @@ def random_predicate(rng, entity, depth=0):
                     [rng.choice(["C", "P1", "P", "step 3", "made"])])
         if rng.random() < 0.3:
             return rng.choice(["tags.@count == %@", "tags.@count != %@", "tags.@count <= %@"]), [rng.randint(0, 3)]
+        if rng.random() < 0.4:
+            return (rng.choice(["ANY tags.label == %@", "tags.label == %@", "NONE tags.label == %@", "ALL tags.label != %@",
+                                "ALL tags.label < %@", "ANY tags.label BEGINSWITH %@", "ALL tags.label BEGINSWITH %@"]),
+                    [f"t{rng.randint(0, 8)}"])
         return rng.choice(["company.id == %@", "tags.@count > %@", "friend.id < %@", "friend.company.id >= %@",
                            "friend.friend.id != %@", "company.id IN %@"]), [rng.randint(0, 12)]
     if choice == 8:
@@ -454,7 +458,11 @@ def test_fetches_in_the_database_answer_as_in_memory(where, seed):
                 # A one-to-many counted by the database, on its targets' rows.
                 predicate, arguments = rng.choice([("staff.@count > %@", [rng.randint(0, 6)]), ("staff.@count == 0", []),
                                                    ("staff.@count BETWEEN %@", [[1, rng.randint(1, 5)]]),
-                                                   ("staff.@count IN %@ OR id < 3", [[0, 2, 4]])])
+                                                   ("staff.@count IN %@ OR id < 3", [[0, 2, 4]]),
+                                                   ("ANY staff.id > %@", [rng.randint(0, 60)]),
+                                                   ("ALL staff.id > %@", [rng.randint(0, 60)]),
+                                                   ("NONE staff.name == nil", []), ("ANY staff.name BEGINSWITH %@", ["P1"]),
+                                                   ("ALL staff.name != nil AND staff.@count > 1", [])])
             else:
                 predicate, arguments = random_predicate(rng, entity)
             options = {}
