@@ -20,10 +20,7 @@ extension StoreLayout {
         var sql = "SELECT \(what) FROM \(quote(table.name)) WHERE \(tests.joined(separator: " AND "))"
         if !count {
             let keys = order.compactMap { key -> String? in
-                guard attributeColumns.indices.contains(entity.index), attributeColumns[entity.index].indices.contains(key.attribute) else {
-                    return nil
-                }
-                let column = ordered(attributeColumns[entity.index][key.attribute], entity.attributes[key.attribute].type)
+                guard let column = sortExpression(key, entity, table: table.name) else { return nil }
                 // SQLite puts nulls first ascending and last descending, as memory does; PostgreSQL
                 // the other way round unless told.
                 let nulls = dialect == .postgres ? (key.descending ? " NULLS LAST" : " NULLS FIRST") : ""
@@ -38,6 +35,36 @@ extension StoreLayout {
             }
         }
         return (sql, parameters)
+    }
+
+    /// What a sort key orders by: the entity's column, or for a key through to-ones, the column of
+    /// the row the links lead to, read by nested subqueries (null when a link leads nowhere, as
+    /// memory reads such a path). `table` is the outer query's.
+    private func sortExpression(_ key: RowOrder, _ entity: Entity, table: String) -> String? {
+        var current = entity
+        var hops: [(table: String, link: String)] = []
+        for hop in key.hops {
+            guard linkColumns.indices.contains(current.index), linkColumns[current.index].indices.contains(hop),
+                  let link = linkColumns[current.index][hop], current.relationships.indices.contains(hop),
+                  model.entities.indices.contains(current.relationships[hop].destination) else { return nil }
+            current = model.entities[current.relationships[hop].destination]
+            guard root.indices.contains(current.index), let target = tables[root[current.index]] else { return nil }
+            hops.append((target.name, link))
+        }
+        guard attributeColumns.indices.contains(current.index), attributeColumns[current.index].indices.contains(key.attribute),
+              current.attributes.indices.contains(key.attribute) else { return nil }
+        let column = attributeColumns[current.index][key.attribute]
+        guard !hops.isEmpty else { return ordered(column, current.attributes[key.attribute].type) }
+        // Innermost first: hop k reads its row by the link of the row before it (the outer
+        // query's for the first), each under an alias of its own.
+        func alias(_ level: Int) -> String { quote("mapping_sort\(level)") }
+        var expression = "\(alias(hops.count)).\(quote(column))"
+        for level in stride(from: hops.count, to: 0, by: -1) {
+            let previous = level == 1 ? quote(table) : alias(level - 1)
+            expression = "(SELECT \(expression) FROM \(quote(hops[level - 1].table)) AS \(alias(level)) WHERE \(alias(level)).\"_id\" = "
+                + "\(previous).\(quote(hops[level - 1].link)))"
+        }
+        return dialect == .postgres && current.attributes[key.attribute].type == .string ? expression + " COLLATE \"C\"" : expression
     }
 
     private func sql(_ filter: RowFilter, _ entity: Entity, _ parameters: inout [StoredValue]) -> String {

@@ -240,7 +240,11 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try context.count(of: "Shelter", where: "ANY animals.name == 'Rex'"), 2)
         XCTAssertEqual(try context.count(of: "Shelter", where: "NONE animals.name == 'Generic'"), 2)
         XCTAssertEqual(try context.count(of: "Keeper", where: "ALL animals.name BETWEEN {'A', 'U'}"), 1)
-        XCTAssertEqual(context.identityEntryCount(of: "Keeper"), keepers, "key paths through to-ones and counts run in the database")
+        let byKeeper = try context.fetch(FetchRequest(entity: "Animal", sort: "keeper.name,-id"))
+        XCTAssertEqual(try context.values(of: byKeeper, attribute: "id"), [5, 3, 4, 2, 1].map { .integer($0) },
+                       "no keeper sorts first, as null")
+        XCTAssertEqual(context.identityEntryCount(of: "Keeper"), keepers,
+                       "key paths through to-ones, counts and sorts through to-ones run in the database")
         let keeper = try XCTUnwrap(context.relatedObject(of: rex, relationship: "keeper"))
         XCTAssertEqual(context.identityEntryCount(of: "Keeper"), 1)
         XCTAssertEqual(try context.value(of: keeper, attribute: "name").0, .string("Ann"))

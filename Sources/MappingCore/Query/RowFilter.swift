@@ -32,23 +32,39 @@ public indirect enum RowFilter: Sendable {
     }
 }
 
-/// One key of a sort the database can run: an attribute of the fetched entity, and whether it
-/// descends. Nulls sort first ascending and last descending, and ties keep key (creation) order,
-/// in SQLite as in memory.
+/// One key of a sort the database can run: an attribute of the fetched entity, or of the object
+/// a chain of to-one relationships (`hops`, indexes from the fetched entity on) leads to, and
+/// whether it descends. Nulls — and a chain that leads nowhere — sort first ascending and last
+/// descending, and ties keep key (creation) order, in SQLite as in memory.
 public struct RowOrder: Sendable {
+    public let hops: [Int]
+    /// An index into the attributes of the entity the hops lead to.
     public let attribute: Int
     public let descending: Bool
 
     /// The sort `keys` as the database can run it, or nil: only keys that are one attribute of the
-    /// entity, of a type the database orders as the evaluator does (strings by bytes, integers,
-    /// doubles, booleans, dates; not decimals or JSON), with no `@count`.
-    static func translate(_ keys: [(ResolvedKeyPath, Bool)], entity: Entity) -> [RowOrder]? {
+    /// entity or of a to-one's destination, of a type the database orders as the evaluator does
+    /// (strings by bytes, integers, doubles, booleans, dates; not decimals or JSON), with no
+    /// `@count`.
+    static func translate(_ keys: [(ResolvedKeyPath, Bool)], entity: Entity, model: Model) -> [RowOrder]? {
         var orders: [RowOrder] = []
         for (path, descending) in keys {
-            guard !path.count, path.steps.count == 1, case .attribute(let attribute)? = path.steps.first,
-                  entity.attributes.indices.contains(attribute) else { return nil }
-            switch entity.attributes[attribute].type {
-            case .string, .integer, .double, .boolean, .date: orders.append(RowOrder(attribute: attribute, descending: descending))
+            guard !path.count else { return nil }
+            var current = entity
+            var hops: [Int] = []
+            var steps = path.steps[...]
+            while case .relationship(let index)? = steps.first {
+                guard current.relationships.indices.contains(index), !current.relationships[index].toMany,
+                      model.entities.indices.contains(current.relationships[index].destination) else { return nil }
+                hops.append(index)
+                current = model.entities[current.relationships[index].destination]
+                steps = steps.dropFirst()
+            }
+            guard steps.count == 1, case .attribute(let attribute)? = steps.first,
+                  current.attributes.indices.contains(attribute) else { return nil }
+            switch current.attributes[attribute].type {
+            case .string, .integer, .double, .boolean, .date:
+                orders.append(RowOrder(hops: hops, attribute: attribute, descending: descending))
             case .decimal, .json: return nil
             }
         }

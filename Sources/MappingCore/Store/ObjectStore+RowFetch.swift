@@ -13,7 +13,7 @@ extension ObjectStore {
         let reader = GraphReader(model: model, store: self)
         let order: [RowOrder]?
         do throws(MappingError) {
-            order = try request.sort.map { (text) throws(MappingError) in RowOrder.translate(try reader.sortKeys(text, entity: entity), entity: entity) }
+            order = try request.sort.map { (text) throws(MappingError) in RowOrder.translate(try reader.sortKeys(text, entity: entity), entity: entity, model: model) }
                 ?? []
         } catch {
             throw error.pointing(into: request.sort ?? "")

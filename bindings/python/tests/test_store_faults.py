@@ -468,7 +468,8 @@ def test_fetches_in_the_database_answer_as_in_memory(where, seed):
             options = {}
             if rng.random() < 0.3:
                 options["sort"] = rng.choice(["name", "-id"] if entity == "Company" else
-                                             ["name", "-id", "company.id,-name", "seen", "-name,id", "score", "-seen"]
+                                             ["name", "-id", "company.id,-name", "seen", "-name,id", "score", "-seen", "-company.name,id",
+                                              "friend.name", "friend.company.id,-id"]
                                              + (["level,-name"] if entity == "Manager" else []))
             if rng.random() < 0.4:
                 options["limit"] = rng.randint(0, 10)
