@@ -49,18 +49,8 @@ public struct RowOrder: Sendable {
     static func translate(_ keys: [(ResolvedKeyPath, Bool)], entity: Entity, model: Model) -> [RowOrder]? {
         var orders: [RowOrder] = []
         for (path, descending) in keys {
-            guard !path.count else { return nil }
-            var current = entity
-            var hops: [Int] = []
-            var steps = path.steps[...]
-            while case .relationship(let index)? = steps.first {
-                guard current.relationships.indices.contains(index), !current.relationships[index].toMany,
-                      model.entities.indices.contains(current.relationships[index].destination) else { return nil }
-                hops.append(index)
-                current = model.entities[current.relationships[index].destination]
-                steps = steps.dropFirst()
-            }
-            guard steps.count == 1, case .attribute(let attribute)? = steps.first,
+            guard !path.count, let (current, hops, steps) = path.toOneHops(from: entity, model: model),
+                  steps.count == 1, case .attribute(let attribute)? = steps.first,
                   current.attributes.indices.contains(attribute) else { return nil }
             switch current.attributes[attribute].type {
             case .string, .integer, .double, .boolean, .date:
@@ -128,16 +118,7 @@ extension CompiledComparison {
                   let (op, values) = integerTest(right) else { return nil }
             return (.count(relationship: index, op: op, values: values), true)
         }
-        var current = entity
-        var hops: [Int] = []
-        var steps = path.steps[...]
-        while case .relationship(let index)? = steps.first {
-            guard current.relationships.indices.contains(index), !current.relationships[index].toMany,
-                  model.entities.indices.contains(current.relationships[index].destination) else { return nil }
-            hops.append(index)
-            current = model.entities[current.relationships[index].destination]
-            steps = steps.dropFirst()
-        }
+        guard let (current, hops, steps) = path.toOneHops(from: entity, model: model) else { return nil }
         let inner: (filter: RowFilter, exact: Bool)
         switch steps.first {
         case nil:
@@ -261,6 +242,24 @@ extension CompiledComparison {
     /// in "\u{212A}" where the bytes hold none.
     static func bytesNarrow(_ affix: String) -> Bool {
         affix.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "K") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "`") }
+    }
+}
+
+extension ResolvedKeyPath {
+    /// The to-one relationships at the head of the path, from `entity`: the entity they lead to,
+    /// their indexes, and the steps after them; nil when one of them is a to-many.
+    func toOneHops(from entity: Entity, model: Model) -> (entity: Entity, hops: [Int], rest: ArraySlice<Step>)? {
+        var current = entity
+        var hops: [Int] = []
+        var steps = self.steps[...]
+        while case .relationship(let index)? = steps.first {
+            guard current.relationships.indices.contains(index), !current.relationships[index].toMany,
+                  model.entities.indices.contains(current.relationships[index].destination) else { return nil }
+            hops.append(index)
+            current = model.entities[current.relationships[index].destination]
+            steps = steps.dropFirst()
+        }
+        return (current, hops, steps)
     }
 }
 
