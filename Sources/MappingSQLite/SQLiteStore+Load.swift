@@ -13,6 +13,9 @@ extension SQLiteStore: RowSource {
 
     public func key(of object: ObjectID) -> Int64? { rowKeys.key(of: object) }
 
+    /// The file is locked for this context (`locking_mode=EXCLUSIVE`): no one else writes it.
+    public var writtenOnlyHere: Bool { true }
+
     public func rows(keys wanted: [Int64]) throws(MappingError) -> [StoredObject] {
         var rows: [StoredObject] = []
         for (root, ids) in StoreLayout.batches(wanted) { rows += try layout.rows(root: root, ids: ids, bound) }

@@ -1,9 +1,9 @@
 /// The cache of a store-backed graph: past its limit of objects read (`StoreSession.cacheLimit`),
 /// the graph turns the ones least recently used back into faults at the end of a call
 /// (`ObjectStore.trimCache`), so its memory follows the working set rather than what was ever
-/// read. Every object the graph holds
-/// outside a transaction is in its database as the graph holds it (each call commits), so any of
-/// them may go; a handle stays valid and reads its row again when touched.
+/// read. Every object the graph holds outside a transaction is in its database as the graph holds
+/// it (each call commits), so any of them may go; a handle stays valid and reads its row again
+/// when touched.
 ///
 /// Recency is kept as the CLOCK algorithm keeps it (as operating systems keep pages): objects
 /// queue in the order they were read or made, and each has a bit set whenever it is used; the one
@@ -88,6 +88,9 @@ extension ObjectStore {
         }
         guard limit > 0, readCount > limit else { return }
         let target = limit - limit / 10
+        // A graph holding every row of a store only it writes knows every identity there is: it
+        // keeps them through eviction, so imports of new objects need no query to learn they are new.
+        if session.rowSource == nil, cache.source.writtenOnlyHere { session.identitiesComplete = true }
         var entities: Set<Int> = []
         var evicted: [ObjectID] = []
         // Each queued object comes up at most twice (its use bit is cleared the first time).

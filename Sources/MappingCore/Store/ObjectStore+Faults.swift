@@ -49,6 +49,7 @@ extension ObjectStore {
     package mutating func find(_ entity: Entity, key: IdentityKey, model: Model) throws(MappingError) -> ObjectID? {
         guard let map = entity.identityMap else { return nil }
         if let found = lookup(map: map, key: key) { return found }
+        guard !session.identitiesComplete else { return nil }
         try read(entity, identities: [key], model: model)
         return lookup(map: map, key: key)
     }

@@ -93,6 +93,8 @@ extension ObjectStore {
     private func checkIdentityMaps(_ model: Model, _ found: inout [String]) {
         for (map, identities) in identityMaps.enumerated() {
             for (key, id) in identities.entries(arena: arena) {
+                // An evicted object's identity is kept under its fault (`identitiesComplete`).
+                if session.identitiesComplete, faultEntity(id) != nil { continue }
                 guard let record = record(id), model.entities.indices.contains(record.entity) else {
                     found.append("identity map \(map) names \(id), which is not live")
                     continue

@@ -251,8 +251,9 @@ public struct ObjectStore {
     package func lookup(map: Int, key: IdentityKey) -> ObjectID? {
         guard identityMaps.indices.contains(map) else { return nil }
         let found = identityMaps[map].object(for: key, arena: arena)
-        // Not in the graph may still be in the database, unless the call knows it is not.
-        if found == nil, let log = session.faultLog { log.noteMissing(map: map, key: key) }
+        // Not in the graph may still be in the database, unless the call knows it is not (or the
+        // graph knows every identity its store holds).
+        if found == nil, let log = session.faultLog, !session.identitiesComplete { log.noteMissing(map: map, key: key) }
         return found
     }
 
@@ -382,7 +383,10 @@ public struct ObjectStore {
         let place = places[slot]
         let entity = Int(place.entity)
         guard model.entities.indices.contains(entity), tables.indices.contains(entity) else { return }
-        if let identity = identity(of: id, model.entities[entity]) { unregister(id, map: identity.map, key: identity.key) }
+        // A graph whose identity maps are complete keeps the entry, under the fault.
+        if !session.identitiesComplete, let identity = identity(of: id, model.entities[entity]) {
+            unregister(id, map: identity.map, key: identity.key)
+        }
         index(id, at: place, adding: false)
         tables[entity].removeRow(place.row)
         places[slot] = .fault(entity)

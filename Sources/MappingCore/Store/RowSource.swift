@@ -32,6 +32,9 @@ public protocol RowSource: PersistentStore {
     /// The faults a write that failed met (rows another process gave an identity the call made
     /// new, which the graph holds unread), once: the call reads them and runs again.
     func faultsMet() -> [ObjectID]
+    /// Whether this context is the store's only writer (an SQLite file, locked while open): then a
+    /// graph that has read every row knows every identity the store will hold, whatever it evicts.
+    var writtenOnlyHere: Bool { get }
     /// Told that the graph turned these objects back into faults (`ObjectCache`): it holds their
     /// rows no more, and reads them again when touched.
     func evicted(_ objects: [ObjectID])
@@ -43,4 +46,5 @@ public protocol RowSource: PersistentStore {
 extension RowSource {
     public func faultsMet() -> [ObjectID] { [] }
     public func evicted(_ objects: [ObjectID]) {}
+    public var writtenOnlyHere: Bool { false }
 }

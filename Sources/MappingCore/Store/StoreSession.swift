@@ -25,6 +25,10 @@ package struct StoreSession {
     package var cache: ObjectCache?
     /// The most objects such a graph keeps read between calls; 0: no limit.
     package var cacheLimit = ObjectCache.defaultLimit
+    /// Set once a graph that held every row of a store only it writes starts evicting: its identity
+    /// maps keep the identities of evicted objects (under their faults), so they still hold every
+    /// identity the store has, and a lookup in vain needs no query (`ObjectCache`).
+    package var identitiesComplete = false
     /// Fetch results made of faults, read a batch at a time as their objects are read.
     package var faultBatches = FaultBatches()
     /// Set while a call runs on a graph that holds part of its rows: what the call met that the

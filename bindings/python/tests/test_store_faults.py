@@ -667,3 +667,23 @@ def test_observers_and_watches_see_what_memory_sees_with_a_small_cache(where):
         assert ctx.cached_count <= 2
     assert seen["store"] == seen["memory"] and len(seen["memory"]) > 10
     assert watched["store"] == watched["memory"] and len(watched["memory"]) > 3
+
+
+def test_a_new_store_past_its_limit_keeps_one_object_per_identity(where):
+    """A store this context made and alone writes (SQLite) is held whole until eviction starts; from
+    then on its identity maps keep the identities of the objects evicted, so an import that meets
+    them again updates them (read back) rather than making twins, and one of new identities asks
+    the database nothing. PostgreSQL, which others write, looks identities up in the database."""
+    rng = random.Random(21)
+    memory = mapping.Context(SPEC)
+    location = str(where)
+    with mapping.Context(SPEC, store=location, cache_limit=4) as ctx:
+        for step in range(12):
+            page = json.dumps(rng.sample(people(rng, 40), rng.randint(2, 9)))
+            ctx.import_json("person", page)
+            memory.import_json("person", page)
+            assert ctx.cached_count <= 4
+        for entity in ("Person", "Company", "Tag"):
+            assert [describe(o) for o in ctx.all(entity)] == [describe(o) for o in memory.all(entity)], entity
+    with open_store(location) as reopened:
+        assert_same_graphs(reopened, memory, 21)
