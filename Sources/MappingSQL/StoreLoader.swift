@@ -82,21 +82,21 @@ extension StoreLayout {
     }
 
     /// One attribute of `entity` for the rows with these `_id`s (at most `maxBatch`, or any number
-    /// that `isDense`, sorted: `columnBatches`), by key, checked as `rows` checks it; rows that are
-    /// gone are left out. Dense ids are read in one range of the primary key, the rows between them
-    /// skipped: a fetch's result of 10,000 consecutive rows is one query, not twenty IN lists.
+    /// that is dense: `batches(_:wholeWhenDense:)`), by key, checked as `rows` checks it; rows that
+    /// are gone are left out. Dense ids are read in one range of the primary key, the rows between
+    /// them skipped: a fetch's result of 10,000 consecutive rows is one query, not twenty IN lists.
     package func column<Rows: StoredRows>(_ attribute: Int, of entity: Entity, ids: [Int64],
                                           _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) -> [Int64: AttributeValue?] {
-        let dense = Self.isDense(ids)
-        guard let first = ids.first, let last = ids.last, ids.count <= Self.maxBatch || dense, root.indices.contains(entity.index),
+        let dense = Self.denseRange(ids)
+        guard let last = ids.last, ids.count <= Self.maxBatch || dense != nil, root.indices.contains(entity.index),
               let table = tables[root[entity.index]], attributeColumns.indices.contains(entity.index),
               attributeColumns[entity.index].indices.contains(attribute), entity.attributes.indices.contains(attribute) else { return [:] }
         let column = attributeColumns[entity.index][attribute]
         let select = "SELECT \"_id\", \(quote(column)) FROM \(quote(table.name)) WHERE \"_id\" "
         let cursor: Rows
         var wanted: Set<Int64>? = nil
-        if dense {
-            cursor = try query(select + "BETWEEN ? AND ?", [.integer(first), .integer(last)])
+        if let dense {
+            cursor = try query(select + "BETWEEN ? AND ?", [.integer(dense.low), .integer(dense.high)])
             wanted = Set(ids)
         } else {
             let length = Self.paddedLength(ids.count)
@@ -123,12 +123,18 @@ extension StoreLayout {
     }
 
     /// `keys` as `_id`s grouped by table (root entity), tables in order, in batches of at most
-    /// `maxBatch` ids: how `rows(root:ids:)` and `column` are asked for many keys.
-    package static func batches(_ keys: [Int64]) -> [(root: Int, ids: [Int64])] {
+    /// `maxBatch` ids: how `rows(root:ids:)` and `column` are asked for many keys. With
+    /// `wholeWhenDense`, a table's ids that are dense (`denseRange`) are one batch, which `column`
+    /// reads as one range.
+    package static func batches(_ keys: [Int64], wholeWhenDense: Bool = false) -> [(root: Int, ids: [Int64])] {
         var byRoot: [Int: [Int64]] = [:]
         for key in keys { byRoot[root(of: key), default: []].append(rowID(of: key)) }
         var batches: [(root: Int, ids: [Int64])] = []
         for (root, ids) in byRoot.sorted(by: { $0.key < $1.key }) {
+            if wholeWhenDense, denseRange(ids) != nil {
+                batches.append((root, ids))
+                continue
+            }
             var start = 0
             while start < ids.count {
                 let end = min(start + maxBatch, ids.count)
@@ -139,29 +145,12 @@ extension StoreLayout {
         return batches
     }
 
-    /// `keys` as `_id`s grouped by table, for `column`: a table's ids that are dense are one batch,
-    /// sorted; others are `batches`.
-    package static func columnBatches(_ keys: [Int64]) -> [(root: Int, ids: [Int64])] {
-        var byRoot: [Int: [Int64]] = [:]
-        for key in keys { byRoot[root(of: key), default: []].append(rowID(of: key)) }
-        var batches: [(root: Int, ids: [Int64])] = []
-        for (root, ids) in byRoot.sorted(by: { $0.key < $1.key }) {
-            let sorted = ids.sorted()
-            if isDense(sorted) {
-                batches.append((root, sorted))
-            } else {
-                batches += self.batches(ids.map { globalKey(root: root, id: $0) })
-            }
-        }
-        return batches
-    }
-
-    /// Whether sorted ids fill at least half the span from the least to the greatest (and are more
-    /// than a few): reading the whole span then costs less than IN lists.
-    static func isDense(_ sorted: [Int64]) -> Bool {
-        guard sorted.count > 64, let first = sorted.first, let last = sorted.last, first <= last else { return false }
-        let (span, overflow) = last.subtractingReportingOverflow(first)
-        return !overflow && span < 2 * Int64(sorted.count)
+    /// The least and greatest of `ids` when they are more than a few and span less than twice
+    /// their number: reading the whole range then costs less than IN lists. In any order.
+    static func denseRange(_ ids: [Int64]) -> (low: Int64, high: Int64)? {
+        guard ids.count > 64, let low = ids.min(), let high = ids.max() else { return nil }
+        let (span, overflow) = high.subtractingReportingOverflow(low)
+        return !overflow && span < 2 * Int64(ids.count) ? (low, high) : nil
     }
 
     /// The most ids `rows(root:ids:)` (or values in one IN list) reads at once, and the lengths

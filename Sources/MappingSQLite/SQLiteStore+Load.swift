@@ -64,7 +64,7 @@ extension SQLiteStore: RowSource {
 
     public func column(_ attribute: Int, of entity: Entity, keys wanted: [Int64]) throws(MappingError) -> [Int64: AttributeValue?] {
         var found: [Int64: AttributeValue?] = [:]
-        for (_, ids) in StoreLayout.columnBatches(wanted) {
+        for (_, ids) in StoreLayout.batches(wanted, wholeWhenDense: true) {
             let batch = try layout.column(attribute, of: entity, ids: ids, bound)
             if found.isEmpty { found = batch } else { found.merge(batch) { $1 } }
         }

@@ -63,6 +63,13 @@ final class SQLiteStoreTests: XCTestCase {
         return (context, try XCTUnwrap(context.persistentStore as? SQLiteStore))
     }
 
+    /// Writes the store with 250 dogs, A1 … A250, and closes it.
+    private func storeOf250Dogs() throws {
+        let (context, _) = try open()
+        let animals = (1...250).map { #"{"id": \#($0), "kind": "dog", "name": "A\#($0)"}"# }
+        _ = try context.importJSON(mapping: "animal", "[" + animals.joined(separator: ",") + "]")
+    }
+
     /// Every object of every entity with its values, entity and relationships in order, as text.
     private func dump(_ context: MappingContext) throws -> String {
         var lines: [String] = []
@@ -260,11 +267,7 @@ final class SQLiteStoreTests: XCTestCase {
     /// A fetch's result of objects not read yet is read as it is walked, a batch of rows at a time
     /// (from the object read on), not one row per object.
     func testAResultIsReadInBatchesAsItIsWalked() throws {
-        do {
-            let (context, _) = try open()
-            let animals = (1...250).map { #"{"id": \#($0), "kind": "dog", "name": "A\#($0)"}"# }
-            _ = try context.importJSON(mapping: "animal", "[" + animals.joined(separator: ",") + "]")
-        }
+        try storeOf250Dogs()
         let (context, _) = try open()
         let result = try context.fetch(FetchRequest(entity: "Animal", sort: "id"))
         XCTAssertEqual(result.count, 250)
@@ -288,11 +291,7 @@ final class SQLiteStoreTests: XCTestCase {
     /// read their rows again when touched (the change shows), under the same handles. A deleted
     /// object's handle stays stale; nothing is evicted inside a transaction.
     func testTheCacheLimitEvictsTheLeastRecentlyUsed() throws {
-        do {
-            let (context, _) = try open()
-            let animals = (1...250).map { #"{"id": \#($0), "kind": "dog", "name": "A\#($0)"}"# }
-            _ = try context.importJSON(mapping: "animal", "[" + animals.joined(separator: ",") + "]")
-        }
+        try storeOf250Dogs()
         let (context, store) = try open()
         XCTAssertEqual(context.cacheLimit, ObjectCache.defaultLimit)
         context.cacheLimit = 10

@@ -60,18 +60,13 @@ extension ObjectStore {
     package mutating func columnOfFaults(_ objects: [ObjectID], attribute name: String,
                                          model: Model) throws(MappingError) -> FaultColumn {
         guard let source = session.rowSource else { return FaultColumn() }
-        // Per entity linked as: the attribute's index there (looked up once), and its faults'
-        // positions in `objects` with their keys.
-        var attributes = [Int?](repeating: nil, count: model.entities.count)
-        var looked = [Bool](repeating: false, count: model.entities.count)
+        // Per entity linked as: the attribute's index there, and its faults' positions in
+        // `objects` with their keys.
+        let attributes = model.entities.map { $0.attributeIndex(named: name) }
         var byEntity: [Int: [(position: Int, key: Int64)]] = [:]
         var whole: [ObjectID] = []
         for (position, object) in objects.enumerated() {
-            guard let linkedAs = faultEntity(object), model.entities.indices.contains(linkedAs) else { continue }
-            if !looked[linkedAs] {
-                looked[linkedAs] = true
-                attributes[linkedAs] = model.entities[linkedAs].attributeIndex(named: name)
-            }
+            guard let linkedAs = faultEntity(object), attributes.indices.contains(linkedAs) else { continue }
             guard attributes[linkedAs] != nil, let key = source.key(of: object) else {
                 whole.append(object)
                 continue
@@ -113,23 +108,16 @@ extension ObjectStore {
 /// the objects' positions in the list (an array, not a dictionary: a column of 10,000 faults paid
 /// for three hashes per object).
 package struct FaultColumn {
-    private var values: [AttributeValue?] = []
-    private var read: [Bool] = []
+    /// Per position: nil when not read here, `.some(nil)` for a null.
+    private var values: [AttributeValue??] = []
 
-    init(count: Int = 0) {
-        values = Array(repeating: nil, count: count)
-        read = Array(repeating: false, count: count)
-    }
+    init(count: Int = 0) { values = Array(repeating: nil, count: count) }
 
     mutating func set(_ value: AttributeValue?, at position: Int) {
-        guard read.indices.contains(position) else { return }
-        values[position] = value
-        read[position] = true
+        if values.indices.contains(position) { values[position] = .some(value) }
     }
 
     /// The value read for the object at `position`, or nil when it was not read here (`.some(nil)`
     /// for a null).
-    func value(at position: Int) -> AttributeValue?? {
-        read.indices.contains(position) && read[position] ? .some(values[position]) : nil
-    }
+    func value(at position: Int) -> AttributeValue?? { values.indices.contains(position) ? values[position] : nil }
 }

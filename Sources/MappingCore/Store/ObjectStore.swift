@@ -374,8 +374,9 @@ public struct ObjectStore {
     }
 
     /// Turns an object whose row the database holds as the graph does back into a fault: its
-    /// values, relationships, identity-map entry and index entries go, its handle stays and reads
-    /// the row again when touched (`ObjectStore+Cache`). Never inside a transaction. Its strings
+    /// values, relationships, index entries and (unless the graph's identities are complete) its
+    /// identity-map entry go, its handle stays and reads the row again when touched
+    /// (`ObjectCache`). Never inside a transaction. Its strings
     /// stay in the arena: a C caller may hold them. The caller drops it from the member lists
     /// (`dropEvicted`), many at once.
     mutating func evict(_ id: ObjectID, model: Model) {

@@ -628,6 +628,20 @@ def test_a_column_of_many_rows_not_read_reads_ranges_and_lists_alike(where):
             assert ctx.values(got, "name") == memory.values(want, "name"), predicate
             assert len(got) > 4
 
+    # Ids that are not dense as a whole, in IN lists of 500 whose first and last ids happen to be
+    # close: every id of a list is read, not only those between its ends (found by review).
+    many = [{"id": i, "name": f"P{i}"} for i in range(301, 2101)]
+    with open_store(path) as ctx:
+        ctx.import_json("person", json.dumps(many))
+    memory.import_json("person", json.dumps(many))
+    scattered = list(range(1, 2101, 3))
+    random.Random(1).shuffle(scattered)
+    with open_store(path) as ctx:
+        got = ctx.fetch("Person", "id IN %@", scattered, sort="-name")
+        want = memory.fetch("Person", "id IN %@", scattered, sort="-name")
+        assert ctx.values(got, "name") == memory.values(want, "name")
+        assert len(got) > 600
+
 
 def test_observers_and_watches_see_what_memory_sees_with_a_small_cache(where):
     """With a cache limit of 2, observers get the change sets and a watch the results the same
