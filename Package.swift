@@ -52,19 +52,32 @@ var simdjsonTargets: [Target] {
         // C++ over simdjson's DOM parser with a C header of our own. SIMDJSON_THREADS_ENABLED must
         // match the library's build (it changes dom::parser's layout); hidden visibility keeps every
         // simdjson symbol inside the plugin (only the csimdjson_* functions are exported).
+        // C++17 comes from the package's cxxLanguageStandard; hidden visibility is a local flag only
+        // (the Makefile compiles the installed plugin itself, with it).
         .target(name: "CSimdJSON",
-                cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1"),
-                              .unsafeFlags(["-fvisibility=hidden", "-std=c++17"])],
+                cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")] + localCxxFlags(["-fvisibility=hidden"]),
                 linkerSettings: [.linkedLibrary("simdjson")]),
         // Opens the plugin (dlopen) the first time the simdjson parser is asked for.
         .target(name: "CSimdJSONLoader", dependencies: ["CPluginLoader"], linkerSettings: [.linkedLibrary("dl")]),
     ]
 }
 
-let optimize: [SwiftSetting] = [
-    // The importer is generic over the JSON reader; let the optimizer specialize it across modules.
-    .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
-]
+// SwiftPM refuses a package depended on by version ("contains unsafe build flags") if a target of
+// a product the dependent uses has unsafeFlags. The flags below only make the code faster (none is
+// needed for it to build or be correct), so the repository's own builds ask for them with
+// MAPPING_LOCAL_FLAGS=1, which the Makefile exports, and a Swift package that depends on this one
+// builds the same sources without them: `make bench-check` guards the instruction counts of the
+// local build, with every flag it always had.
+let localFlags = ProcessInfo.processInfo.environment["MAPPING_LOCAL_FLAGS"] == "1"
+func localSwiftFlags(_ flags: [String], _ condition: BuildSettingCondition? = nil) -> [SwiftSetting] {
+    localFlags ? [.unsafeFlags(flags, condition)] : []
+}
+func localCxxFlags(_ flags: [String]) -> [CXXSetting] { localFlags ? [.unsafeFlags(flags)] : [] }
+
+// The importer is generic over the JSON reader; let the optimizer specialize it across modules.
+// Without the flag a release build still does Swift's default, more conservative cross-module
+// optimization.
+let optimize: [SwiftSetting] = localSwiftFlags(["-cross-module-optimization"], .when(configuration: .release))
 
 // The PostgreSQL store is built when libpq's header is there, decided as for simdjson: the
 // environment variable MAPPING_POSTGRES=1 or =0, or unset, whether Debian's libpq-fe.h is installed.
@@ -116,8 +129,10 @@ let package = Package(
         // Finds and opens libmapping's plugins (the simdjson parser, the PostgreSQL store).
         .target(name: "CPluginLoader", linkerSettings: [.linkedLibrary("dl")]),
         // Raw memory behind one lock (the context's): Swift's run-time exclusivity checks on the
-        // arena's fields cost more than the lookups they guard.
-        .target(name: "MappingArena", swiftSettings: optimize + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+        // arena's fields cost more than the lookups they guard. Only locally (see localFlags): the checks
+        // catch overlapping accesses, which the arena does not make, so a dependent keeping them
+        // pays their cost and nothing else changes.
+        .target(name: "MappingArena", swiftSettings: optimize + localSwiftFlags(["-enforce-exclusivity=unchecked"])),
         .target(name: "MappingCore", dependencies: ["MappingLock", "MappingArena", "CMappingHeader"], exclude: ["Import/HotPath.md"],
                 swiftSettings: optimize),
         .target(name: "MappingJSON", dependencies: ["MappingLock", "MappingCore", "CJansson"] + simdjsonDependency,
@@ -135,6 +150,8 @@ let package = Package(
         .testTarget(name: "MappingJSONTests", dependencies: ["MappingJSON", "MappingEngine", "_MappingTestSupport"]),
         .testTarget(name: "MappingCAPITests", dependencies: ["Mapping", "MappingLock", "CMappingHeader"]),
         .testTarget(name: "MappingSQLiteTests", dependencies: ["MappingSQLite", "MappingEngine", "_MappingTestSupport"]),
-    ] + simdjsonTargets + postgresTargets
+    ] + simdjsonTargets + postgresTargets,
+    // simdjson's headers need C++17 (only CSimdJSON is C++); a setting, so not an unsafe flag.
+    cxxLanguageStandard: .cxx17
 )
 
