@@ -1,7 +1,8 @@
 """The package's modules are layers, each importing only those below it, so that there is no import
 circle (and no import put inside a function to hide one):
 
-    _lib ← _ffi ← errors ← _handle ← objects ← observe ← http ← context ← __init__
+    _lib ← _ffi ← errors ← _handle ← objects ← observe ← multipart ← transport ← batch ← http ← context
+    ← __init__
 
 Every import counts, at module level or inside a function, except those under `if TYPE_CHECKING:`,
 which never run; the names those bind may only be used in annotations (strings, with
@@ -11,7 +12,8 @@ from pathlib import Path
 
 import mapping
 
-LAYERS = ["_lib", "_ffi", "errors", "_handle", "objects", "observe", "http", "context", "__init__"]
+LAYERS = ["_lib", "_ffi", "errors", "_handle", "objects", "observe", "multipart", "transport", "batch", "http",
+          "context", "__init__"]
 PACKAGE = Path(mapping.__file__).resolve().parent
 
 

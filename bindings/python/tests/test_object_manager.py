@@ -1,8 +1,11 @@
 """The Python ObjectManager against a real HTTP server on 127.0.0.1 (the standard library's, in a
-thread, on a free port): users, articles with comments, a paginated list; GET, POST (JSON and form),
-PUT, DELETE and an error response, asserting the graph after each step."""
+thread, on a free port): users, articles with comments, a paginated list; GET, POST (JSON, form and
+multipart), PUT, DELETE and an error response, asserting the graph after each step; batches of
+requests at once, and cancelling them."""
+import email.parser
 import json
 import threading
+import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -34,16 +37,36 @@ SPEC = {
         {"mapping": "user", "method": "POST", "pathPattern": "users", "keyPath": "user", "statusCodes": [201]},
         {"mapping": "article", "method": "GET", "pathPattern": "articles", "keyPath": "articles"},
         {"mapping": "user", "method": "GET", "pathPattern": "paginate", "keyPath": "entries"},
+        {"mapping": "user", "method": "GET", "pathPattern": "slow/:id", "keyPath": "user"},
+        {"mapping": "user", "method": "GET", "pathPattern": "hold/:id", "keyPath": "user"},
         {"errorMessage": "message", "keyPath": "errors"},
     ],
     "requestDescriptors": [{"entity": "User", "method": "ANY", "mapping": "user", "rootKeyPath": "user"}],
 }
 
 
+def parse_multipart(content_type, body):
+    """(name, filename or None, Content-Type or None, bytes) of each part, as the standard library's
+    email parser reads the body; a body it finds defects in fails the test."""
+    message = email.parser.BytesParser().parsebytes(
+        b"Content-Type: " + content_type.encode("ascii") + b"\r\n\r\n" + body)
+    assert message.is_multipart() and message.defects == [], message.defects
+    parts = message.get_payload()
+    assert all(part.defects == [] for part in parts), [part.defects for part in parts]
+    return [(part.get_param("name", header="content-disposition"), part.get_filename(),
+             part["Content-Type"] and str(part["Content-Type"]), part.get_payload(decode=True)) for part in parts]
+
+
 class API(BaseHTTPRequestHandler):
     users = {}
     log = []
+    gets = []  # the path of every GET, in the order they came
+    parts = None  # the last multipart body, parsed
     delete_reply = None  # (status, payload) for DELETE, or None for the real behaviour
+    lock = threading.Lock()
+    active = peak = 0  # GET slow/:id requests being answered at once, and the most there were
+    held = threading.Event()  # a GET hold/:id came and waits for `release`
+    release = threading.Event()
 
     def log_message(self, *args):  # keep pytest's output clean
         pass
@@ -57,9 +80,16 @@ class API(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def body(self):
-        data = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
-        API.log.append((self.command, self.path, self.headers.get("Content-Type"), data))
-        if self.headers.get("Content-Type") == "application/x-www-form-urlencoded":
+        raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        kind = self.headers.get("Content-Type")
+        if kind.startswith("multipart/form-data"):
+            API.log.append((self.command, self.path, kind, raw))
+            API.parts = parse_multipart(kind, raw)
+            fields = {name: data.decode() for name, filename, _, data in API.parts if filename is None}
+            return {"id": int(fields["user[id]"]) if fields.get("user[id]") else None, "name": fields["user[name]"]}
+        data = raw.decode()
+        API.log.append((self.command, self.path, kind, data))
+        if kind == "application/x-www-form-urlencoded":
             fields = urllib.parse.parse_qs(data)
             return {"id": int(fields["user[id]"][0]) if "user[id]" in fields else None, "name": fields["user[name]"][0]}
         return json.loads(data)["user"]
@@ -67,7 +97,24 @@ class API(BaseHTTPRequestHandler):
     def do_GET(self):
         url = urllib.parse.urlparse(self.path)
         parts = url.path.strip("/").split("/")[1:]  # after "api"
-        if parts == ["users"]:
+        with API.lock:
+            API.gets.append(url.path)
+        if len(parts) == 2 and parts[0] == "slow":  # takes 0.15 s, counting the requests it answers at once
+            with API.lock:
+                API.active += 1
+                API.peak = max(API.peak, API.active)
+            time.sleep(0.15)
+            with API.lock:
+                API.active -= 1
+            self.reply(200, {"user": {"id": int(parts[1]), "name": f"Slow {parts[1]}"}})
+        elif len(parts) == 2 and parts[0] == "hold":  # answers only once the test releases it
+            API.held.set()
+            API.release.wait(10)
+            try:
+                self.reply(200, {"user": {"id": int(parts[1]), "name": f"Held {parts[1]}"}})
+            except OSError:  # the client cut the connection: what cancel does
+                pass
+        elif parts == ["users"]:
             self.reply(200, {"users": sorted(API.users.values(), key=lambda u: u["id"])})
         elif len(parts) == 2 and parts[0] == "users":
             user = API.users.get(int(parts[1]))
@@ -111,10 +158,14 @@ def server():
     API.users = {1: {"id": 1, "name": "Ada"}, 2: {"id": 2, "name": "Grace"}}
     API.log = []
     API.delete_reply = None
+    API.gets, API.parts, API.active, API.peak = [], None, 0, 0
+    API.held.clear()
+    API.release.clear()
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), API)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/api/"
+    API.release.set()
     httpd.shutdown()
     httpd.server_close()
 
@@ -271,3 +322,242 @@ def test_a_transport_failure_is_a_library_error_naming_the_request():
         assert (error.method, error.url, error.status) == ("GET", f"http://127.0.0.1:{port}/api/users", None)
         assert str(error).startswith(f"GET http://127.0.0.1:{port}/api/users failed: ")
         assert ctx.count("User") == 0
+
+
+# -- multipart forms (RKObjectManager's multipartFormRequestWithObject:…) ---------------------------
+
+AVATAR = bytes(range(256)) + b"\r\n--\r\n\r\n--mapping-\x00\r\n"  # every byte, line breaks, dashes
+
+
+def test_multipart_request_sends_the_objects_parameters_and_files(server):
+    """The object's parameters (its request descriptor, as form encoding names them) then the extra
+    params, then the files: the standard library's parser reads each back byte for byte, and the
+    answer maps into the object sent."""
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        manager.get_objects("users")
+        eve = ctx.create("User", name="Eve \"E\" Ünal & co=1+1")
+        notes = "line one\r\nline two\n\u00e9".encode()
+        request = manager.multipart_request(
+            eve, "POST", attachments=[
+                mapping.Attachment(name="avatar", data=AVATAR, filename="a.png", content_type="image/png"),
+                mapping.Attachment(name="notes", data=notes, filename='my "best" \\ notes.txt',
+                                   content_type="text/plain; charset=utf-8")],
+            params={"caption": "Me, today", "tags": ["a", "b"], "private": False, "album": {"id": 7}})
+        assert (request.method, request.url, request.target) == ("POST", server + "users", eve)
+        assert request.content_type.startswith("multipart/form-data; boundary=")
+        assert manager.send(request) == [eve]  # the answer maps into the same object
+        assert eve["id"] == 3 and ctx.count("User") == 3 and ctx.get("User", 3) == eve
+        assert API.users[3]["name"] == "Eve \"E\" Ünal & co=1+1"
+
+        method, path, content_type, body = API.log[-1]
+        assert (method, path, content_type) == ("POST", "/api/users", request.content_type)
+        assert API.parts == [
+            ("user[id]", None, None, b""),  # null: an empty field, as AFNetworking sends NSNull
+            ("user[name]", None, None, "Eve \"E\" Ünal & co=1+1".encode()),
+            ("album[id]", None, None, b"7"),  # keys sorted, nested dicts flattened as the engine's forms are
+            ("caption", None, None, b"Me, today"),
+            ("private", None, None, b"false"),
+            ("tags[]", None, None, b"a"),
+            ("tags[]", None, None, b"b"),
+            ("avatar", "a.png", "image/png", AVATAR),
+            ("notes", 'my "best" \\ notes.txt', "text/plain; charset=utf-8", notes),
+        ]
+        boundary = request.content_type.split("boundary=")[1]
+        assert body.startswith(f"--{boundary}\r\n".encode()) and body.endswith(f"\r\n--{boundary}--\r\n".encode())
+        assert body.count(boundary.encode()) == len(API.parts) + 1
+        assert b'Content-Disposition: form-data; name="notes"; filename="my \\"best\\" \\\\ notes.txt"\r\n' \
+               b"Content-Type: text/plain; charset=utf-8\r\n\r\n" in body
+
+
+def test_multipart_params_replace_the_objects_fields_and_a_path_may_stand_alone(server):
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        carl = ctx.create("User", id=5, name="Carl")
+        request = manager.multipart_request(carl, "PUT", params={"user": {"name": "Carl Sagan"}},
+                                            attachments=[mapping.Attachment("avatar", b"\x89PNG", "c.png")])
+        assert request.url == server + "users/5"  # the PUT route
+        assert manager.send(request) == [carl] and carl["name"] == "Carl Sagan"
+        assert API.parts == [("user[id]", None, None, b"5"), ("user[name]", None, None, b"Carl Sagan"),
+                             ("avatar", "c.png", "application/octet-stream", b"\x89PNG")]
+        bare = manager.multipart_request(None, "POST", "users", params={"user": {"name": "Dana"}})
+        dana = manager.send(bare)[0]
+        assert API.parts == [("user[name]", None, None, b"Dana")] and dana["id"] == 6 and dana["name"] == "Dana"
+
+
+def test_multipart_refuses_what_it_cannot_send(server):
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        eve = ctx.create("User", id=3, name="Eve")
+        with pytest.raises(mapping.MisuseError, match="filename 'a\\\\r\\\\nb.png' holds the control character"):
+            manager.multipart_request(eve, attachments=[mapping.Attachment("avatar", b"x", "a\r\nb.png")])
+        with pytest.raises(mapping.MisuseError, match=r"attachments takes a list: attachments=\[Attachment"):
+            manager.multipart_request(eve, attachments=mapping.Attachment("avatar", b"x", "a.png"))
+        with pytest.raises(mapping.MisuseError, match="data must be bytes, not str"):
+            mapping.Attachment("avatar", "text", "a.txt")
+        with pytest.raises(mapping.MisuseError, match="without an object needs a path"):
+            manager.multipart_request(None)
+        assert API.log == []
+
+
+def test_the_boundary_occurs_in_no_part():
+    from mapping import multipart
+    tokens = iter(["0001", "0002"])
+    body, content_type = multipart.encode([("a", b"x--mapping-0001y")], [], make=lambda: next(tokens))
+    assert content_type == "multipart/form-data; boundary=mapping-0002"
+    assert body == (b'--mapping-0002\r\nContent-Disposition: form-data; name="a"\r\n\r\n'
+                    b"x--mapping-0001y\r\n--mapping-0002--\r\n")
+    with pytest.raises(mapping.MisuseError, match="no multipart boundary"):
+        multipart.encode([("a", b"mapping-0")], [], make=lambda: "0")
+
+
+# -- batches (RKObjectManager's enqueueBatchOfObjectRequestOperations:progress:completion:) ----------
+
+def closed_port():
+    import socket
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_batch_gives_one_outcome_per_request_in_order(server):
+    """A 404, a refused connection and a mapped list side by side: each its own outcome, in the
+    requests' order, none raised; progress once per request on the calling thread, done 1…total."""
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        elsewhere = f"http://127.0.0.1:{closed_port()}/api/users"
+        carl = ctx.create("User", name="Carl")
+        requests = [manager.request("GET", "slow/1"), manager.request("GET", "users/99"),
+                    manager.request("GET", elsewhere), manager.object_request(carl, "POST"),
+                    manager.request("GET", "users", orphans=("User", "id < 3")), manager.request("get", "slow/2")]
+        calls = []
+        outcomes = manager.run_batch(requests, max_concurrent=3,
+                                     progress=lambda done, total: calls.append((done, total, threading.get_ident())))
+        assert [type(outcome).__name__ for outcome in outcomes] == \
+            ["ObjectList", "ResponseError", "TransportError", "ObjectList", "ObjectList", "ObjectList"]
+        assert outcomes[0] == [ctx.get("User", 1)] and outcomes[0][0]["name"] == "Slow 1"
+        assert (outcomes[1].status, outcomes[1].url) == (404, server + "users/99")
+        assert str(outcomes[1]) == f"GET {server}users/99 answered 404: No such user."
+        assert (outcomes[2].method, outcomes[2].url, outcomes[2].status) == ("GET", elsewhere, None)
+        assert outcomes[3] == [carl] and carl["id"] == 3 and API.users[3]["name"] == "Carl"
+        assert outcomes[5] == [ctx.get("User", 2)] and outcomes[5][0]["name"] == "Slow 2"
+        assert [(done, total) for done, total, _ in calls] == [(1, 6), (2, 6), (3, 6), (4, 6), (5, 6), (6, 6)]
+        assert {thread for _, _, thread in calls} == {threading.get_ident()}
+        assert manager.cancel() == 0  # nothing left outstanding
+
+
+def test_a_batch_runs_its_requests_at_once_up_to_the_limit(server):
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        requests = [manager.request("GET", f"slow/{n}") for n in range(1, 10)]
+        started = time.monotonic()
+        outcomes = manager.run_batch(requests, max_concurrent=3)
+        elapsed = time.monotonic() - started
+        assert [outcome[0]["id"] for outcome in outcomes] == list(range(1, 10))
+        assert API.peak == 3  # three at once, never more
+        assert elapsed < 9 * 0.15  # not one after another
+        API.peak = 0
+        assert len(manager.run_batch(requests[:4], max_concurrent=1)) == 4 and API.peak == 1
+        assert manager.run_batch([], progress=lambda done, total: pytest.fail("no progress for no requests")) == []
+        with pytest.raises(mapping.MisuseError, match="max_concurrent must be a whole number of 1 or more, not 0"):
+            manager.run_batch(requests, max_concurrent=0)
+        with pytest.raises(mapping.MisuseError, match="run_batch takes Requests .* not str"):
+            manager.run_batch(["users/1"])
+        assert manager.cancel() == 0
+
+
+def test_a_failing_progress_stops_the_batch(server):
+    """An exception of the progress callback cancels what has not finished and propagates."""
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        requests = [manager.request("GET", "users/1"), manager.request("GET", "hold/5"), manager.request("GET", "users/2")]
+
+        def progress(done, total):
+            API.held.wait(5)  # hold/5 is on its way
+            raise KeyError("stop")
+
+        started = time.monotonic()
+        with pytest.raises(KeyError):
+            manager.run_batch(requests, max_concurrent=1, progress=progress)
+        assert time.monotonic() - started < 5 and not API.release.is_set()  # hold/5 was cut off, not waited for
+        assert "/api/users/2" not in API.gets and ctx.get("User", 5) is None and manager.cancel() == 0
+
+
+# -- cancelling (RKObjectManager's cancelAllObjectRequestOperationsWithMethod:matchingPathPattern:) ----
+
+def cancel_when_held(manager, method, pattern, cancelled, release=False):
+    """On another thread: once the server holds a request, cancel by method and pattern (and then
+    let the server answer it, with `release`)."""
+    def run():
+        assert API.held.wait(5)
+        cancelled.append(manager.cancel(method, pattern))
+        if release:
+            API.release.set()
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def test_cancel_drops_queued_requests_that_match(server):
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        requests = [manager.request("GET", "hold/5"), manager.request("GET", "users/1"),
+                    manager.request("DELETE", "users/2"), manager.request("GET", "users/2?full=1"),
+                    manager.request("GET", "articles")]
+        cancelled = []
+
+        def progress(done, total):
+            if done == 1:
+                assert cancelled == [2]  # GET users/1 and GET users/2?full=1, still queued
+        canceller = cancel_when_held(manager, "GET", "users/:id", cancelled, release=True)
+        outcomes = manager.run_batch(requests, max_concurrent=1, progress=progress)
+        canceller.join()
+        assert [type(outcome).__name__ for outcome in outcomes] == \
+            ["ObjectList", "CancelledError", "ObjectList", "CancelledError", "ObjectList"]
+        assert outcomes[0][0]["name"] == "Held 5"
+        assert isinstance(outcomes[1], mapping.ResponseError) and not isinstance(outcomes[1], OSError)
+        assert (outcomes[1].method, outcomes[1].url, outcomes[1].status) == ("GET", server + "users/1", None)
+        assert str(outcomes[3]) == f"GET {server}users/2?full=1 was cancelled"
+        assert API.gets == ["/api/hold/5", "/api/articles"]  # the cancelled ones were never sent
+        assert 2 not in API.users  # the DELETE did not match the method
+
+
+def test_cancel_cuts_off_a_request_waiting_for_its_answer(server):
+    """A request already sent: the connection is shut, the call raises CancelledError at once (the
+    server still holds it), and nothing of any answer is mapped."""
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        cancelled = []
+        canceller = cancel_when_held(manager, "GET", "hold/:id", cancelled)
+        started = time.monotonic()
+        with pytest.raises(mapping.CancelledError) as caught:
+            manager.get_objects("hold/5")
+        canceller.join()
+        assert time.monotonic() - started < 5 and not API.release.is_set()
+        assert cancelled == [1] and caught.value.url == server + "hold/5"
+        assert ctx.get("User", 5) is None and manager.cancel() == 0
+
+        # In a batch: the held one ends as CancelledError, the others are mapped.
+        API.held.clear()
+        cancelled.clear()
+        canceller = cancel_when_held(manager, None, "hold/:id", cancelled)
+        outcomes = manager.run_batch([manager.request("GET", "users/1"), manager.request("GET", "hold/6"),
+                                      manager.request("GET", "slow/2")], max_concurrent=3)
+        canceller.join()
+        assert cancelled == [1] and [type(outcome).__name__ for outcome in outcomes] == \
+            ["ObjectList", "CancelledError", "ObjectList"]
+        assert ctx.get("User", 6) is None and ctx.get("User", 2)["name"] == "Slow 2"
+
+
+def test_cancel_matches_method_and_pattern_only(server):
+    with mapping.Context(SPEC) as ctx:
+        manager = mapping.ObjectManager(server, ctx)
+        cancelled = []
+        canceller = cancel_when_held(manager, "POST", "hold/:id", cancelled, release=True)
+        assert manager.get_objects("hold/7")[0]["name"] == "Held 7"  # a GET: not cancelled by a POST
+        canceller.join()
+        assert cancelled == [0]
+        with pytest.raises(mapping.MisuseError, match="write 'users/:id'"):
+            manager.cancel("GET", "/users/:id")
+        with pytest.raises(mapping.MisuseError):
+            manager.cancel("GET", "users/:a:b")  # a malformed pattern

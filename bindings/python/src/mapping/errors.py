@@ -20,6 +20,7 @@ binding can still catch its errors (`except ValueError`, `except LookupError`):
 | OutOfMemoryError | MemoryError | memory ran out while parsing a payload |
 | BusyError | TimeoutError | another thread's transaction outlasted the busy timeout (TimeoutError is an OSError, so `except OSError` catches it too) |
 | DeniedError, ConstraintError, ResponseError, UnavailableError, MappingError | none | no built-in means "a delete rule refused", "a model rule is broken", "the server answered with an error status" or "this build lacks the feature" |
+| TransportError, CancelledError | ResponseError (TransportError also OSError) | no status code of their own: ObjectManager's requests that got no answer, or were cancelled |
 
 The message, code, path, attribute, line, column and position are attributes; str(error) is the
 message followed by the JSON path and the attribute when they are set: `cannot map
@@ -142,6 +143,16 @@ class TransportError(ResponseError, OSError):
 
     def __init__(self, method: str, url: str, reason: str):
         MappingError.__init__(self, f"{method} {url} failed: {reason}")
+        self.method, self.url = method, url
+
+
+class CancelledError(ResponseError):
+    """ObjectManager.cancel() cancelled this request (RestKit's cancelled object request operation):
+    either before it was sent, or while it waited for its answer (the server may then have acted on
+    it). No status; nothing of the answer was mapped. `method` and `url` say which request."""
+
+    def __init__(self, method: str, url: str):
+        MappingError.__init__(self, f"{method} {url} was cancelled")
         self.method, self.url = method, url
 
 

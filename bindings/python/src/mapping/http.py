@@ -1,20 +1,23 @@
 """HTTP: RestKit's path patterns, query strings and URLs, routes, request parameters, response mapping,
-the paginator, and ObjectManager (real HTTP through the standard library). The engine does the
+the paginator, and ObjectManager (real HTTP through the standard library: the exchange and its
+cancelling in `transport`, batches in `batch`, multipart bodies in `multipart`). The engine does the
 mapping; this module only moves bytes and names."""
 from __future__ import annotations
 
 import ctypes
 import json
-import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, ContextManager, Dict, Mapping, Optional, Tuple, Union, cast
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ContextManager, Dict, List, Mapping, Optional, Tuple, Union, cast
 
-from . import _ffi
+from . import _ffi, batch
 from ._handle import Handle
-from .errors import NotFoundError, ResponseError, TransportError, UnmappableError
+from .errors import MisuseError, NotFoundError, ResponseError, UnmappableError
+from .multipart import Attachment, encode, flatten, form_fields, merge
 from .objects import Object, ObjectList, _encode, _json_bytes
+from .transport import Operation, Outstanding
 
 if TYPE_CHECKING:
     from .context import Context
@@ -193,6 +196,22 @@ class _ContextHTTP:
 
 # -- ObjectManager ------------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Request:
+    """A request an ObjectManager sends (`send`, `run_batch`): made by its `request`,
+    `object_request` and `multipart_request`. `target` is the object the answer maps into (RestKit's
+    target object); `orphans` the scope a GET's answer prunes."""
+    method: str
+    url: str
+    body: Optional[bytes] = None
+    content_type: Optional[str] = None
+    target: Optional[Object] = None
+    orphans: Optional[Orphans] = None
+
+
+Outcome = Union[ObjectList, Exception]
+
+
 class ObjectManager:
     """Talks to one API at `base_url` and maps its responses into `context` with the spec's routes,
     response descriptors and request descriptors: RestKit's object manager in a few lines over the
@@ -201,7 +220,9 @@ class ObjectManager:
         manager = ObjectManager("http://127.0.0.1:8000/api/", ctx)
         users = manager.get_objects("users", {"page": 2})
         manager.put_object(users[0])
-    """
+
+    Every request it sends is outstanding until its answer is mapped, and `cancel()` from any thread
+    can stop it; `run_batch` sends many at once."""
 
     def __init__(self, base_url: str, context: Context, *, headers: Optional[Mapping[str, str]] = None,
                  timeout: float = 10.0, form: bool = False) -> None:
@@ -210,6 +231,7 @@ class ObjectManager:
         self.headers = dict(headers or {})
         self.timeout = timeout
         self.form = form  # send request parameters form-encoded rather than as JSON
+        self._outstanding = Outstanding()
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -218,11 +240,11 @@ class ObjectManager:
         """GET `path` (relative to the base URL) with query `params`; the mapped objects. With
         `orphans=(entity, predicate or None)`, local objects of that scope the response did not
         include are deleted (RestKit's orphan deletion; an error response deletes nothing)."""
-        return self._send("GET", path, params=params, orphans=orphans)
+        return self.send(self.request("GET", path, params, orphans=orphans))
 
     def get_object(self, obj: Object, params: Optional[Mapping[str, Any]] = None) -> ObjectList:
         """GET the route of `obj`; the mapped objects (`obj` itself, updated, when the API returns it)."""
-        return self._send("GET", self.context.route_path(obj, "GET"), params=params)
+        return self.send(self.request("GET", self.context.route_path(obj, "GET"), params))
 
     def paginate(self, pattern: str, per_page: int = 25) -> Iterator[ObjectList]:
         """Yields the objects of each page of a paginated list, loading pages in turn while the
@@ -230,7 +252,7 @@ class ObjectManager:
         with Paginator(self.context, pattern, per_page) as paginator:
             page = 1
             while True:
-                objects, payload = self._send_raw("GET", paginator.path(page))
+                objects, payload = self._perform(self.request("GET", paginator.path(page)))
                 paginator.update(page, payload if payload is not None else b"{}")
                 yield objects
                 if not paginator.has_next_page:
@@ -243,19 +265,19 @@ class ObjectManager:
         """POST `obj`'s parameters (its request descriptor) to `path` or its POST route; a single object
         in the response is mapped into `obj` (RestKit's target object), so a new object learns the id
         the server gave it."""
-        return self._send_object("POST", obj, path, form)
+        return self.send(self.object_request(obj, "POST", path, form=form))
 
     def put_object(self, obj: Object, path: Optional[str] = None, *, form: Optional[bool] = None) -> ObjectList:
-        return self._send_object("PUT", obj, path, form)
+        return self.send(self.object_request(obj, "PUT", path, form=form))
 
     def patch_object(self, obj: Object, path: Optional[str] = None, *, form: Optional[bool] = None) -> ObjectList:
-        return self._send_object("PATCH", obj, path, form)
+        return self.send(self.object_request(obj, "PATCH", path, form=form))
 
     def delete_object(self, obj: Object, path: Optional[str] = None) -> None:
         """DELETE `obj`'s route; on 2xx, 404 or 410 the object is deleted locally as well."""
         path = path or self.context.route_path(obj, "DELETE")
         try:
-            self._send("DELETE", path)
+            self.send(self.request("DELETE", path))
         except ResponseError as error:
             if error.status not in (404, 410):
                 raise
@@ -264,13 +286,98 @@ class ObjectManager:
         if obj.is_live():
             self.context.delete(obj)
 
-    # -- plumbing --------------------------------------------------------------------------------
+    # -- requests, sent one by one or in batches ----------------------------------------------------
 
-    def _send_object(self, method: str, obj: Object, path: Optional[str], form: Optional[bool]) -> ObjectList:
+    def request(self, method: str, path: str, params: Optional[Mapping[str, Any]] = None, *,
+                orphans: Optional[Orphans] = None) -> Request:
+        """A request for `path` (relative to the base URL) with query `params` and no body, as
+        get_objects sends it."""
+        return Request(method.upper(), self.url(path, params), orphans=orphans)
+
+    def object_request(self, obj: Object, method: str, path: Optional[str] = None, *,
+                       form: Optional[bool] = None) -> Request:
+        """The request post_object, put_object and patch_object send: `obj`'s parameters by its
+        request descriptor (form-encoded with `form=True`, else JSON) to `path` or its route."""
         form = self.form if form is None else form
-        body = self.context.parameters(obj, method, form=form)
-        return self._send(method, path or self.context.route_path(obj, method), body=body,
-                          content_type=FORM if form else JSON, target=obj)
+        body = self.context.parameters(obj, method, form=form).encode("utf-8")
+        return Request(method.upper(), self.url(path or self.context.route_path(obj, method)), body,
+                       FORM if form else JSON, target=obj)
+
+    def multipart_request(self, obj: Optional[Object], method: str = "POST", path: Optional[str] = None, *,
+                          attachments: Sequence[Attachment] = (),
+                          params: Optional[Mapping[str, Any]] = None) -> Request:
+        """A multipart/form-data request (RestKit's multipartFormRequestWithObject:…): `obj`'s
+        parameters by its request descriptor, one field each as form encoding names them
+        (`user[name]`), then `params` (flattened alike; they replace object fields of the same
+        name), then the `attachments`. To `path` or `obj`'s route; its answer maps into `obj`."""
+        if isinstance(attachments, Attachment):
+            raise MisuseError("attachments takes a list: attachments=[Attachment(...)]")
+        if obj is None and path is None:
+            raise MisuseError("multipart_request without an object needs a path")
+        fields = form_fields(self.context.parameters(obj, method, form=True)) if obj is not None else []
+        body, content_type = encode(merge(fields, flatten(params or {})), list(attachments))
+        route = path if path is not None else self.context.route_path(cast(Object, obj), method)
+        return Request(method.upper(), self.url(route), body, content_type, target=obj)
+
+    def send(self, request: Request) -> ObjectList:
+        """Sends a request and maps its answer, as get_objects and post_object do: the mapped
+        objects. ResponseError for an error status, TransportError without an answer,
+        CancelledError if cancel() stopped it."""
+        return self._perform(request)[0]
+
+    def run_batch(self, requests: Iterable[Request], max_concurrent: int = 4,
+                  progress: Optional[Callable[[int, int], None]] = None) -> List[Outcome]:
+        """Sends the requests, at most `max_concurrent` at once (in their order), and returns one
+        outcome per request, in the requests' order: the mapped ObjectList, or the exception it
+        raised (ResponseError, TransportError, CancelledError, …), never raised
+        (RestKit's enqueueBatchOfObjectRequestOperations:progress:completion:). Answers are mapped
+        on this thread as they come, then `progress(done, total)` is called: done 1, 2, … total.
+        If progress raises, the requests not finished are cancelled and the exception propagates."""
+        requests = list(requests)
+        for request in requests:
+            if not isinstance(request, Request):
+                raise MisuseError(f"run_batch takes Requests (manager.request(...), object_request, "
+                                  f"multipart_request), not {type(request).__name__}")
+        operations = [self._outstanding.add(Operation(request.method, request.url)) for request in requests]
+
+        def fetch(index: int) -> Tuple[int, bytes, str]:
+            return self._fetch(requests[index], operations[index])
+
+        def finish(index: int, answer: Tuple[int, bytes, str]) -> ObjectList:
+            return self._map(requests[index], operations[index], answer)[0]
+
+        def abort() -> None:
+            for operation in operations:
+                operation.cancel()
+
+        try:
+            return batch.run(len(requests), fetch, finish, max_concurrent=max_concurrent, progress=progress,
+                             abort=abort)
+        finally:
+            for operation in operations:
+                self._outstanding.remove(operation)
+
+    def cancel(self, method: Optional[str] = None, path_pattern: Optional[str] = None) -> int:
+        """Cancels this manager's outstanding requests (queued in a batch, or waiting for or reading
+        their answer, on any thread) with `method` (None or "ANY" for every method) whose URL matches
+        `path_pattern` (None for every path), a path pattern matched as response descriptors' are:
+        against the URL past the base URL. Returns how many it cancelled; each raises, or ends as,
+        CancelledError. A request whose answer is being mapped is not stopped. A request already
+        sent may have been acted on by the server (RestKit's
+        cancelAllObjectRequestOperationsWithMethod:matchingPathPattern:)."""
+        pattern = PathPattern(path_pattern) if path_pattern is not None else None
+        if path_pattern is not None and path_pattern.startswith("/") \
+                and urllib.parse.urlsplit(self.base_url).path.endswith("/"):
+            raise MisuseError(f"path_pattern {path_pattern!r} is matched against the URL past the base URL "
+                              f"{self.base_url}, which never starts with '/': write {path_pattern.lstrip('/')!r}")
+        wanted = None if method is None or method.upper() == "ANY" else method.upper()
+
+        def matches(operation: Operation) -> bool:
+            return ((wanted is None or operation.method == wanted)
+                    and (pattern is None or pattern.match(self._relative(operation.url)) is not None))
+        return self._outstanding.cancel(matches)
+
+    # -- plumbing --------------------------------------------------------------------------------
 
     def url(self, path: str, params: Optional[Mapping[str, Any]] = None) -> str:
         url = resolve_url(self.base_url, path)
@@ -278,31 +385,43 @@ class ObjectManager:
             url += ("&" if "?" in url else "?") + urllib.parse.urlencode(params, doseq=True)
         return url
 
-    def _send(self, method: str, path: str, **options: Any) -> ObjectList:
-        return self._send_raw(method, path, **options)[0]
+    def _relative(self, url: str) -> str:
+        """The URL past the base URL, or its path and query when it is elsewhere."""
+        if url.startswith(self.base_url):
+            return url[len(self.base_url):]
+        parts = urllib.parse.urlsplit(url)
+        return parts.path + (f"?{parts.query}" if parts.query else "")
 
-    def _send_raw(self, method: str, path: str, *, params: Optional[Mapping[str, Any]] = None,
-                  body: Optional[str] = None, content_type: Optional[str] = None, orphans: Optional[Orphans] = None,
-                  target: Optional[Object] = None) -> Tuple[ObjectList, Any]:
-        """The mapped objects and the decoded payload of one request."""
-        url = self.url(path, params)
-        headers = {"Accept": f"{JSON}, {FORM};q=0.5", **self.headers}
-        if content_type:
-            headers["Content-Type"] = content_type
-        request = urllib.request.Request(url, data=body.encode("utf-8") if body is not None else None,
-                                         headers=headers, method=method)
+    def _perform(self, request: Request) -> Tuple[ObjectList, Any]:
+        """Sends one request on this thread: the mapped objects and the decoded payload."""
+        operation = self._outstanding.add(Operation(request.method, request.url))
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                status, data, kind = response.status, response.read(), response.headers.get_content_type()
-        except urllib.error.HTTPError as error:
-            status, data, kind = error.code, error.read(), error.headers.get_content_type()
-        except (urllib.error.URLError, OSError) as error:  # no answer at all: refused, timed out, no such host
-            reason = error.reason if isinstance(error, urllib.error.URLError) else error
-            raise TransportError(method, url, str(reason)) from error
+            return self._map(request, operation, self._fetch(request, operation))
+        finally:
+            self._outstanding.remove(operation)
+
+    def _headers(self, request: Request) -> Dict[str, str]:
+        headers = {"Accept": f"{JSON}, {FORM};q=0.5", **self.headers}
+        if request.content_type:
+            headers["Content-Type"] = request.content_type
+        return headers
+
+    def _fetch(self, request: Request, operation: Operation) -> Tuple[int, bytes, str]:
+        """The HTTP half, on any thread: status, body and content type of the answer."""
+        outgoing = urllib.request.Request(request.url, data=request.body, headers=self._headers(request),
+                                          method=request.method)
+        return operation.exchange(outgoing, self.timeout)
+
+    def _map(self, request: Request, operation: Operation, answer: Tuple[int, bytes, str]) -> Tuple[ObjectList, Any]:
+        """The mapping half: the answer mapped by the response descriptors, unless cancelled first."""
+        operation.claim()
+        status, data, kind = answer
+        method, url = request.method, request.url
         payload = self._decode(data, kind)
         try:
-            objects = self.context.map_response(method, url, status, payload, headers=headers,
-                                                base_url=self.base_url, orphans=orphans, target=target)
+            objects = self.context.map_response(method, url, status, payload, headers=self._headers(request),
+                                                base_url=self.base_url, orphans=request.orphans,
+                                                target=request.target)
         except ResponseError as error:
             error.status, error.method, error.url = status, method, url
             raise
