@@ -67,6 +67,12 @@ extension MappingContext {
         try change { (store, editor) throws(MappingError) in try editor.create(entity, values: values, in: &store) }
     }
 
+    /// `create` with the values written as a literal, in the order written:
+    /// `create("User", ["id": 9, "login": "octocat"])`.
+    public func create(_ entity: String, _ values: KeyValuePairs<String, JSONValue>) throws(MappingError) -> ObjectID {
+        try create(entity, values: values.map { JSONMember($0.key, $0.value) })
+    }
+
     /// Sets an attribute from a JSON value (`null` clears it), coerced as on import.
     public func set(_ object: ObjectID, attribute: String, to value: JSONValue) throws(MappingError) {
         try change { (store, editor) throws(MappingError) in try editor.set(object, attribute: attribute, to: value, in: &store) }
