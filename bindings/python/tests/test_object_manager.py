@@ -561,3 +561,24 @@ def test_cancel_matches_method_and_pattern_only(server):
             manager.cancel("GET", "/users/:id")
         with pytest.raises(mapping.MisuseError):
             manager.cancel("GET", "users/:a:b")  # a malformed pattern
+
+
+def test_the_docs_example_is_the_example_program_and_prints_what_they_say():
+    """docs/python.md shows the client half of examples/python/10_object_manager.py and its output:
+    the block is in the program as written, and the program, run, prints that output."""
+    import os
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[3]
+    program = root / "examples" / "python" / "10_object_manager.py"
+    docs = (root / "docs" / "python.md").read_text()
+    section = docs[docs.index("### Multipart forms, batches and cancelling"):]
+    code, output = re.findall(r"^```(?:python)?\n(.*?)^```$", section, re.M | re.S)[:2]
+    assert "multipart_request" in code and code in program.read_text()
+    env = dict(os.environ, PYTHONPATH=str(root / "bindings" / "python" / "src"))
+    ran = subprocess.run([sys.executable, str(program), str(root / "examples" / "data")], cwd=root, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0 and ran.stderr == "", ran.stderr
+    assert re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:41000", ran.stdout) == output
