@@ -374,10 +374,13 @@ typedef void (*mapping_progress_fn)(size_t done, size_t known, void *payload);
 /** Checks an import can make (mapping_import_options.checks, version 3), for the mistakes that
  *  otherwise pass in silence: a key path of a mapping that matched nothing in the whole payload (a
  *  typo in the spec, or a payload that changed), and representations without their entity's
- *  identification (each becomes a new object with no identity). */
+ *  identification (each becomes a new object with no identity). A key path of an attribute or
+ *  relationship the mapping lists in "optional" is no mistake when it matches nothing, unless
+ *  MAPPING_CHECK_OPTIONAL asks. */
 typedef enum mapping_check {
-    MAPPING_CHECK_WARN = 1,    /* report each warning to on_warning */
-    MAPPING_CHECK_STRICT = 2,  /* a warning fails the import with MAPPING_EMAPPING; it changes nothing */
+    MAPPING_CHECK_WARN = 1,      /* report each warning to on_warning */
+    MAPPING_CHECK_STRICT = 2,    /* a warning fails the import with MAPPING_EMAPPING; it changes nothing */
+    MAPPING_CHECK_OPTIONAL = 4,  /* also warn about the mapping's "optional" key paths that matched nothing */
 } mapping_check;
 
 /** The kinds of warning an import reports to mapping_import_options.on_warning. */

@@ -86,11 +86,12 @@ private func readImportOptions(_ options: UnsafePointer<mapping_import_options>)
 private func importOptions(_ given: mapping_import_options?) throws(MappingError) -> ImportOptions {
     guard let given else { return ImportOptions() }
     var result = ImportOptions()
-    guard given.checks & ~CUnsignedInt(MAPPING_CHECK_WARN.rawValue | MAPPING_CHECK_STRICT.rawValue) == 0 else {
+    let known = CUnsignedInt(MAPPING_CHECK_WARN.rawValue | MAPPING_CHECK_STRICT.rawValue | MAPPING_CHECK_OPTIONAL.rawValue)
+    guard given.checks & ~known == 0 else {
         throw MappingError(.misuse, "unknown checks \(given.checks)")
     }
     result.strict = isSet(MAPPING_CHECK_STRICT, in: given.checks)
-    if given.checks != 0 { result.audit = ImportAudit() }
+    if given.checks != 0 { result.audit = ImportAudit(warnsAboutOptional: isSet(MAPPING_CHECK_OPTIONAL, in: given.checks)) }
     result.parser = try parserChoice(given.parser)
     if let parser = result.parser { try ParsedPayload.check(parser) }
     if given.metadata != nil {

@@ -41,7 +41,7 @@ extension MappingContext {
         // A key path is unmatched only if no chunk matched it: the chunks count into an audit of
         // their own, on which a strict import is judged once every chunk is mapped (still inside
         // the transaction); the caller's audit gets the counts then.
-        let audit = options.audit != nil || options.strict ? ImportAudit() : nil
+        let audit = options.audit != nil || options.strict ? ImportAudit(warnsAboutOptional: options.audit?.warnsAboutOptional ?? false) : nil
         while let chunk = try splitter.next() {
             var chunkOptions = options
             chunkOptions.mapsAtRoot = true

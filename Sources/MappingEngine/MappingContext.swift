@@ -214,7 +214,7 @@ public final class MappingContext: Sendable {
         var probe = options
         probe.onEvent = nil
         probe.onProgress = nil
-        probe.audit = options.audit.map { _ in ImportAudit() }
+        probe.audit = options.audit.map { ImportAudit(warnsAboutOptional: $0.warnsAboutOptional) }
         return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> [ObjectID] in
             let callbacks = options.onEvent != nil || options.onProgress != nil || options.audit != nil
             return try store.touching(model: spec.model, probing: callbacks) { (store, probing) throws(MappingError) -> [ObjectID] in

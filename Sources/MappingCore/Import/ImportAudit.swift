@@ -21,6 +21,8 @@ public final class ImportAudit: Sendable {
         public let matches: Int
         /// Representations the mapping mapped.
         public let representations: Int
+        /// The mapping lists it in `"optional"`: a payload may lack it without a warning.
+        public let isOptional: Bool
     }
 
     /// Representations of one mapping that lacked (part of) their entity's identification.
@@ -95,8 +97,12 @@ public final class ImportAudit: Sendable {
     }
 
     private let state = Locked(State())
+    /// Whether key paths a mapping lists as `"optional"` are warned about too when they match nothing.
+    public let warnsAboutOptional: Bool
 
-    public init() {}
+    public init(warnsAboutOptional: Bool = false) {
+        self.warnsAboutOptional = warnsAboutOptional
+    }
 
     /// Adds one import's counts.
     package func add(_ counts: [Int: Counts], spec: CompiledSpec) {
@@ -141,13 +147,15 @@ public final class ImportAudit: Sendable {
                     uses.append(KeyPathUse(mapping: plan.name, element: "\(entity.name).\(entity.attributes[attribute.attribute].name)",
                                            isRelationship: false,
                                            keyPath: attribute.alternatives.map(\.description).joined(separator: " | "),
-                                           matches: counts.attributeMatches[position], representations: counts.representations))
+                                           matches: counts.attributeMatches[position], representations: counts.representations,
+                                           isOptional: plan.optional.contains(entity.attributes[attribute.attribute].name)))
                 }
                 for (position, relationship) in plan.relationships.enumerated()
                 where entity.relationships.indices.contains(relationship.relationship) && counts.relationshipMatches.indices.contains(position) {
                     uses.append(KeyPathUse(mapping: plan.name, element: "\(entity.name).\(entity.relationships[relationship.relationship].name)",
                                            isRelationship: true, keyPath: relationship.keyPath.description,
-                                           matches: counts.relationshipMatches[position], representations: counts.representations))
+                                           matches: counts.relationshipMatches[position], representations: counts.representations,
+                                           isOptional: plan.optional.contains(entity.relationships[relationship.relationship].name)))
                 }
             }
             return uses
@@ -190,8 +198,10 @@ public final class ImportAudit: Sendable {
                            attribute: first.element)
     }
 
-    /// The key paths that matched nothing, then the representations without identification.
+    /// The key paths that matched nothing (but those the mapping calls optional, unless
+    /// `warnsAboutOptional`), then the representations without identification.
     public var warnings: [Warning] {
-        keyPaths.filter { $0.matches == 0 }.map(Warning.init) + missingIdentification.map(Warning.init)
+        keyPaths.filter { $0.matches == 0 && (warnsAboutOptional || !$0.isOptional) }.map(Warning.init)
+            + missingIdentification.map(Warning.init)
     }
 }

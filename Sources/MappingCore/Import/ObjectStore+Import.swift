@@ -35,7 +35,7 @@ extension ObjectStore {
     static func report(_ counts: [Int: ImportAudit.Counts], spec: CompiledSpec, options: ImportOptions) throws(MappingError) {
         options.audit?.add(counts, spec: spec)
         guard options.strict else { return }
-        let own = ImportAudit()
+        let own = ImportAudit(warnsAboutOptional: options.audit?.warnsAboutOptional ?? false)
         own.add(counts, spec: spec)
         try own.failIfWarned()
     }

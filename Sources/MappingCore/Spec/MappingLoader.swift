@@ -31,7 +31,7 @@ enum MappingLoader {
             try object.allowKeys(["entity", "rootPath", "attributes", "relationships", "missingAttributes",
                                   "missingRelationships", "forceCollectionMapping", "keyOfRepresentation",
                                   "connections", "identification", "identificationPredicate", "modificationAttribute",
-                                  "deletionPredicate"],
+                                  "deletionPredicate", "optional"],
                                  later: laterMappingKeys)
             guard let entityName = try object.string("entity") else {
                 throw MappingError(.spec, "missing required key \"entity\"", path: object.path)
@@ -198,6 +198,7 @@ enum MappingLoader {
             attributes.firstIndex(where: { $0.attribute == attribute })
         }
         let identificationPredicate = try predicate(object, "identificationPredicate", entity: entity, model: model)
+        let optional = try optionalNames(object, entity: entity, attributes: attributes, relationships: relationships)
         var modificationAttribute: Int?
         if let name = try object.string("modificationAttribute") {
             guard let attribute = entity.attributeIndex(named: name), attributes.contains(where: { $0.attribute == attribute }) else {
@@ -218,7 +219,23 @@ enum MappingLoader {
                            identifiesByScan: identification != entity.identification || identificationPredicate != nil,
                            identificationPredicate: identificationPredicate,
                            modificationAttribute: modificationAttribute,
-                           deletionPredicate: try predicate(object, "deletionPredicate", entity: entity, model: model))
+                           deletionPredicate: try predicate(object, "deletionPredicate", entity: entity, model: model),
+                           optional: optional)
+    }
+
+    /// `"optional": ["body_html", …]`: attributes and relationships this mapping maps whose keys a
+    /// whole payload may lack (an API's optional properties), so an audit does not warn about them.
+    private static func optionalNames(_ object: SpecObject, entity: Entity, attributes: [AttributeMappingPlan],
+                                      relationships: [RelationshipMappingPlan]) throws(MappingError) -> Set<String> {
+        guard let names = try object.names("optional") else { return [] }
+        let mapped = attributes.compactMap { entity.attributes.indices.contains($0.attribute) ? entity.attributes[$0.attribute].name : nil }
+            + relationships.compactMap { entity.relationships.indices.contains($0.relationship) ? entity.relationships[$0.relationship].name : nil }
+        for name in names where !mapped.contains(name) {
+            throw MappingError(.spec, "\"\(name)\" in \"optional\" is not an attribute or relationship this mapping maps"
+                               + NameHint.hint(for: name, among: mapped, kind: "mapped names"),
+                               path: object.path("optional"))
+        }
+        return Set(names)
     }
 
     /// The assignment policy a relationship mapping names, checked against the relationship's

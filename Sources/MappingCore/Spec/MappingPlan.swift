@@ -40,12 +40,16 @@ public final class MappingPlan: Sendable {
     public let modificationAttribute: Int?
     /// `"deletionPredicate"`: objects this mapping mapped that match it afterwards are deleted.
     let deletionPredicate: CompiledPredicate?
+    /// `"optional"`: the names of attributes and relationships whose keys a whole payload may lack
+    /// without an audit warning.
+    public let optional: Set<String>
 
     init(name: String, index: Int, entity: Int, rootPath: KeyPath?, attributes: [AttributeMappingPlan],
          relationships: [RelationshipMappingPlan], identitySources: [Int?], mapsSelf: Bool,
          defaultsForMissingAttributes: Bool, nullifiesMissingRelationships: Bool, forcesCollection: Bool,
          keyAttribute: Int?, connections: [ConnectionPlan], identification: [Int], identifiesByScan: Bool,
-         identificationPredicate: CompiledPredicate?, modificationAttribute: Int?, deletionPredicate: CompiledPredicate?) {
+         identificationPredicate: CompiledPredicate?, modificationAttribute: Int?, deletionPredicate: CompiledPredicate?,
+         optional: Set<String>) {
         self.name = name
         self.index = index
         self.entity = entity
@@ -64,6 +68,7 @@ public final class MappingPlan: Sendable {
         self.identificationPredicate = identificationPredicate
         self.modificationAttribute = modificationAttribute
         self.deletionPredicate = deletionPredicate
+        self.optional = optional
     }
 }
 

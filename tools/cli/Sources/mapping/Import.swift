@@ -25,6 +25,8 @@ struct Import: ParsableCommand {
     @Flag(name: .long, help: "The payload is JSON Lines (one representation per line), imported in chunks.")
     var lines = false
     @Flag(name: .long, help: "Fail (and change nothing) on the warnings.") var strict = false
+    @Flag(name: .customLong("warn-optional"),
+          help: "Also warn about key paths a mapping lists as optional that matched nothing.") var warnOptional = false
     @Flag(name: .long, inversion: .prefixedNo, help: "Show a progress bar on standard error (default: for inputs over 1 MB on a terminal).")
     var progress: Bool?
 
@@ -69,7 +71,7 @@ struct Import: ParsableCommand {
         let tally = Tally()
         _ = context.addObserver { changes in tally.add(changes) }
         var options = ImportOptions()
-        options.audit = ImportAudit()
+        options.audit = ImportAudit(warnsAboutOptional: warnOptional)
         options.strict = strict
         let bar = ProgressBar(enabled: progress ?? (bytes.count > 1 << 20 && isatty(2) != 0))
         if bar.enabled { options.onProgress = { done, known in bar.show(done, known) } }
