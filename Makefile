@@ -45,7 +45,8 @@ INSTALLED   := $(addprefix $(DESTDIR)$(PREFIX)/,lib/$(REALNAME) lib/$(SONAME) li
                  include/mapping.h lib/pkgconfig/mapping.pc bin/mapping)
 
 .PHONY: all deps test-deps release debug cli install uninstall examples demo test test-layers test-swift test-c test-python \
-        test-abi test-postgres test-install test-wheel test-readme test-cli test-tsan test-asan fuzz bench bench-check clean
+        test-abi test-postgres test-install test-wheel test-readme test-swift-package test-cli test-tsan test-asan fuzz bench \
+        bench-check clean
 
 all: release
 
@@ -150,7 +151,8 @@ demo: examples
 	@for example in examples/python/[0-9]*.py; do echo "== $$example"; \
 	  PYTHONPATH=bindings/python/src $(PYTHON) $$example examples/data || exit 1; done
 
-test: test-layers release test-deps test-swift test-abi test-c test-python test-postgres test-install test-wheel test-readme test-cli test-tsan test-asan
+test: test-layers release test-deps test-swift test-abi test-c test-python test-postgres test-install test-wheel test-readme \
+      test-swift-package test-cli test-tsan test-asan
 
 # The targets' layers (fast, first): each imports only targets before it in Package.swift's list and
 # declares what it imports; the stores never name MappingContext (Tests/layers/check.py), then the
@@ -203,6 +205,13 @@ test-wheel: release test-deps
 # Every ```c and ```python block of README.md, compiled and run from the repository root.
 test-readme: release
 	$(PYTHON) Tests/readme/run_readme.py README.md
+
+# docs/swift.md's tutorial built and run as a package of its own depending on this one, by path and
+# by version tag (a clone of HEAD, tagged), with exactly the output the document shows; then that
+# version with the local-only flags is refused (Tests/swift-package/run.sh). Debug builds, kept in
+# .build-swift-package. The script unsets MAPPING_LOCAL_FLAGS: a dependent's build has none.
+test-swift-package: deps
+	SWIFT=$(SWIFT) bash Tests/swift-package/run.sh
 
 # The command-line tool, every subcommand run as a user runs it (Tests/cli).
 test-cli: cli test-deps
@@ -296,4 +305,4 @@ bench/data/people_1m.json:
 	$(PYTHON) bench/people.py 1000000 > $@
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-fuzzlib .build-fuzz tools/cli/.build examples/c/bin Tests/c/bin Tests/c/bin-asan bench/bin
+	rm -rf .build .build-tsan .build-asan .build-fuzzlib .build-fuzz .build-swift-package tools/cli/.build examples/c/bin Tests/c/bin Tests/c/bin-asan bench/bin
