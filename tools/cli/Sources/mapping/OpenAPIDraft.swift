@@ -112,7 +112,7 @@ struct OpenAPIDraft {
                 counts.merges += 1
                 counts.mergedSchemas += group.count
                 let names = group.map { all[$0].name }
-                let why = group.dropFirst().compactMap { index -> String? in
+                let why = group.compactMap { index -> String? in
                     merge.reasons[all[index].name].map { "\(all[index].name): \($0)" }
                 }
                 report.append("merged into \(name): \(names.joined(separator: ", ")) (\(why.joined(separator: "; ")))")
@@ -130,6 +130,17 @@ struct OpenAPIDraft {
 
     func entity(ofSchema name: String) -> String? {
         schemas.index[name].flatMap { entityNames[merge.root($0)] }
+    }
+
+    /// The entity of a schema, then those of the schemas its `allOf` builds on, nearest first.
+    func lineage(ofSchema name: String) -> [String] {
+        var found: [String] = []
+        var current: String? = name
+        while let schema = current, found.count < 16, let entity = entity(ofSchema: schema) {
+            if !found.contains(entity) { found.append(entity) }
+            current = schemas[name: schema]?.base
+        }
+        return found
     }
 
     func mapping(ofSchema name: String) -> String? {
@@ -203,8 +214,9 @@ struct OpenAPIDraft {
         case .json: return (.attribute("json"), kind)
         case .leftOut: return (nil, kind)
         case .relationship(let targets, let toMany, _):
-            let entities = Set(targets.compactMap { entity(ofSchema: $0) })
-            guard entities.count == 1, let target = entities.first else {
+            // The entity every target is (a sub-entity of): `oneOf` Dog and Cat, both `allOf` Animal, is Animal.
+            let lineages = targets.map { lineage(ofSchema: $0) }
+            guard let target = lineages.first?.first(where: { name in lineages.allSatisfy { $0.contains(name) } }) else {
                 return (.attribute("json"), .json("a choice of \(targets.joined(separator: ", ")), which are not one entity"))
             }
             return (.relationship(entity: target, toMany: toMany), kind)

@@ -112,9 +112,9 @@ struct OpenAPISchemas {
                 if let reference = OpenAPIDocument.schemaName(part), parts.count > 1, base == nil {
                     base = reference
                 }
-                let resolved = Self.flattened(part, document)
-                for (key, value) in (resolved["properties"] as? Node) ?? [:] { if let value = value as? Node { properties[key] = value } }
-                required.formUnion(resolved["required"] as? [String] ?? [])
+                let (partProperties, partRequired) = Self.allProperties(part, document, depth: 0)
+                properties.merge(partProperties) { _, new in new }
+                required.formUnion(partRequired)
             }
         } else {
             guard (node["type"] as? String) == "object" || node["properties"] != nil else { return nil }
@@ -126,6 +126,24 @@ struct OpenAPISchemas {
         schema.urlTemplate = Self.urlTemplate((properties["url"]?["example"]) as? String, paths: pathSegments)
         schema.identification = Self.identification(stem: stem, properties: sorted, document: document)
         return schema
+    }
+
+    /// The properties a schema has, its `$ref`s and `allOf` parts followed (an inherited base's
+    /// properties included), and those it requires.
+    static func allProperties(_ node: Node, _ document: OpenAPIDocument, depth: Int) -> ([String: Node], Set<String>) {
+        guard depth < 16 else { return ([:], []) }
+        if let name = OpenAPIDocument.schemaName(node), let component = document.componentSchemas[name] as? Node {
+            return allProperties(component, document, depth: depth + 1)
+        }
+        var properties: [String: Node] = [:]
+        var required = Set(node["required"] as? [String] ?? [])
+        for part in (node["allOf"] as? [Node]) ?? [] {
+            let (inner, innerRequired) = allProperties(part, document, depth: depth + 1)
+            properties.merge(inner) { _, new in new }
+            required.formUnion(innerRequired)
+        }
+        for (key, value) in (node["properties"] as? Node) ?? [:] { if let value = value as? Node { properties[key] = value } }
+        return (properties, required)
     }
 
     /// `allOf` of one part (a common way to annotate a `$ref` with `nullable`) read as that part; a
