@@ -30,11 +30,14 @@ class API(BaseHTTPRequestHandler):
 
     def reply(self, status, payload):
         body = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        except ConnectionError:  # the client cancelled the request and hung up
+            pass
 
     def do_GET(self):
         user = USERS.get(int(self.path.rsplit("/", 1)[1]))
