@@ -580,3 +580,23 @@ def test_the_docs_example_is_the_example_program_and_prints_what_they_say():
                          capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0 and ran.stderr == "", ran.stderr
     assert re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:41000", ran.stdout) == output
+
+
+def test_a_request_cancelled_after_its_answer_came_maps_nothing(server):
+    """The answer read but not yet mapped: cancel() still counts, and the mapping half refuses it;
+    once mapping has begun, cancel() leaves the request alone."""
+    import urllib.request
+    from mapping.transport import Operation
+    operation = Operation("GET", server + "users/1")
+    status, body, kind = operation.exchange(urllib.request.Request(server + "users/1"), timeout=5)
+    assert (status, json.loads(body), kind) == (200, {"user": {"id": 1, "name": "Ada"}}, "application/json")
+    assert operation.cancel() is True and operation.cancel() is False
+    with pytest.raises(mapping.CancelledError):
+        operation.claim()
+    with pytest.raises(mapping.CancelledError):  # and it is not sent again
+        operation.exchange(urllib.request.Request(server + "users/1"), timeout=5)
+    assert API.gets == ["/api/users/1"]
+    mapped = Operation("GET", server + "users/1")
+    mapped.exchange(urllib.request.Request(server + "users/1"), timeout=5)
+    mapped.claim()
+    assert mapped.cancel() is False and not mapped.cancelled
