@@ -218,3 +218,58 @@ def test_a_postgres_store_that_cannot_be_reached_is_named_without_its_password(t
         result = run(*args, ok=False)
         assert result.returncode != 0 and "PostgreSQL" in result.stderr, result.stderr
         assert "s3cr3t-pw" not in result.stderr + result.stdout, result.stderr
+
+
+def test_version_is_the_headers():
+    header = (ROOT / "include" / "mapping.h").read_text()
+    version = header.split('#define MAPPING_VERSION_STRING "')[1].split('"')[0]
+    assert run("--version").stdout == version + "\n"
+
+
+def test_query_columns_follow_to_one_relationships_and_name_mistakes(tmp_path):
+    store = tmp_path / "people.db"
+    run("import", SPEC, PEOPLE, "--mapping", "person", "--store", store)
+    assert run("query", store, "Person", "--sort", "id", "--columns", "name, company.name,age").stdout.splitlines() == [
+        "name          company.name            age",
+        "------------  ----------------------  ---",
+        "Ada Lovelace  Difference              36",  # the payload's last Ada moved her to company 11
+        "Grace         Analytical Engines Ltd  85",
+        "(2 objects)",
+    ]
+    assert json.loads(run("query", store, "Phone", "--sort", "number", "--columns", "number,owner.name", "--json").stdout) == [
+        {"number": "+1-555", "owner.name": "Grace"}, {"number": "+44-1", "owner.name": "Ada Lovelace"},
+        {"number": "+44-2", "owner.name": "Ada Lovelace"}]
+    wrong = run("query", store, "Person", "--columns", "compny.name", ok=False)
+    assert wrong.returncode != 0
+    assert wrong.stderr.startswith('Error: --columns: Person has no to-one relationship "compny" (in compny.name): did you mean "company"?')
+    wrong = run("query", store, "Person", "--columns", "company.nme", ok=False)
+    assert wrong.stderr.startswith('Error: --columns: Company has no attribute "nme" (in company.nme): did you mean "name"?')
+
+
+def test_a_table_on_a_terminal_fits_its_width(tmp_path):
+    import pty
+    store = tmp_path / "people.db"
+    run("import", SPEC, PEOPLE, "--mapping", "person", "--store", store)
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the tool with a terminal as standard output, 40 columns wide
+        os.environ["COLUMNS"] = "40"
+        os.execv(TOOL, [TOOL, "query", str(store), "Person", "--sort", "id"])
+    output = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.waitpid(pid, 0)
+    lines = output.decode().replace("\r\n", "\n").splitlines()
+    assert lines[:4] == [
+        "id  name          age  score  weight",
+        "--  ------------  ---  -----  ------",
+        "1   Ada Lovelace  36   9.5    61.25",
+        "2   Grace         85   7.0    null",
+    ]
+    assert lines[4] == "(4 more columns: active, born, tags, city; choose with --columns, or --wide / --json for all)"
+    assert all(len(line) <= 40 for line in lines[:4])

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MappingCore
 
 /// `mapping`: the engine from the command line.
 @main
@@ -10,6 +11,7 @@ struct MappingCommand: ParsableCommand {
             A spec (JSON) describes entities and how payloads map onto them; a store is an SQLite file \
             that keeps the graph (it records its spec, so `query` and `serialize` need only the file).
             """,
+        version: LibraryVersion.text,
         subcommands: [Check.self, Import.self, Query.self, Serialize.self, Explain.self, SpecCommand.self])
 }
 

@@ -78,20 +78,52 @@ extension AttributeValue {
     }
 }
 
-/// Rows as a text table: a header, a rule, left-aligned columns.
-func table(_ header: [String], _ rows: [[String]]) -> String {
+/// Rows as a text table: a header, a rule, left-aligned columns. With a `width` (a terminal's),
+/// cells longer than a column can afford end in `…` and the columns that do not fit are left out,
+/// named in a last line.
+func table(_ header: [String], _ rows: [[String]], width: Int? = nil) -> String {
+    let cap = width.map { max(12, $0 / 3) } ?? Int.max
+    let clip = { (cell: String) -> String in cell.count <= cap ? cell : String(cell.prefix(cap - 1)) + "…" }
+    let rows = rows.map { $0.map(clip) }
     var widths = header.map(\.count)
     for row in rows {
         for (index, cell) in row.enumerated() where widths.indices.contains(index) {
             widths[index] = max(widths[index], cell.count)
         }
     }
+    var shown = header.count
+    if let width {
+        var used = 0
+        shown = 0
+        for columnWidth in widths {
+            let needed = used + (shown == 0 ? 0 : 2) + columnWidth
+            guard needed <= width || shown == 0 else { break }
+            used = needed
+            shown += 1
+        }
+    }
     func line(_ cells: [String]) -> String {
-        cells.enumerated().map { index, cell in
-            index == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+        let kept = Array(cells.prefix(shown))
+        return kept.enumerated().map { index, cell in
+            index == kept.count - 1 ? cell : cell + String(repeating: " ", count: max(0, widths[index] - cell.count))
         }.joined(separator: "  ")
     }
-    return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line)).joined(separator: "\n")
+    var lines = [line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line)
+    if shown < header.count {
+        lines.append("(\(header.count - shown) more columns: \(header.dropFirst(shown).prefix(8).joined(separator: ", "))"
+                     + (header.count - shown > 8 ? ", …" : "") + "; choose with --columns, or --wide / --json for all)")
+    }
+    return lines.joined(separator: "\n")
+}
+
+/// The width of the terminal standard output writes to, or nil when it is not one (a pipe or a
+/// file gets every column in full). COLUMNS, when set, wins.
+func terminalWidth() -> Int? {
+    guard isatty(1) != 0 else { return nil }
+    if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+    var size = winsize()
+    guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+    return Int(size.ws_col)
 }
 
 /// A parser name from the command line.
