@@ -132,9 +132,12 @@ install: release cli
 	install -m 644 include/mapping.h $(DESTDIR)$(PREFIX)/include/mapping.h
 	@requires="jansson sqlite3"; \
 	if readelf -d $(LIB) | grep -q 'NEEDED.*libsimdjson'; then requires="$$requires simdjson"; fi; \
-	echo "writing $(DESTDIR)$(PREFIX)/lib/pkgconfig/mapping.pc (Requires.private: $$requires)"; \
+	plugins=""; \
+	if [ -f $(RELEASE_DIR)/$(PLUGIN) ]; then plugins="$(PLUGIN):libsimdjson"; fi; \
+	if [ -f $(RELEASE_DIR)/$(PG_PLUGIN) ]; then plugins="$${plugins:+$$plugins }$(PG_PLUGIN):libpq"; fi; \
+	echo "writing $(DESTDIR)$(PREFIX)/lib/pkgconfig/mapping.pc (Requires.private: $$requires; plugins: $$plugins)"; \
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e "s|@REQUIRES_PRIVATE@|$$requires|" \
-	  mapping.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mapping.pc
+	  -e "s|@PLUGINS@|$$plugins|" mapping.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mapping.pc
 	install -D -m 755 $(CLI_BIN) $(DESTDIR)$(PREFIX)/bin/mapping
 	strip $(DESTDIR)$(PREFIX)/bin/mapping
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi

@@ -57,6 +57,24 @@ final class ImportAuditTests: XCTestCase {
         XCTAssertEqual(try strictContext.count(of: "Person"), 0, "the strict import changed nothing")
     }
 
+    func testAKeyPathTheMappingCallsOptionalWarnsOnlyWhenAsked() throws {
+        let optional = misspelled.replacingOccurrences(of: "\"entity\": \"Person\",\n", with: "\"entity\": \"Person\", \"optional\": [\"city\"],\n")
+        XCTAssertNotEqual(optional, misspelled)
+        let ctx = try TestFixtures.context(optional)
+        var options = ImportOptions()
+        options.audit = ImportAudit()
+        options.strict = true
+        _ = try ctx.importJSON(mapping: "person", TestFixtures.peoplePayload, options: options)
+        let audit = try XCTUnwrap(options.audit)
+        XCTAssertEqual(audit.warnings, [])
+        XCTAssertEqual(audit.keyPaths.first { $0.element == "Person.city" }?.isOptional, true)
+        XCTAssertEqual(audit.keyPaths.first { $0.element == "Person.city" }?.matches, 0)
+        var asked = ImportOptions()
+        asked.audit = ImportAudit(warnsAboutOptional: true)
+        _ = try ctx.importJSON(mapping: "person", TestFixtures.peoplePayload, options: asked)
+        XCTAssertEqual(try XCTUnwrap(asked.audit).warnings.map(\.element), ["Person.city"])
+    }
+
     func testRepresentationsWithoutTheirIdentificationAreCountedWithTheFirstPath() throws {
         let ctx = try TestFixtures.context(TestFixtures.peopleSpec)
         var options = ImportOptions()

@@ -205,10 +205,39 @@ static void test_warnings_and_strict_imports(void) {
     free(payload);
 }
 
+/* A key path the mapping lists in "optional" that matches nothing is no warning (and fails no strict
+ * import) unless MAPPING_CHECK_OPTIONAL asks for it. */
+static void test_optional_key_paths(void) {
+    const char *spec = "{\"entities\": {\"Pet\": {\"attributes\": {\"id\": \"integer\", \"nick\": \"string\"},"
+                       " \"identification\": [\"id\"]}},"
+                       " \"mappings\": {\"pet\": {\"entity\": \"Pet\", \"attributes\": {\"id\": \"id\", \"nick\": \"nickname\"},"
+                       " \"optional\": [\"nick\"]}}}";
+    mapping_context *ctx = NULL;
+    EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
+    const char *pet[] = {"pet"};
+    warning_log log = {{0}, 0};
+    mapping_import_options options = MAPPING_IMPORT_OPTIONS_INIT;
+    options.checks = MAPPING_CHECK_STRICT | MAPPING_CHECK_WARN;
+    options.on_warning = on_warning;
+    options.warning_payload = &log;
+    EXPECT_OK(ctx, mapping_context_import_with(ctx, pet, 1, "[{\"id\": 1}]", MAPPING_NUL_TERMINATED, &options, NULL));
+    EXPECT(log.calls == 0);
+    options.checks = MAPPING_CHECK_WARN | MAPPING_CHECK_OPTIONAL;
+    EXPECT_OK(ctx, mapping_context_import_with(ctx, pet, 1, "[{\"id\": 2}]", MAPPING_NUL_TERMINATED, &options, NULL));
+    EXPECT_STR(log.log, "1 pet Pet.nick nickname 1");
+    options.checks = MAPPING_CHECK_WARN | MAPPING_CHECK_STRICT | MAPPING_CHECK_OPTIONAL;
+    EXPECT_RC(ctx, MAPPING_EMAPPING, mapping_context_import_with(ctx, pet, 1, "[{\"id\": 3}]", MAPPING_NUL_TERMINATED, &options, NULL));
+    size_t count = 0;
+    EXPECT_OK(ctx, mapping_entity_count(ctx, "Pet", &count));
+    EXPECT(count == 2);
+    mapping_context_free(ctx);
+}
+
 int main(int argc, char **argv) {
     dir = argc > 1 ? argv[1] : "Tests/fixtures";
     test_several_root_key_paths_K6();
     test_metadata_events_and_progress();
     test_warnings_and_strict_imports();
+    test_optional_key_paths();
     return harness_finish("c import options");
 }

@@ -64,6 +64,12 @@ fi
 # pkg-config reads the staged mapping.pc with the stage as its sysroot.
 export PKG_CONFIG_PATH=$lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage
 check "pkg-config --modversion mapping is $version" test "$(pkg-config --modversion mapping)" = "$version"
+if [ "${MAPPING_POSTGRES:-1}" = 1 ]; then
+  check "pkg-config names the PostgreSQL plugin and libpq, which it needs" \
+    bash -c "pkg-config --variable=plugins mapping | grep -q 'libmapping-postgres.so:libpq'"
+  check "the plugin directory holds the PostgreSQL plugin" \
+    test -f "$stage$(PKG_CONFIG_SYSROOT_DIR= pkg-config --variable=plugindir mapping)/libmapping-postgres.so"
+fi
 flags=$(pkg-config --cflags --libs mapping)
 check "pkg-config points into the stage: $flags" \
   bash -c "grep -q -- '-I$stage$prefix/include' <<<'$flags' && grep -q -- '-L$lib' <<<'$flags'"

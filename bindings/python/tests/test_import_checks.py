@@ -71,3 +71,26 @@ def test_warnings_are_issued_after_the_call_so_that_errors_mode_raises_them():
         warnings.simplefilter("error")
         with pytest.raises(mapping.MappingWarning, match="adress.city"):
             ctx.import_json("person", PAYLOAD, warn=True)
+
+
+def test_key_paths_a_mapping_lists_as_optional_warn_only_when_asked():
+    spec = spec_with_typo()
+    spec["mappings"]["person"]["optional"] = ["city"]  # an API's optional property, absent from this payload
+    with mapping.Context(spec) as ctx:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            ctx.import_json("person", PAYLOAD, warn=True, strict=True)  # neither a warning nor an error
+        with pytest.warns(mapping.MappingWarning) as caught:
+            ctx.import_json("person", PAYLOAD, warn="all")
+        assert [(w.message.element, w.message.where) for w in caught] == [("Person.city", "adress.city")]
+        with pytest.raises(ValueError, match="warn='some': expected True, False or 'all'"):
+            ctx.import_json("person", PAYLOAD, warn="some")
+
+
+def test_optional_names_what_the_mapping_maps():
+    spec = spec_with_typo()
+    spec["mappings"]["person"]["optional"] = ["citty"]
+    with pytest.raises(mapping.SpecError, match='"citty" in "optional" is not an attribute or relationship this mapping maps: '
+                                                'did you mean "city"?') as raised:
+        mapping.Context(spec)
+    assert raised.value.path == "$.mappings.person.optional"

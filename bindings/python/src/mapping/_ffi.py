@@ -219,7 +219,7 @@ import_ = status("mapping_context_import", [ContextP, c_char_p, c_char_p, c_size
 EVENT = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_uint64, c_size_t, c_void_p)
 PROGRESS = ctypes.CFUNCTYPE(None, c_size_t, c_size_t, c_void_p)
 WARNING = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_char_p, c_char_p, c_size_t, c_char_p, c_void_p)
-CHECK_WARN, CHECK_STRICT = 1, 2
+CHECK_WARN, CHECK_STRICT, CHECK_OPTIONAL = 1, 2, 4
 WARNING_UNMATCHED_KEY_PATH, WARNING_MISSING_IDENTIFICATION = 1, 2
 WARNING_NAMES: Dict[int, str] = {WARNING_UNMATCHED_KEY_PATH: "unmatched_key_path", WARNING_MISSING_IDENTIFICATION: "missing_identification"}
 

@@ -10,7 +10,7 @@ import os
 import threading
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Union
 
 from . import _ffi
 from ._handle import Handle
@@ -25,6 +25,8 @@ Spec = Union[Dict[str, Any], str, bytes, bytearray, "os.PathLike[str]"]
 Payload = Union[str, bytes, bytearray, Dict[str, Any], List[Any]]
 Orphans = Tuple[str, Optional[str]]
 EventCallback = Callable[[str, str, Optional[Object], int], None]
+# An import's `warn`: False, True (not about key paths a mapping lists as "optional"), or "all".
+Warn = Union[bool, Literal["all"]]
 ProgressCallback = Callable[[int, int], None]
 
 
@@ -70,6 +72,15 @@ def _parser_value(name: Optional[str]) -> int:
     if name not in _ffi.PARSERS:
         raise ValueError(f"unknown parser {name!r}: expected one of {sorted(_ffi.PARSERS)}")
     return _ffi.PARSERS[name]
+
+
+def _checks(warn: Warn, strict: bool) -> int:
+    if warn not in (False, True, "all"):
+        raise ValueError(f"warn={warn!r}: expected True, False or 'all'")
+    checks = _ffi.CHECK_WARN if warn else 0
+    if warn == "all":
+        checks |= _ffi.CHECK_OPTIONAL
+    return checks | (_ffi.CHECK_STRICT if strict else 0)
 
 
 class _LibraryDefault:
@@ -206,7 +217,7 @@ class Context(Handle, _ContextHTTP):
     def import_json(self, mapping: Union[str, Sequence[str]], payload: Payload, *,
                     metadata: Optional[Dict[str, Any]] = None, on_event: Optional[EventCallback] = None,
                     on_progress: Optional[ProgressCallback] = None, progress_interval: int = 256,
-                    orphans: Optional[Orphans] = None, parser: Optional[str] = None, warn: bool = False,
+                    orphans: Optional[Orphans] = None, parser: Optional[str] = None, warn: Warn = False,
                     strict: bool = False) -> ObjectList:
         """Maps a payload (JSON text as str/bytes, or a dict/list) with the named mapping — or with
         several, given as a list, each at its own rootPath — all or nothing. Returns the top-level
@@ -220,8 +231,9 @@ class Context(Handle, _ContextHTTP):
         `orphans=(entity, predicate or None)` deletes, after the import, the objects of that scope
         the import did not touch (RestKit's orphan deletion). `parser` overrides the context's parser
         for this import. `warn=True` issues a `MappingWarning` (through `warnings`) for each key path
-        of the mappings that matched nothing in the whole payload and for representations without
-        their identification; `strict=True` makes them an `UnmappableError` that changes nothing."""
+        of the mappings that matched nothing in the whole payload (but those a mapping lists as
+        "optional"; `warn="all"` includes them) and for representations without their
+        identification; `strict=True` makes them an `UnmappableError` that changes nothing."""
         data = _json_bytes(payload)
         result = _ffi.ListP()
         if (isinstance(mapping, str) and metadata is None and on_event is None and on_progress is None
@@ -243,7 +255,7 @@ class Context(Handle, _ContextHTTP):
                        chunk_size: int = 10_000, metadata: Optional[Dict[str, Any]] = None,
                        on_event: Optional[EventCallback] = None, on_progress: Optional[ProgressCallback] = None,
                        progress_interval: int = 256, orphans: Optional[Orphans] = None,
-                       parser: Optional[str] = None, warn: bool = False, strict: bool = False) -> int:
+                       parser: Optional[str] = None, warn: Warn = False, strict: bool = False) -> int:
         """Imports a large JSON array (or, with `lines=True`, JSON Lines) in chunks of `chunk_size`
         representations, so only one chunk's parse tree is in memory at a time; each representation
         is mapped with `mapping` as if at the root. All or nothing (one transaction, or the one open);
@@ -270,7 +282,7 @@ class Context(Handle, _ContextHTTP):
         callbacks to keep alive for the call."""
         options = _ffi.ImportOptions(version=_ffi.IMPORT_OPTIONS_VERSION, progress_interval=progress_interval,
                                      parser=_parser_value(parser),
-                                     checks=(_ffi.CHECK_WARN if warn else 0) | (_ffi.CHECK_STRICT if strict else 0))
+                                     checks=_checks(warn, strict))
         if orphans is not None:
             entity, predicate = orphans
             options.orphan_entity = _encode(entity)
