@@ -367,8 +367,10 @@ typedef enum mapping_event {
  *  the object or MAPPING_NO_OBJECT, and a count where the event has one. */
 typedef void (*mapping_event_fn)(int event, const char *mapping, mapping_object object, size_t count, void *payload);
 
-/** Import progress: objects mapped so far, and representations known so far (it grows as nested
- *  arrays are reached). Called every `progress_interval` objects and once at the end. */
+/** Import progress: objects mapped so far, and the representations the import will map, counted
+ *  before the first call (nested ones included), so done/known is a real fraction. The last call,
+ *  once at the end, has known == done. A chunked import knows only the chunks it has parsed: its
+ *  total grows chunk by chunk. Called every `progress_interval` objects and once at the end. */
 typedef void (*mapping_progress_fn)(size_t done, size_t known, void *payload);
 
 /** Checks an import can make (mapping_import_options.checks, version 3), for the mistakes that

@@ -9,8 +9,9 @@ public struct ImportOptions: Sendable {
     /// Called around each collection and object, in FastEasyMapping's order: will-map collection,
     /// then per element will-map object … did-map object, then did-map collection.
     public var onEvent: (@Sendable (ImportEvent) -> Void)?
-    /// Called with (objects mapped, representations known so far) every `progressInterval` objects
-    /// and once at the end.
+    /// Called with (objects mapped, representations the import will map) every `progressInterval`
+    /// objects and once at the end (then done == known). The total is counted before the first call
+    /// (`Importer+Progress`); a chunked import's grows chunk by chunk.
     public var onProgress: (@Sendable (_ done: Int, _ known: Int) -> Void)?
     public var progressInterval: Int
     /// Orphan deletion (RestKit's fetch-request blocks): after the import, the objects of this entity

@@ -17,7 +17,9 @@ extension Importer {
             try store.delete(pending.object, model: model)
         }
         if let scope = options.orphanScope { try deleteOrphans(scope.entity, scope.predicate) }
-        options.onProgress?(mappedCount, knownCount)
+        // The last call says the import is done: what was counted in advance but not mapped (a
+        // representation skipped as unmodified does not map what it nests) is not outstanding.
+        options.onProgress?(mappedCount, knownInAdvance ? mappedCount : knownCount)
     }
 
     /// Deletes the objects in the scope that this import did not touch.

@@ -25,6 +25,8 @@ package struct Importer<Reader: JSONReader> {
     var parentObjects: [ObjectID?] = []
     var mappedCount = 0
     var knownCount = 0
+    /// Set when `knownCount` was counted before mapping (`Importer+Progress`): mapping then does not add to it.
+    var knownInAdvance = false
     /// Every object the import mapped, skipped as unmodified or reached by identity (not orphans).
     var touched: Set<ObjectID> = []
     /// Per mapping index, what `ImportAudit` counts; nil unless the import is audited or strict.
@@ -65,6 +67,10 @@ package struct Importer<Reader: JSONReader> {
     /// Maps the payload with each mapping in turn (each at its own `rootPath`, or at the key paths
     /// of `options.keyPaths`), then runs the post-pass, as one import.
     package mutating func run(mappings references: [MappingRef], root: Reader.Node) throws(MappingError) -> [ObjectID] {
+        if options.onProgress != nil, let total = countInAdvance(references, root: root) {
+            knownCount = total
+            knownInAdvance = true
+        }
         var objects: [ObjectID] = []
         if let keyPaths = options.keyPaths ?? (options.mapsAtRoot ? Array(repeating: nil, count: references.count) : nil) {
             guard keyPaths.count == references.count else {
@@ -155,7 +161,7 @@ package struct Importer<Reader: JSONReader> {
         var objects: [ObjectID] = []
         if reader.kind(of: node) == .array {
             let count = reader.count(of: node)
-            knownCount += count
+            if !knownInAdvance { knownCount += count }
             options.onEvent?(.willMapCollection(mapping: spec.name(of: reference), count: count))
             objects.reserveCapacity(count)
             if count >= 64, case .plain(let index) = reference, let plan = spec.plan(index),
@@ -175,7 +181,7 @@ package struct Importer<Reader: JSONReader> {
         if reader.kind(of: node) == .object && mapping.forcesCollection {
             var members: [(String, Reader.Node)] = []
             try reader.forEachMember(of: node) { (key, value) throws(MappingError) in members.append((key, value)) }
-            knownCount += members.count
+            if !knownInAdvance { knownCount += members.count }
             options.onEvent?(.willMapCollection(mapping: mapping.name, count: members.count))
             for (index, (key, value)) in members.enumerated() where reader.kind(of: value) != .null {
                 path.push(.key(key))
@@ -186,7 +192,7 @@ package struct Importer<Reader: JSONReader> {
             }
             options.onEvent?(.didMapCollection(mapping: mapping.name, count: objects.count))
         } else {
-            knownCount += 1
+            if !knownInAdvance { knownCount += 1 }
             if let object = try mapObject(node, mapping, create: create) { objects.append(object) }
         }
         return objects

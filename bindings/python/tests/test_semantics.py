@@ -323,6 +323,19 @@ def test_import_options_metadata_events_progress_and_several_roots():
                               ("will_map_collection", "user", 1), ("will_map_object", "user", 0)]
         assert events[-1] == ("did_map_collection", "tag", 2)
         assert progress[-1] == (5, 5) and len(progress) == 6
+        assert [known for _, known in progress] == [5] * 6  # the total, nested friends included, from the first call
+
+
+def test_the_progress_total_is_known_before_the_first_call_and_ends_at_what_was_mapped():
+    people = [{"name": f"p{i}", "friends": [{"name": f"f{i}-{j}"} for j in range(i % 4)]} for i in range(40)]
+    payload = {"users": people[:20] + [None] + people[20:], "tags": []}
+    total = 40 + sum(i % 4 for i in range(40))
+    with mapping.Context(OPTIONS_SPEC) as ctx:
+        progress = []
+        ctx.import_json("user", payload, on_progress=lambda done, known: progress.append((done, known)), progress_interval=7)
+        assert progress[0] == (7, total)
+        assert all(known == total for _, known in progress)
+        assert [done for done, _ in progress] == list(range(7, total + 1, 7)) + [total]
 
 
 def test_callback_exceptions_surface_after_the_import():

@@ -226,7 +226,8 @@ class Context(Handle, _ContextHTTP):
         `metadata` (a dict) is readable by "@metadata.<path>" key paths. `on_event(event, mapping,
         obj, count)` is called with "will_map_collection", "will_map_object", "did_map_object" and
         "did_map_collection" in that nesting order; `on_progress(done, known)` every
-        `progress_interval` objects and at the end. Callbacks run during the call on this thread and
+        `progress_interval` objects and at the end, where `known` is the total the import will map,
+        counted before the first call (at the end, `done == known`). Callbacks run during the call on this thread and
         must not use this context; an exception they raise is reported once the import is done.
         `orphans=(entity, predicate or None)` deletes, after the import, the objects of that scope
         the import did not touch (RestKit's orphan deletion). `parser` overrides the context's parser
