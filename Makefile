@@ -28,8 +28,8 @@ export MAPPING_SIMDJSON
 # The PostgreSQL store (libpq): MAPPING_POSTGRES=0 builds without it (and installs no libpq-dev).
 MAPPING_POSTGRES ?= 1
 export MAPPING_POSTGRES
-# The manifest's local-only compiler flags (cross-module optimization, no run-time exclusivity
-# checks in the arena; Package.swift's localFlags says why a dependent builds without them):
+# The manifest's local-only compiler flags (cross-module optimization; the simdjson plugin's hidden
+# visibility; Package.swift's localFlags says why a dependent builds without them):
 # every build here has them, as `make bench-check` measures. MAPPING_LOCAL_FLAGS=0 builds as a
 # Swift package depending on this one does.
 MAPPING_LOCAL_FLAGS ?= 1

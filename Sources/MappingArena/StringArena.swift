@@ -24,18 +24,23 @@ public final class StringArena: @unchecked Sendable {
         let capacity: Int
     }
 
-    private var chunks: [Chunk] = []
+    // The arena's mutable fields have no run-time exclusivity checks (`@exclusivity(unchecked)`):
+    // they cost more than the lookups they guard, and every access is a short method call under the
+    // context's lock that never overlaps another. Marked here rather than with the compiler flag
+    // `-enforce-exclusivity=unchecked`, which SwiftPM refuses in a package depended on by version;
+    // the code generated is the same (these are the module's only variables a check would guard).
+    @exclusivity(unchecked) private var chunks: [Chunk] = []
     /// The chunk new strings go to, and how much of it is used.
-    private var current = -1
-    private var used = 0
+    @exclusivity(unchecked) private var current = -1
+    @exclusivity(unchecked) private var used = 0
     /// Open addressing over `shared`: 0 is an empty slot; otherwise the low 32 bits n name
     /// `shared[n - 1]` and the high 32 bits are the top of that string's hash, so a probe passes
     /// other strings without reading them. Kept at most half full, so a probe ends soon. Both are
     /// raw buffers: as Swift arrays in a class, every probe paid for a retain, a uniqueness check and
     /// an exclusivity check.
-    private var table = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
-    private var shared = UnsafeMutableBufferPointer<Ref>(start: nil, count: 0)
-    private var sharedCount = 0
+    @exclusivity(unchecked) private var table = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
+    @exclusivity(unchecked) private var shared = UnsafeMutableBufferPointer<Ref>(start: nil, count: 0)
+    @exclusivity(unchecked) private var sharedCount = 0
 
     static let chunkSize = 1 << 18
     /// Strings up to this long are looked up before they are stored; longer ones (bodies, bios)
