@@ -14,7 +14,7 @@ final class SwiftAPITests: XCTestCase {
     }
 
     func testLiteralsAreTheJSONValuesTheySpell() {
-        let value: JSONValue = ["id": 1, "name": "Ada", "tags": [true, nil, 2.5], "address": [:]]
+        let value: JSONValue = ["id": 1, "name": "Ada", "tags": [true, .null, 2.5], "address": [:]]
         XCTAssertEqual(value, .object([JSONMember("id", .integer(1)), JSONMember("name", .string("Ada")),
                                        JSONMember("tags", .array([.bool(true), .null, .real(2.5)])),
                                        JSONMember("address", .object([]))]),
@@ -31,8 +31,8 @@ final class SwiftAPITests: XCTestCase {
         XCTAssertEqual(try older.map { try ctx.value("name", of: $0)?.stringValue }, ["Grace"])
         try ctx.set(ada, attribute: "city", to: "Paris")
         XCTAssertEqual(try ctx.value("city", of: ada)?.stringValue, "Paris")
-        try ctx.set(ada, attribute: "city", to: nil)
-        XCTAssertNil(try ctx.value("city", of: ada), "nil is JSON null, which clears the value")
+        try ctx.set(ada, attribute: "city", to: .null)
+        XCTAssertNil(try ctx.value("city", of: ada), "JSON null clears the value")
     }
 
     func testTypedReadsGiveTheValueOnlyForItsOwnType() throws {

@@ -1,11 +1,10 @@
 /// JSON values written as Swift literals, for Swift callers of the engine: an identity
 /// (`object(of: "User", identity: 362803)`), a value to set (`to: "Ada"`), predicate arguments
 /// (`arguments: ["PushEvent"]`), a new object's values. An object literal keeps its members in the
-/// order written, as `.object` does.
-extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
-                     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
-                     ExpressibleByDictionaryLiteral {
-    public init(nilLiteral: ()) { self = .null }
+/// order written, as `.object` does. Not `nil`: JSON null is `.null`. A `nil` literal that could
+/// be a JSONValue would turn `cond ? nil : value` (a `JSONValue?`) into `.some(.null)`, silently.
+extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+                     ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(floatLiteral value: Double) { self = .real(value) }
