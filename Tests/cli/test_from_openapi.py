@@ -199,3 +199,58 @@ def test_merge_by_hand_and_selected_paths(tmp_path):
     assert spec["mappings"]["gistSimple"]["entity"] == spec["mappings"]["gistFull"]["entity"]
     assert "Repository" not in spec["entities"] and "Issue" not in spec["entities"]
     assert any(line.startswith("merged into ") and "gist-full, gist-simple (gist-full: --merge)" in line for line in report)
+
+
+def write_document(tmp_path, schemas, paths=None):
+    document = tmp_path / "doc.json"
+    document.write_text(json.dumps({"openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "paths": paths or {},
+                                    "components": {"schemas": schemas}}))
+    return document
+
+
+def ref(name):
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def test_all_of_cycles_and_diamonds_draft_quickly_and_keep_deep_properties(tmp_path):
+    # A schema built on itself, and 16 levels each built on the next twelve times over (12^16 walks
+    # without memory of what was resolved).
+    schemas = {"A": {"allOf": [ref("A"), {"type": "object", "properties": {"id": {"type": "integer"}, "child": ref("A")}}]},
+               "B": {"type": "object", "properties": {"id": {"type": "integer"}, "a": ref("A")}}}
+    for level in range(16):
+        parts = [ref(f"L{level + 1}")] * 12 if level < 15 else []
+        schemas[f"L{level}"] = {"allOf": parts + [{"type": "object", "properties": {f"p{level}": {"type": "integer"}}}]}
+    schemas["L15"] = {"type": "object", "properties": {"id": {"type": "integer"}, "p15": {"type": "integer"}}}
+    spec, out, report = draft(tmp_path, write_document(tmp_path, schemas), "--no-merge")
+    assert run("check", out).returncode == 0
+    assert spec["entities"]["A"]["attributes"] == {"id": "integer"}
+    assert spec["entities"]["A"]["relationships"] == {"child": {"entity": "A"}}
+    assert spec["mappings"]["l0"]["attributes"] == {**{f"p{level}": f"p{level}" for level in range(16)}, "id": "id"}
+
+
+def test_a_discriminator_by_bare_names_and_a_choice_without_one(tmp_path):
+    animal = {"type": "object", "properties": {"id": {"type": "integer"}, "kind": {"type": "string"}}}
+    schemas = {"Animal": animal,
+               "Dog": {"allOf": [ref("Animal"), {"properties": {"bark": {"type": "string"}}}]},
+               "Cat": {"allOf": [ref("Animal"), {"properties": {"meow": {"type": "string"}}}]},
+               "Zoo": {"type": "object", "properties": {
+                   "id": {"type": "integer"},
+                   "named": {"type": "array", "items": {"oneOf": [ref("Dog"), ref("Cat")],
+                                                         "discriminator": {"propertyName": "kind", "mapping": {"d": "Dog", "c": "Cat"}}}},
+                   "unnamed": {"type": "array", "items": {"oneOf": [ref("Dog"), ref("Cat")]}}}}}
+    spec, out, report = draft(tmp_path, write_document(tmp_path, schemas, {"": {"get": {"responses": {}}}}))
+    assert spec["mappings"]["zooNamedChoice"] == {"dynamic": {"keyPath": "kind", "cases": {"c": "cat", "d": "dog"}}}
+    assert spec["mappings"]["zoo"]["relationships"]["unnamed"] == {"keyPath": "unnamed", "mapping": "animal"}
+    assert "Zoo.unnamed: a choice of Dog, Cat without a discriminator, mapped as Animal by animal" in report
+    assert "skipped GET : an empty path" in report
+    assert run("check", out).returncode == 0
+
+
+def test_githubs_comments_and_grants_stay_apart(tmp_path):
+    # Comments on commits, gists and issues share most properties but are different resources with
+    # ids of their own: one object for two of them would lose one.
+    spec, _, report = draft(tmp_path, OPENAPI / "github-api.github.com.json")
+    entities = {name: spec["mappings"][name]["entity"] for name in
+                ("commitComment", "gistComment", "issueComment", "applicationGrant", "authorization", "teamDiscussion",
+                 "teamDiscussionComment")}
+    assert len(set(entities.values())) == len(entities), entities

@@ -62,7 +62,8 @@ public final class ImportAudit: Sendable {
             place = use.keyPath
             count = use.representations
             message = "key path \"\(use.keyPath)\" of mapping \"\(use.mapping)\" (\(use.element)) matched nothing in "
-                + "\(use.representations) representation\(use.representations == 1 ? "" : "s"): check its spelling against the payload"
+                + "\(use.representations) representation\(use.representations == 1 ? "" : "s")"
+                + (use.isOptional ? " (the mapping lists it as optional)" : ": check its spelling against the payload")
         }
 
         init(_ missing: MissingIdentification) {

@@ -26,7 +26,8 @@ struct Import: ParsableCommand {
     var lines = false
     @Flag(name: .long, help: "Fail (and change nothing) on the warnings.") var strict = false
     @Flag(name: .customLong("warn-optional"),
-          help: "Also warn about key paths a mapping lists as optional that matched nothing.") var warnOptional = false
+          help: "Also warn about the attributes and relationships a mapping lists as \"optional\" when their key paths match nothing.")
+    var warnOptional = false
     @Flag(name: .long, inversion: .prefixedNo, help: "Show a progress bar on standard error (default: for inputs over 1 MB on a terminal).")
     var progress: Bool?
 

@@ -103,9 +103,11 @@ enum OpenAPINames {
         return upper.prefix(1).lowercased() + upper.dropFirst()
     }
 
-    /// Words that say how much of a resource a schema shows, not which resource it is.
+    /// Words that say how much of a resource a schema shows, or where, not which resource it is
+    /// (`issue-search-result-item` is an issue).
     static let qualifiers: Set<String> = ["simple", "public", "private", "full", "minimal", "base", "short", "nullable",
-                                          "summary", "basic", "detailed", "extended", "lite", "brief", "compact"]
+                                          "summary", "basic", "detailed", "extended", "lite", "brief", "compact",
+                                          "search", "result", "results", "item"]
 
     /// The resource a schema's name names: `simple-user`, `public-user` → `user`; `issue-simple` → `issue`.
     static func stem(_ name: String) -> String {

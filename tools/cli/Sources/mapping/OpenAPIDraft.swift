@@ -135,8 +135,9 @@ struct OpenAPIDraft {
     /// The entity of a schema, then those of the schemas its `allOf` builds on, nearest first.
     func lineage(ofSchema name: String) -> [String] {
         var found: [String] = []
+        var visited: Set<String> = []
         var current: String? = name
-        while let schema = current, found.count < 16, let entity = entity(ofSchema: schema) {
+        while let schema = current, visited.insert(schema).inserted, let entity = entity(ofSchema: schema) {
             if !found.contains(entity) { found.append(entity) }
             current = schemas[name: schema]?.base
         }
@@ -280,8 +281,8 @@ struct OpenAPIDraft {
                     continue
                 }
                 switch (found, kind) {
-                case (.relationship, .relationship(let targets, _, let discriminator)):
-                    let mappingName = choiceMapping(targets, discriminator, owner: schema, key: key, into: &mappings) ?? ""
+                case (.relationship(let target, _), .relationship(let targets, _, let discriminator)):
+                    let mappingName = choiceMapping(targets, discriminator, owner: schema, key: key, entity: target, into: &mappings) ?? ""
                     relationshipKeys.append(JSONMember(key, .object([JSONMember("keyPath", .string(key)),
                                                                      JSONMember("mapping", .string(mappingName))])))
                 default:
@@ -316,12 +317,19 @@ struct OpenAPIDraft {
 
     /// The mapping a relationship maps its targets with: the target schema's, or for a choice, a
     /// dynamic mapping by the discriminator (or, without one, the fullest target's mapping).
-    private func choiceMapping(_ targets: [String], _ discriminator: OpenAPISchemas.Discriminator?, owner: OpenAPISchemas.Schema,
-                               key: String, into mappings: inout [JSONMember]) -> String? {
+    private mutating func choiceMapping(_ targets: [String], _ discriminator: OpenAPISchemas.Discriminator?,
+                                        owner: OpenAPISchemas.Schema, key: String, entity: String,
+                                        into mappings: inout [JSONMember]) -> String? {
         if targets.count == 1 { return mapping(ofSchema: targets[0]) }
         guard let discriminator else {
-            let fullest = targets.max { (schemas[name: $0]?.properties.count ?? 0) < (schemas[name: $1]?.properties.count ?? 0) }
-            return fullest.flatMap { mapping(ofSchema: $0) }
+            // Without a discriminator nothing tells the variants apart: every element is mapped
+            // onto the entity they all are, with the fullest mapping of that entity itself (for
+            // Dog and Cat both Animals, Animal's; for schemas merged into one entity, the fullest).
+            let candidates = schemas.schemas.filter { self.entity(ofSchema: $0.name) == entity }
+            let chosen = candidates.max { $0.properties.count < $1.properties.count }
+            report.append("\(owner.name).\(key): a choice of \(targets.joined(separator: ", ")) without a discriminator, "
+                          + "mapped as \(entity) by \(chosen.flatMap { mapping(ofSchema: $0.name) } ?? "nothing")")
+            return chosen.flatMap { mapping(ofSchema: $0.name) }
         }
         let name = OpenAPINames.lowerCamel(owner.name + "-" + key + "-choice")
         let cases = discriminator.cases.compactMap { value, schema in mapping(ofSchema: schema).map { JSONMember(value, .string($0)) } }

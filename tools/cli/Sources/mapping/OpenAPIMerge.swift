@@ -45,15 +45,20 @@ struct OpenAPIMerge {
             }
         }
         var members: [Int: [Int]] = Dictionary(uniqueKeysWithValues: all.indices.map { ($0, [$0]) })
+        var urls: [Int: Set<String>] = Dictionary(uniqueKeysWithValues: all.indices.map { ($0, Set([all[$0].urlTemplate].compactMap { $0 })) })
         for (_, a, b, reason) in evidence.sorted(by: { ($0.strength, -$0.a, -$0.b) > ($1.strength, -$1.a, -$1.b) }) {
             let (ra, rb) = (root(a), root(b))
             guard ra != rb, let left = members[ra], let right = members[rb] else { continue }
+            // A group's URLs are its resource's: groups whose URLs are all different paths stay apart.
+            if let leftURLs = urls[ra], let rightURLs = urls[rb], !leftURLs.isEmpty, !rightURLs.isEmpty,
+               leftURLs.isDisjoint(with: rightURLs) { continue }
             var linked = 0
             for x in left { for y in right where related.contains(min(x, y) * all.count + max(x, y)) { linked += 1 } }
             guard linked * 2 >= left.count * right.count else { continue }
             if merge(a, b, schemas, &kinds, reason: reason, force: false) {
                 members[ra] = left + right
                 members[rb] = nil
+                urls[ra, default: []].formUnion(urls[rb] ?? [])
             }
         }
     }
@@ -61,8 +66,15 @@ struct OpenAPIMerge {
     /// How strongly the document says `a` and `b` are one resource (names 3, urls 2, properties 1),
     /// and why; nil when it does not.
     static func evidence(_ a: Schemas.Schema, _ b: Schemas.Schema, rare: Set<String>) -> (Int, String)? {
+        // URLs of different paths are different resources, whatever else the schemas share
+        // (`/gists/{gist_id}/comments/{comment_id}` and `/repos/…/comments/{comment_id}`).
+        if let first = a.urlTemplate, let second = b.urlTemplate, first != second { return nil }
         if a.stem == b.stem { return (3, "both name \(a.stem)") }
         if let url = a.urlTemplate, url == b.urlTemplate { return (2, "both have the url \(url)") }
+        // Names that share a word but differ name kinds of one thing (`commit-comment`,
+        // `issue-comment`) or a part of one (`team-discussion-comment`): not the same resource.
+        let (aWords, bWords) = (Set(OpenAPINames.words(a.stem)), Set(OpenAPINames.words(b.stem)))
+        if !a.isInline, !b.isInline, !aWords.isDisjoint(with: bWords) { return nil }
         let (small, large) = a.properties.count <= b.properties.count ? (a, b) : (b, a)
         guard small.properties.count >= 5 else { return nil }
         let largeKeys = Set(large.properties.map(\.key))

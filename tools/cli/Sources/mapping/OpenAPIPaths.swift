@@ -52,6 +52,7 @@ enum OpenAPIPaths {
             afterParameter = false
         }
         if name != nil { throw Skip(reason: "a { without its }") }
+        if pattern.isEmpty { throw Skip(reason: "an empty path") }
         let parsed: PathPattern
         do {
             parsed = try PathPattern(pattern)

@@ -52,6 +52,7 @@ struct OpenAPISchemas {
     let document: OpenAPIDocument
     /// The document's paths as segments, longest first, for `urlTemplate`.
     private let pathSegments: [[Substring]]
+    private let propertyCache = PropertyCache()
 
     init(_ document: OpenAPIDocument, only selected: Set<String>?) {
         self.document = document
@@ -112,7 +113,7 @@ struct OpenAPISchemas {
                 if let reference = OpenAPIDocument.schemaName(part), parts.count > 1, base == nil {
                     base = reference
                 }
-                let (partProperties, partRequired) = Self.allProperties(part, document, depth: 0)
+                let (partProperties, partRequired) = allProperties(part)
                 properties.merge(partProperties) { _, new in new }
                 required.formUnion(partRequired)
             }
@@ -130,15 +131,30 @@ struct OpenAPISchemas {
 
     /// The properties a schema has, its `$ref`s and `allOf` parts followed (an inherited base's
     /// properties included), and those it requires.
-    static func allProperties(_ node: Node, _ document: OpenAPIDocument, depth: Int) -> ([String: Node], Set<String>) {
-        guard depth < 16 else { return ([:], []) }
-        if let name = OpenAPIDocument.schemaName(node), let component = document.componentSchemas[name] as? Node {
-            return allProperties(component, document, depth: depth + 1)
+    /// Each component once: what it resolves to is kept, and a component met again while it is
+    /// being resolved (an `allOf` cycle) adds nothing.
+    final class PropertyCache {
+        var resolved: [String: ([String: Node], Set<String>)] = [:]
+        var resolving: Set<String> = []
+    }
+
+    func allProperties(_ node: Node) -> ([String: Node], Set<String>) {
+        Self.allProperties(node, document, cache: propertyCache)
+    }
+
+    static func allProperties(_ node: Node, _ document: OpenAPIDocument, cache: PropertyCache) -> ([String: Node], Set<String>) {
+        if let name = OpenAPIDocument.schemaName(node) {
+            if let done = cache.resolved[name] { return done }
+            guard let component = document.componentSchemas[name] as? Node, cache.resolving.insert(name).inserted else { return ([:], []) }
+            let result = allProperties(component, document, cache: cache)
+            cache.resolving.remove(name)
+            cache.resolved[name] = result
+            return result
         }
         var properties: [String: Node] = [:]
         var required = Set(node["required"] as? [String] ?? [])
         for part in (node["allOf"] as? [Node]) ?? [] {
-            let (inner, innerRequired) = allProperties(part, document, depth: depth + 1)
+            let (inner, innerRequired) = allProperties(part, document, cache: cache)
             properties.merge(inner) { _, new in new }
             required.formUnion(innerRequired)
         }
@@ -192,6 +208,7 @@ struct OpenAPISchemas {
 
     /// What the property `schema` becomes.
     func kind(_ schema: Node, owner: String, key: String) -> Kind {
+        if key.isEmpty { return .leftOut("an empty name") }
         if key.contains(".") { return .leftOut("a dot in its name would read as a key path") }
         if let reference = OpenAPIDocument.schemaName(Self.flattened(schema, document)) { return target(reference, toMany: false) }
         let flat = Self.flattened(schema, document)
@@ -246,12 +263,14 @@ struct OpenAPISchemas {
             var cases: [(String, String)] = []
             if let mapping = node["mapping"] as? [String: String] {
                 for (value, reference) in mapping.sorted(by: { $0.key < $1.key }) {
-                    if let name = OpenAPIDocument.schemaName(["$ref": reference]), index[name] != nil { cases.append((value, name)) }
+                    // A reference, or (as OpenAPI allows) a bare schema name.
+                    let name = OpenAPIDocument.schemaName(["$ref": reference]) ?? reference
+                    if index[name] != nil { cases.append((value, name)) }
                 }
             } else {
                 cases = names.map { ($0, $0) }  // OpenAPI's default: the value is the schema's name
             }
-            discriminator = Discriminator(property: property, cases: cases)
+            if !cases.isEmpty { discriminator = Discriminator(property: property, cases: cases) }
         }
         return .relationship(targets: names, toMany: toMany, discriminator: discriminator)
     }

@@ -27,6 +27,7 @@ struct Query: ParsableCommand {
         guard let declared = context.model.entity(named: entity) else {
             throw Failure("unknown entity \(entity)" + NameHint.hint(for: entity, among: context.model.entities.map(\.name), kind: "entities"))
         }
+        if let columns, columns.split(separator: ",").isEmpty { throw Failure("--columns names no column: give attributes or key paths, comma-separated") }
         let paths = try columns.map { try $0.split(separator: ",").map { try ColumnPath(String($0).trimmingCharacters(in: .whitespaces), from: declared, in: context.model) } }
             ?? declared.attributes.map { ColumnPath(attribute: $0.name) }
         let request = FetchRequest(entity: entity, predicate: predicate, sort: sort, offset: offset, limit: limit)
