@@ -42,6 +42,6 @@ private final class StreamEnd<Element: Sendable>: Sendable {
     /// Once the consumer is gone the observer `token` is removed, so nothing more is collected for
     /// it. Weak: a stream kept after its context must not keep the context alive.
     func stopObserving(_ token: Int, on context: MappingContext) {
-        continuation.onTermination = { [weak context] _ in _ = context?.removeObserver(token) }
+        continuation.onTermination = { [weak context] _ in context?.observers.removeLater(token) }
     }
 }

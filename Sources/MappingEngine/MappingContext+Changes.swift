@@ -54,6 +54,8 @@ extension MappingContext {
     public func fail(with error: MappingError) throws(MappingError) -> Never {
         let model = spec.model
         try withGraph { (store: inout ObjectStore) throws(MappingError) in
+            // A failure inside it has rolled it back already (and `error` says so).
+            guard store.session.abortedBy == nil else { return }
             try store.transaction(model: model) { (_: inout ObjectStore) throws(MappingError) in throw error }
         }
         throw error

@@ -16,6 +16,8 @@ final class ObserverList: Sendable {
         var live: [Int: Observer] = [:]
         /// Tokens in registration order, some of them removed since (dropped once they are half).
         var order: [Int] = []
+        /// Set by a removal that could not update the graph's `collectsChanges` (see `removeLater`).
+        var collectingIsStale = false
     }
 
     private let state = Locked(State())
@@ -40,6 +42,24 @@ final class ObserverList: Sendable {
                 state.order.removeAll { live[$0] == nil }
             }
             return true
+        }
+    }
+
+    /// Removes an observer without touching the graph's lock, for a stream ending on whatever
+    /// thread cancels it (one inside an import's callback holds that lock: taking it again would
+    /// deadlock). The next call updates `collectsChanges` (`takeStaleCollecting`).
+    func removeLater(_ token: Int) {
+        state.withLock { state in
+            if state.live.removeValue(forKey: token) != nil { state.collectingIsStale = true }
+        }
+        _ = remove(token)  // compacts the order list; the token is gone already
+    }
+
+    /// Whether a `removeLater` happened since the last ask, and whether any observer is left.
+    func takeStaleCollecting() -> (stale: Bool, isEmpty: Bool) {
+        state.withLock { state in
+            defer { state.collectingIsStale = false }
+            return (state.collectingIsStale, state.live.isEmpty)
         }
     }
 

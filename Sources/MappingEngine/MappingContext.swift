@@ -67,6 +67,10 @@ public final class MappingContext: Sendable {
                 store.trimCache(model: spec.model)
                 if let report = invariantReport { checkInvariants(store, report) }
             }
+            if store.session.collectsChanges {
+                let observing = observers.takeStaleCollecting()
+                if observing.stale { store.session.collectsChanges = !observing.isEmpty }
+            }
             // Only a context with observers can be inside one (a lookup per call otherwise).
             store.session.changeRefusal = store.session.collectsChanges ? changeRefusal() : nil
             defer { store.session.changeRefusal = nil }

@@ -78,7 +78,7 @@ final class SwiftAPITests: XCTestCase {
         XCTAssertEqual(try ctx.value("name", of: ada)?.stringValue, "Ada Lovelace")
         XCTAssertFalse(ctx.hasTransactionOnCallingThread, "the transaction was ended, not left open")
 
-        // A change that fails inside ends the transaction itself; the wrapper must not fail again.
+        // A change that fails inside rolls the transaction back; the wrapper ends it without failing again.
         XCTAssertThrowsError(try ctx.transaction {
             try ctx.set(ada, attribute: "name", to: "Augusta")
             try ctx.set(ada, attribute: "nickname", to: "Ada")
@@ -86,5 +86,34 @@ final class SwiftAPITests: XCTestCase {
         XCTAssertEqual(try ctx.value("name", of: ada)?.stringValue, "Ada Lovelace")
         try ctx.transaction { try ctx.set(ada, attribute: "name", to: "Augusta") }
         XCTAssertEqual(try ctx.value("name", of: ada)?.stringValue, "Augusta", "a new transaction opens afterwards")
+    }
+
+    func testAFailureTheBodyCatchesStillKeepsNothing() throws {
+        let (ctx, ada) = try imported()
+        XCTAssertThrowsError(try ctx.transaction {
+            try ctx.set(ada, attribute: "name", to: "Augusta")
+            XCTAssertThrowsError(try ctx.set(ada, attribute: "nickname", to: "Ada"))  // caught: the body goes on
+            XCTAssertThrowsError(try ctx.set(ada, attribute: "name", to: "Countess")) { error in
+                XCTAssertEqual((error as? MappingError)?.code, .misuse)
+                XCTAssertTrue((error as? MappingError)?.message.contains("takes no more changes") == true, "\(error)")
+            }
+        }) { error in
+            XCTAssertEqual((error as? MappingError)?.code, .name, "the end says why nothing was kept")
+            XCTAssertTrue((error as? MappingError)?.message.hasPrefix("nothing was committed") == true, "\(error)")
+        }
+        XCTAssertEqual(try ctx.value("name", of: ada)?.stringValue, "Ada Lovelace", "neither change was kept")
+        XCTAssertFalse(ctx.hasTransactionOnCallingThread)
+    }
+
+    func testAStreamEndedInsideAnImportCallbackDoesNotDeadlock() async throws {
+        let (ctx, ada) = try imported()
+        let task = Task { for await _ in ctx.changes() {} }
+        try await Task.sleep(nanoseconds: 20_000_000)  // the stream's observer is registered by now
+        var options = ImportOptions()
+        options.onProgress = { _, _ in task.cancel() }  // ends the stream while the import holds the lock
+        _ = try ctx.importJSON(mapping: "person", TestFixtures.peoplePayload, options: options)
+        _ = await task.value
+        try ctx.set(ada, attribute: "name", to: "Augusta")  // the next call sees no observer left
+        XCTAssertEqual(try ctx.value("name", of: ada)?.stringValue, "Augusta")
     }
 }

@@ -127,6 +127,9 @@ final class ImportAuditTests: XCTestCase {
             XCTAssertTrue((error as? MappingError)?.message.hasSuffix("(the open transaction was rolled back)") == true, "\(error)")
         }
         XCTAssertEqual(try inside.count(of: "Item"), 0, "the whole transaction was rolled back")
-        XCTAssertThrowsError(try inside.commit(), "no transaction is open any more")
+        XCTAssertThrowsError(try inside.commit(), "the failed transaction commits nothing") { error in
+            XCTAssertTrue((error as? MappingError)?.message.hasPrefix("nothing was committed") == true, "\(error)")
+        }
+        XCTAssertThrowsError(try inside.commit(), "and is ended by that commit")
     }
 }

@@ -249,7 +249,13 @@ static void test_chunked_failure_inside_a_transaction(void) {
     EXPECT_RC(ctx, MAPPING_EPARSE, mapping_context_import_chunked(ctx, "t", input, sizeof input - 1, MAPPING_CHUNKS_ARRAY, 1,
                                                                  NULL, NULL));
     EXPECT(strstr(mapping_error_message(ctx), "rolled back") != NULL);
-    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_context_commit(ctx));  /* ended by the failure */
+    /* The failed transaction stays open and takes no more changes (nothing is committed behind it);
+     * commit ends it saying nothing was committed, with the failure's code. */
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_context_import(ctx, "t", "[{\"label\": \"y\"}]", MAPPING_NUL_TERMINATED, NULL));
+    EXPECT(strstr(mapping_error_message(ctx), "takes no more changes: end it with rollback") != NULL);
+    EXPECT_RC(ctx, MAPPING_EPARSE, mapping_context_commit(ctx));
+    EXPECT(strstr(mapping_error_message(ctx), "nothing was committed") != NULL);
+    EXPECT_RC(ctx, MAPPING_EMISUSE, mapping_context_commit(ctx));  /* ended */
     size_t count = 0;
     EXPECT_OK(ctx, mapping_entity_count(ctx, "T", &count));
     EXPECT(count == 1);  /* z went with the transaction; b is not there */

@@ -53,8 +53,14 @@ build_and_run() {
     mkdir -p "$work/$name"
     cp -R "$here/Sources" "$work/$name/"
     cp "$manifest" "$work/$name/Package.swift"
-    env "$@" "$swift" build --quiet --package-path "$work/$name" --scratch-path "$scratch/$name" --cache-path "$work/cache"
-    (cd "$work/$name" && "$scratch/$name/debug/tutorial") > "$work/$name.out"
+    if ! env "$@" "$swift" build --quiet --package-path "$work/$name" --scratch-path "$scratch/$name" --cache-path "$work/cache"; then
+        echo "swift package ($name): the tutorial package did not build (errors above)" >&2
+        exit 1
+    fi
+    if ! (cd "$work/$name" && "$scratch/$name/debug/tutorial") > "$work/$name.out"; then
+        echo "swift package ($name): the tutorial failed when run (its output: $(tail -3 "$work/$name.out"))" >&2
+        exit 1
+    fi
     if ! diff -u "$work/expected.txt" "$work/$name.out"; then
         echo "swift package ($name): the tutorial's output differs from docs/swift.md's (diff above)" >&2
         exit 1
@@ -66,7 +72,8 @@ build_and_run() {
 build_and_run by-path "$here/Package.swift" LIBMAPPING_PATH="$root"
 
 git clone -q "$root" "$work/libmapping"
-git -C "$work/libmapping" tag -f "$version" > /dev/null
+# A lightweight tag (no signing, whatever the user's git config asks of annotated tags).
+git -C "$work/libmapping" -c tag.gpgSign=false tag -f "$version" > /dev/null
 sed "s|https://example.com/libmapping.git|file://$work/libmapping|" "$work/Package.swift" > "$work/by-version.swift"
 if ! grep -q "file://$work/libmapping" "$work/by-version.swift"; then
     echo "docs/swift.md's Package.swift no longer names https://example.com/libmapping.git" >&2

@@ -51,16 +51,26 @@ extension ObjectStore {
     /// Runs `body` as one all-or-nothing change: if it throws, or leaves a relationship outside its
     /// `minCount`/`maxCount`, every change it made is undone before the error is thrown.
     /// Inside a transaction opened with `begin()`, `body` joins it, and a failure rolls the whole
-    /// open transaction back (and ends it).
+    /// open transaction back. The library's own transaction (a chunked import's) then ends; the
+    /// caller's stays open but refuses every change (`abortedBy`) until the caller ends it with
+    /// `rollback` (or `commit`, which says nothing was committed), as PostgreSQL keeps a failed
+    /// transaction: calls after the failure are never committed one by one outside it.
     package mutating func transaction<T>(model: Model,
                                  _ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
         if session.explicitTransaction {
+            if let aborted = session.abortedBy {
+                throw MappingError(.misuse, "the open transaction was rolled back by an earlier failure (\(aborted.message)) and "
+                                   + "takes no more changes: end it with rollback, then begin again")
+            }
             do {
                 return try body(&self)
             } catch {
                 rollback()
-                session.explicitTransaction = false
-                guard session.transactionIsCallers else { throw error }
+                guard session.transactionIsCallers else {
+                    session.explicitTransaction = false
+                    throw error
+                }
+                session.abortedBy = error
                 throw MappingError(error.code, error.message + " (the open transaction was rolled back)", path: error.path,
                                    attribute: error.attribute, line: error.line, column: error.column, position: error.position)
             }
@@ -82,6 +92,7 @@ extension ObjectStore {
         open()
         session.explicitTransaction = true
         session.transactionIsCallers = byCaller
+        session.abortedBy = nil
     }
 
     /// Ends the open transaction, keeping its changes if the counts of every relationship it touched
@@ -89,6 +100,12 @@ extension ObjectStore {
     package mutating func commitTransaction(model: Model) throws(MappingError) {
         guard session.explicitTransaction else { throw MappingError(.misuse, "no transaction is open on this context") }
         session.explicitTransaction = false
+        if let aborted = session.abortedBy {
+            session.abortedBy = nil
+            throw MappingError(aborted.code, "nothing was committed: the transaction was rolled back when a call inside it failed: "
+                               + aborted.message, path: aborted.path, attribute: aborted.attribute, line: aborted.line,
+                               column: aborted.column, position: aborted.position)
+        }
         do {
             try commit(model: model)
         } catch {
@@ -100,6 +117,7 @@ extension ObjectStore {
     package mutating func rollbackTransaction() throws(MappingError) {
         guard session.explicitTransaction else { throw MappingError(.misuse, "no transaction is open on this context") }
         session.explicitTransaction = false
+        session.abortedBy = nil  // already rolled back: this ends it
         rollback()
     }
 

@@ -8,6 +8,10 @@ package struct StoreSession {
     /// Whether the caller opened it (a failing call then says it rolled the caller's transaction
     /// back), rather than a chunked import for its own chunks.
     package var transactionIsCallers = true
+    /// The error of a call that failed inside the caller's transaction and rolled it back. The
+    /// transaction stays open, refusing changes, until the caller ends it: its later calls must
+    /// neither join a transaction that is gone nor be committed one by one behind its back.
+    package var abortedBy: MappingError?
     /// Set while the context has observers: each commit then leaves its change set in
     /// `committedChanges`, for the context to hand to them once its lock is released.
     package var collectsChanges = false

@@ -171,6 +171,31 @@ def test_transactions_commit_and_roll_back(ctx):
         ctx.rollback()
 
 
+def test_a_failure_caught_inside_a_transaction_leaves_nothing_committed_behind_it(ctx):
+    ada = ctx.create("Person", id=1, name="Ada")
+    with pytest.raises(mapping.WrongTypeError, match="nothing was committed: the transaction was rolled back"):
+        with ctx.transaction():
+            ada["name"] = "b"
+            try:
+                ctx.import_json("person", {"id": "x"})
+            except mapping.WrongTypeError as error:
+                assert error.message.endswith("(the open transaction was rolled back)")
+            with pytest.raises(mapping.MisuseError, match="takes no more changes: end it with rollback"):
+                ada["name"] = "c"  # refused: it would have been committed on its own
+            assert ada["name"] == "Ada"  # reads see the graph as before the transaction
+    assert ada["name"] == "Ada" and ctx.count("Person") == 1
+    ctx.begin()  # the failed transaction was ended: a new one opens
+    ctx.create("Person", id=2)
+    try:
+        ctx.create("Person", id=2)  # a second object with one identity: fails, rolls back
+    except mapping.MappingError:
+        pass
+    ctx.rollback()  # ends the failed transaction quietly
+    assert ctx.count("Person") == 1
+    ada["name"] = "d"  # no transaction: committed at once
+    assert ada["name"] == "d"
+
+
 def test_orphan_deletion_P1_to_P6(ctx):
     ctx.import_json("person", [{"id": 1}, {"id": 2}, {"id": 3, "phones": ["x"]}])
     # P1/P2: what the import touched (mapped, or nested) stays; the rest of the scope goes.

@@ -110,6 +110,7 @@ def run(seed, steps):
     rng = random.Random(seed)
     model = Model()
     saved = None  # the model when the open transaction began
+    aborted = False  # a call failed inside the open transaction: it refuses changes until ended
     log = []
     with mapping.Context(SPEC) as ctx:
         for step in range(steps):
@@ -118,10 +119,30 @@ def run(seed, steps):
             log.append(op)
 
             def failed():
-                # A failing call inside a transaction rolls the whole transaction back.
-                nonlocal model, saved
+                # A failing call inside a transaction rolls the whole transaction back; the
+                # transaction stays open, refusing changes, until it is ended.
+                nonlocal model, aborted
                 if saved is not None:
-                    model, saved = saved, None
+                    model, aborted = copy.deepcopy(saved), True
+
+            changes = ("import", "import_bad", "chunked", "create", "set", "set_bad", "relate", "delete")
+            if aborted and op in changes and (op not in ("set", "set_bad", "relate") or model.people) \
+                    and (op != "delete" or model.people or model.companies):
+                with pytest.raises(mapping.MisuseError, match="takes no more changes"):
+                    if op in ("import", "import_bad", "chunked"):
+                        ctx.import_json("person", [random_rep(rng, valid=True)])
+                    elif op == "create":
+                        ctx.create("Person", id=rng.choice(PEOPLE) + 1000)
+                    elif op in ("set", "set_bad"):
+                        ctx.get("Person", rng.choice(sorted(model.people)))["age"] = 1
+                    elif op == "relate":
+                        ctx.get("Person", rng.choice(sorted(model.people))).set_related("company", None)
+                    elif model.people:
+                        ctx.delete(ctx.get("Person", rng.choice(sorted(model.people))))
+                    else:
+                        ctx.delete(ctx.get("Company", rng.choice(sorted(model.companies))))
+                assert snapshot(ctx) == expected(model), f"step {step}: {op} refused"
+                continue
 
             def import_all_or_nothing(reps, call):
                 bad = any(isinstance(rep.get("age"), str) for rep in reps)
@@ -194,12 +215,16 @@ def run(seed, steps):
                 if saved is None:
                     with pytest.raises(mapping.MisuseError):
                         getattr(ctx, op)()
+                elif op == "commit" and aborted:
+                    with pytest.raises(mapping.MappingError, match="nothing was committed"):
+                        ctx.commit()
+                    saved, aborted = None, False
                 elif op == "commit":
                     ctx.commit()
                     saved = None
                 else:
                     ctx.rollback()
-                    model, saved = saved, None
+                    model, saved, aborted = saved, None, False
             elif op == "fetch":
                 age = rng.randrange(0, 100)
                 found = sorted(person["id"] for person in ctx.fetch("Person", "age > %@", age))

@@ -459,7 +459,8 @@ class Context(Handle, _ContextHTTP):
     def transaction(self) -> Iterator[Context]:
         """`with ctx.transaction():` groups changes and imports; they are committed at the end (count
         rules checked then) or rolled back if the block raises. A failing call inside rolls the
-        transaction back at once."""
+        transaction back at once; if the block catches that error and goes on, later changes are
+        refused (MisuseError) and the block's end raises the failure: nothing is committed."""
         self.begin()
         try:
             yield self
