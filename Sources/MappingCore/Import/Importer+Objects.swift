@@ -110,7 +110,7 @@ extension Importer {
         options.onEvent?(.didMapObject(mapping: mapping.name, object: object))
         mappedCount += 1
         if let onProgress = options.onProgress, mappedCount % options.progressInterval == 0 {
-            onProgress(mappedCount, max(knownCount, mappedCount))
+            onProgress(mappedCount, max(knownInAdvance ?? knownCount, mappedCount))
         }
         return object
     }

@@ -19,7 +19,7 @@ extension Importer {
         if let scope = options.orphanScope { try deleteOrphans(scope.entity, scope.predicate) }
         // The last call says the import is done: what was counted in advance but not mapped (a
         // representation skipped as unmodified does not map what it nests) is not outstanding.
-        options.onProgress?(mappedCount, knownInAdvance ? mappedCount : knownCount)
+        options.onProgress?(mappedCount, knownInAdvance == nil ? knownCount : mappedCount)
     }
 
     /// Deletes the objects in the scope that this import did not touch.

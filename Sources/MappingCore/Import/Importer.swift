@@ -25,8 +25,9 @@ package struct Importer<Reader: JSONReader> {
     var parentObjects: [ObjectID?] = []
     var mappedCount = 0
     var knownCount = 0
-    /// Set when `knownCount` was counted before mapping (`Importer+Progress`): mapping then does not add to it.
-    var knownInAdvance = false
+    /// The representations counted before mapping (`Importer+Progress`), which progress reports
+    /// instead of `knownCount` (still kept as mapping finds them: no branch on the hot path).
+    var knownInAdvance: Int?
     /// Every object the import mapped, skipped as unmodified or reached by identity (not orphans).
     var touched: Set<ObjectID> = []
     /// Per mapping index, what `ImportAudit` counts; nil unless the import is audited or strict.
@@ -67,10 +68,7 @@ package struct Importer<Reader: JSONReader> {
     /// Maps the payload with each mapping in turn (each at its own `rootPath`, or at the key paths
     /// of `options.keyPaths`), then runs the post-pass, as one import.
     package mutating func run(mappings references: [MappingRef], root: Reader.Node) throws(MappingError) -> [ObjectID] {
-        if options.onProgress != nil, let total = countInAdvance(references, root: root) {
-            knownCount = total
-            knownInAdvance = true
-        }
+        if options.onProgress != nil { knownInAdvance = countInAdvance(references, root: root) }
         var objects: [ObjectID] = []
         if let keyPaths = options.keyPaths ?? (options.mapsAtRoot ? Array(repeating: nil, count: references.count) : nil) {
             guard keyPaths.count == references.count else {
@@ -161,7 +159,7 @@ package struct Importer<Reader: JSONReader> {
         var objects: [ObjectID] = []
         if reader.kind(of: node) == .array {
             let count = reader.count(of: node)
-            if !knownInAdvance { knownCount += count }
+            knownCount += count
             options.onEvent?(.willMapCollection(mapping: spec.name(of: reference), count: count))
             objects.reserveCapacity(count)
             if count >= 64, case .plain(let index) = reference, let plan = spec.plan(index),
@@ -181,7 +179,7 @@ package struct Importer<Reader: JSONReader> {
         if reader.kind(of: node) == .object && mapping.forcesCollection {
             var members: [(String, Reader.Node)] = []
             try reader.forEachMember(of: node) { (key, value) throws(MappingError) in members.append((key, value)) }
-            if !knownInAdvance { knownCount += members.count }
+            knownCount += members.count
             options.onEvent?(.willMapCollection(mapping: mapping.name, count: members.count))
             for (index, (key, value)) in members.enumerated() where reader.kind(of: value) != .null {
                 path.push(.key(key))
@@ -192,7 +190,7 @@ package struct Importer<Reader: JSONReader> {
             }
             options.onEvent?(.didMapCollection(mapping: mapping.name, count: objects.count))
         } else {
-            if !knownInAdvance { knownCount += 1 }
+            knownCount += 1
             if let object = try mapObject(node, mapping, create: create) { objects.append(object) }
         }
         return objects
