@@ -397,7 +397,17 @@ def test_multipart_refuses_what_it_cannot_send(server):
             mapping.Attachment("avatar", "text", "a.txt")
         with pytest.raises(mapping.MisuseError, match="without an object needs a path"):
             manager.multipart_request(None)
+        with pytest.raises(mapping.MisuseError, match="multipart params must be a dict of field names, not list"):
+            manager.multipart_request(eve, params=[1, 2])
+        with pytest.raises(mapping.MisuseError, match="Attachment name must be a str, not int"):
+            mapping.Attachment(7, b"x", "a.png")
+        with pytest.raises(mapping.MisuseError, match="holds a control character"):
+            manager.send(manager.multipart_request(eve, attachments=[mapping.Attachment("a", b"x", "a.png", "image/\x7fpng")]))
         assert API.log == []
+        with pytest.raises(mapping.MisuseError, match="api/users: not a URL this manager can open"):
+            mapping.ObjectManager("api/", ctx).get_objects("users")
+        with pytest.raises(mapping.TransportError, match="unknown url type: nowhere"):
+            mapping.ObjectManager("nowhere:/api/", ctx).get_objects("users")
 
 
 def test_the_boundary_occurs_in_no_part():

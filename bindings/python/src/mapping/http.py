@@ -408,8 +408,12 @@ class ObjectManager:
 
     def _fetch(self, request: Request, operation: Operation) -> Tuple[int, bytes, str]:
         """The HTTP half, on any thread: status, body and content type of the answer."""
-        outgoing = urllib.request.Request(request.url, data=request.body, headers=self._headers(request),
-                                          method=request.method)
+        try:
+            outgoing = urllib.request.Request(request.url, data=request.body, headers=self._headers(request),
+                                              method=request.method)
+        except ValueError as error:  # urllib's word for a URL it cannot read
+            raise MisuseError(f"{request.method} {request.url}: not a URL this manager can open ({error}); "
+                              "give the ObjectManager an absolute base URL such as http://host/api/") from error
         return operation.exchange(outgoing, self.timeout)
 
     def _map(self, request: Request, operation: Operation, answer: Tuple[int, bytes, str]) -> Tuple[ObjectList, Any]:

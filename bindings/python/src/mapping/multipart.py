@@ -25,6 +25,9 @@ class Attachment:
     content_type: str = "application/octet-stream"
 
     def __post_init__(self) -> None:
+        for what in ("name", "filename", "content_type"):
+            if not isinstance(getattr(self, what), str):
+                raise MisuseError(f"Attachment {what} must be a str, not {type(getattr(self, what)).__name__}")
         if not isinstance(self.data, (bytes, bytearray, memoryview)):
             raise MisuseError(f"Attachment {self.name!r}: data must be bytes, not {type(self.data).__name__} "
                               "(read a file with open(path, 'rb').read(), encode text with .encode())")
@@ -44,6 +47,8 @@ def form_fields(text: str) -> List[Field]:
 def flatten(params: Mapping[str, Any]) -> List[Field]:
     """Extra parameters as fields, by the engine's form rules: keys sorted, `a[b]` for a nested dict,
     `a[]` for each item of a list, an empty value for None, `true`/`false`, bytes as they are."""
+    if not isinstance(params, Mapping):
+        raise MisuseError(f"multipart params must be a dict of field names, not {type(params).__name__}")
     return list(_flatten_value(None, params))
 
 
@@ -88,7 +93,7 @@ def _part_headers(name: str, filename: Any, content_type: Any) -> bytes:
     if filename is not None:
         disposition += f"; filename={_quoted('filename', filename)}"
     lines = [disposition] + ([f"Content-Type: {content_type}"] if content_type is not None else [])
-    if content_type is not None and any(ord(c) < 32 for c in content_type):
+    if content_type is not None and any(ord(c) < 32 or ord(c) == 127 for c in content_type):
         raise MisuseError(f"the content type {content_type!r} holds a control character: give one such as image/png")
     return ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8")
 

@@ -69,6 +69,11 @@ class Operation:
                     answer = response.status, response.read(), response.headers.get_content_type()
             except urllib.error.HTTPError as error:
                 answer = error.code, error.read(), error.headers.get_content_type()
+        except ValueError as error:
+            # What reading a TLS socket that cancel() shut raises; any other is urllib's own.
+            if self.cancelled:
+                raise CancelledError(self.method, self.url) from error
+            raise TransportError(self.method, self.url, str(error) or type(error).__name__) from error
         except (urllib.error.URLError, OSError, http.client.HTTPException) as error:
             if self.cancelled:
                 raise CancelledError(self.method, self.url) from error
