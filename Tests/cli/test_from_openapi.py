@@ -254,3 +254,18 @@ def test_githubs_comments_and_grants_stay_apart(tmp_path):
                 ("commitComment", "gistComment", "issueComment", "applicationGrant", "authorization", "teamDiscussion",
                  "teamDiscussionComment")}
     assert len(set(entities.values())) == len(entities), entities
+
+
+def test_githubs_routes_reach_parameters_through_relationships(tmp_path):
+    spec, out, _ = draft(tmp_path, OPENAPI / "github-api.github.com.json")
+    assert {"entity": "Issue", "method": "GET", "path": "/repos/:repository.owner.login/:repository.name/issues/:number"} \
+        in spec["routes"]
+    assert {"entity": "Team", "method": "GET", "path": "/orgs/:organization.login/teams/:slug"} in spec["routes"]
+    # An entity's route is its own path: not /issues/{issue_number}/assignees, whose DELETE returns an issue.
+    assert not any(route.get("entity") == "Issue" and route["path"].endswith("/assignees") for route in spec["routes"])
+    sys.path.insert(0, str(ROOT / "bindings" / "python" / "src"))
+    import mapping
+    with mapping.Context(out.read_text()) as ctx:
+        [issue] = ctx.import_json("issue", (SAMPLES / "github_issue.json").read_bytes())
+        assert ctx.route_path(issue, "GET") == "/repos/octocat/Hello-World/issues/1347"
+        assert ctx.route_path(issue, "PATCH") == "/repos/octocat/Hello-World/issues/1347"

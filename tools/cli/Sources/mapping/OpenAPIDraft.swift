@@ -412,7 +412,7 @@ struct OpenAPIDraft {
         var descriptors: [JSONValue] = []
         var routedEntities: Set<String> = []
         var names: Set<String> = []
-        let attributes = Dictionary(entities.map { ($0.name, Set($0.attributes.map(\.0))) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for (path, method, operation) in operations {
             counts.operations += 1
             let converted: (pattern: String, parameters: [String])
@@ -441,9 +441,12 @@ struct OpenAPIDraft {
                 if isList { lists[path] = entity } else { singles[path] = entity }
             }
             let key = entity + " " + method
+            // An entity's route is the path of the object itself: it ends with a parameter
+            // (`/issues/{issue_number}`, not `/issues/{issue_number}/assignees`).
             guard !isList, method != "post", !converted.parameters.isEmpty, !routedEntities.contains(key),
-                  let renames = Self.parameterAttributes(converted.parameters, stem: schemas[name: schema]?.stem ?? "",
-                                                         attributes: attributes[entity] ?? []) else { continue }
+                  path.split(separator: "/").last?.hasPrefix("{") == true,
+                  let renames = Self.parameterKeyPaths(converted.parameters, stem: schemas[name: schema]?.stem ?? "",
+                                                       entity: entity, entities: byName) else { continue }
             routedEntities.insert(key)
             routes.append(.object([JSONMember("entity", .string(entity)), JSONMember("method", .string(method.uppercased())),
                                    JSONMember("path", .string(OpenAPIPaths.renamed(converted.pattern, renames)))]))
@@ -452,19 +455,51 @@ struct OpenAPIDraft {
         return (routes, descriptors)
     }
 
-    /// The attribute each path parameter names: itself, or without the resource's name
-    /// (`issue_number` → `number`, `gist_id` → `id`). Nil when one names none.
-    static func parameterAttributes(_ parameters: [String], stem: String, attributes: Set<String>) -> [String: String]? {
+    /// The key path each path parameter names on `entity`: an attribute (`id`), one without the
+    /// resource's name (`issue_number` → `number`, `gist_id` → `id`), or a to-one relationship's
+    /// label, one or two hops away, the hop named like the parameter (`{repo}` → `repository.name`,
+    /// `{owner}` → `repository.owner.login`; two-hop paths go through a hop another parameter took
+    /// first). Nil when one names nothing.
+    static func parameterKeyPaths(_ parameters: [String], stem: String, entity: String,
+                                  entities: [String: Entity]) -> [String: String]? {
+        guard let declared = entities[entity] else { return nil }
+        let attributes = Set(declared.attributes.map(\.0))
         var renames: [String: String] = [:]
         let prefix = OpenAPINames.words(stem).joined(separator: "_") + "_"
+        var pending: [String] = []
         for parameter in parameters {
             if attributes.contains(parameter) {
                 renames[parameter] = parameter
             } else if parameter.hasPrefix(prefix), attributes.contains(String(parameter.dropFirst(prefix.count))) {
                 renames[parameter] = String(parameter.dropFirst(prefix.count))
             } else {
-                return nil
+                pending.append(parameter)
             }
+        }
+        func named(_ relationship: Entity.Relationship, _ parameter: String) -> Bool {
+            !relationship.toMany && (relationship.name == parameter || (parameter.count >= 3 && relationship.name.hasPrefix(parameter)))
+        }
+        func label(of name: String) -> String? {
+            let attributes = Set(entities[name]?.attributes.map(\.0) ?? [])
+            return ["login", "name", "slug", "key", "number", "id"].first { attributes.contains($0) }
+        }
+        var hops: [String] = []  // the first hops parameters took, in order
+        for parameter in pending {
+            let near = declared.relationships.sorted { $0.name < $1.name }.first { named($0, parameter) }
+            guard let near, let found = label(of: near.entity) else { continue }
+            renames[parameter] = near.name + "." + found
+            hops.append(near.name)
+        }
+        for parameter in pending where renames[parameter] == nil {
+            let firsts = declared.relationships.filter { !$0.toMany }.sorted { (hops.firstIndex(of: $0.name) ?? Int.max, $0.name)
+                < (hops.firstIndex(of: $1.name) ?? Int.max, $1.name) }
+            for first in firsts {
+                guard let far = entities[first.entity]?.relationships.sorted(by: { $0.name < $1.name }).first(where: { named($0, parameter) }),
+                      let found = label(of: far.entity) else { continue }
+                renames[parameter] = first.name + "." + far.name + "." + found
+                break
+            }
+            if renames[parameter] == nil { return nil }
         }
         return renames
     }
