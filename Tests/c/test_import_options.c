@@ -159,6 +159,15 @@ static void on_warning(int warning, const char *mapping, const char *element, co
     log->calls++;
 }
 
+/* Import options for a strict import that reports each warning to `log`. */
+static mapping_import_options checked_options(warning_log *log) {
+    mapping_import_options options = MAPPING_IMPORT_OPTIONS_INIT;
+    options.checks = MAPPING_CHECK_STRICT | MAPPING_CHECK_WARN;
+    options.on_warning = on_warning;
+    options.warning_payload = log;
+    return options;
+}
+
 /* Checks (version 3): a misspelled key path and representations without identification are reported
  * to on_warning; MAPPING_CHECK_STRICT fails the import and changes nothing; version 2 callers are read
  * as such (no checks). */
@@ -172,10 +181,7 @@ static void test_warnings_and_strict_imports(void) {
     EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     const char *person[] = {"person"};
     warning_log log = {{0}, 0};
-    mapping_import_options options = MAPPING_IMPORT_OPTIONS_INIT;
-    options.checks = MAPPING_CHECK_STRICT | MAPPING_CHECK_WARN;
-    options.on_warning = on_warning;
-    options.warning_payload = &log;
+    mapping_import_options options = checked_options(&log);
     EXPECT_RC(ctx, MAPPING_EMAPPING, mapping_context_import_with(ctx, person, 1, payload, MAPPING_NUL_TERMINATED, &options, NULL));
     EXPECT(strstr(mapping_error_message(ctx), "strict import: key path \"adress.city\"") != NULL);
     EXPECT_STR(log.log, "1 person Person.city adress.city 3");
@@ -216,10 +222,7 @@ static void test_optional_key_paths(void) {
     EXPECT_OK(NULL, mapping_context_new(spec, MAPPING_NUL_TERMINATED, &ctx));
     const char *pet[] = {"pet"};
     warning_log log = {{0}, 0};
-    mapping_import_options options = MAPPING_IMPORT_OPTIONS_INIT;
-    options.checks = MAPPING_CHECK_STRICT | MAPPING_CHECK_WARN;
-    options.on_warning = on_warning;
-    options.warning_payload = &log;
+    mapping_import_options options = checked_options(&log);
     EXPECT_OK(ctx, mapping_context_import_with(ctx, pet, 1, "[{\"id\": 1}]", MAPPING_NUL_TERMINATED, &options, NULL));
     EXPECT(log.calls == 0);
     options.checks = MAPPING_CHECK_WARN | MAPPING_CHECK_OPTIONAL;

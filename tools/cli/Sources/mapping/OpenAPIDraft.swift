@@ -447,9 +447,10 @@ struct OpenAPIDraft {
                   path.split(separator: "/").last?.hasPrefix("{") == true,
                   let renames = Self.parameterKeyPaths(converted.parameters, stem: schemas[name: schema]?.stem ?? "",
                                                        entity: entity, entities: byName) else { continue }
+            guard let routePath = try? OpenAPIPaths.pattern(path, naming: renames).pattern else { continue }
             routedEntities.insert(key)
             routes.append(.object([JSONMember("entity", .string(entity)), JSONMember("method", .string(method.uppercased())),
-                                   JSONMember("path", .string(OpenAPIPaths.renamed(converted.pattern, renames)))]))
+                                   JSONMember("path", .string(routePath))]))
             counts.entityRoutes += 1
         }
         return (routes, descriptors)
@@ -514,7 +515,7 @@ struct OpenAPIDraft {
                   let json = content.sorted(by: { $0.key < $1.key }).first(where: { $0.key.hasPrefix("application/") && $0.key.contains("json") })?.value as? Node,
                   let schema = json["schema"] as? Node else { continue }
             if let found = schemaOrList(schema) { return (found.0, nil, found.1) }
-            var wrapper = OpenAPISchemas.flattened(schema, document)
+            var wrapper = OpenAPISchemas.flattened(schema)
             if let name = OpenAPIDocument.schemaName(wrapper), let component = document.componentSchemas[name] as? Node { wrapper = component }
             for (key, value) in ((wrapper["properties"] as? Node) ?? [:]).sorted(by: { $0.key < $1.key }) {
                 if let property = value as? Node, let found = schemaOrList(property) { return (found.0, key, found.1) }
@@ -524,14 +525,14 @@ struct OpenAPIDraft {
     }
 
     private func schemaOrList(_ schema: Node) -> (String, Bool)? {
-        let flat = OpenAPISchemas.flattened(schema, document)
+        let flat = OpenAPISchemas.flattened(schema)
         if let name = OpenAPIDocument.schemaName(flat) {
             if schemas.index[name] != nil { return (name, false) }
             if let items = schemas.listAliases[name] { return (items, true) }
             return nil
         }
         if (flat["type"] as? String) == "array", let items = flat["items"] as? Node,
-           let name = OpenAPIDocument.schemaName(OpenAPISchemas.flattened(items, document)), schemas.index[name] != nil {
+           let name = OpenAPIDocument.schemaName(OpenAPISchemas.flattened(items)), schemas.index[name] != nil {
             return (name, true)
         }
         return nil

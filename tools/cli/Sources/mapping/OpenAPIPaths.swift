@@ -9,9 +9,11 @@ enum OpenAPIPaths {
         let reason: String
     }
 
-    /// The pattern for `path` and its parameters' names, in order. The pattern is checked by the
-    /// engine's own parser, so a draft never carries one it would refuse.
-    static func pattern(_ path: String) throws(Skip) -> (pattern: String, parameters: [String]) {
+    /// The pattern for `path` and its parameters' names (the document's), in order; `naming` gives
+    /// a parameter another name in the pattern (`issue_number` → `number`, `repo` →
+    /// `repository.name`, for an entity's route). The pattern is checked by the engine's own
+    /// parser, so a draft never carries one it would refuse.
+    static func pattern(_ path: String, naming: [String: String] = [:]) throws(Skip) -> (pattern: String, parameters: [String]) {
         var pattern = ""
         var parameters: [String] = []
         var name: String?
@@ -25,7 +27,7 @@ enum OpenAPIPaths {
                         throw Skip(reason: "parameter {\(open)}: a path pattern's parameter names are letters, digits and _")
                     }
                     if afterParameter { throw Skip(reason: "parameters {\(parameters.last ?? "")} and {\(open)} have no text between them") }
-                    pattern += ":" + open
+                    pattern += ":" + (naming[open] ?? open)
                     parameters.append(open)
                     name = nil
                     afterParameter = true
@@ -59,33 +61,7 @@ enum OpenAPIPaths {
         } catch {
             throw Skip(reason: error.message)
         }
-        guard parsed.parameterNames == parameters else { throw Skip(reason: "reads as the parameters \(parsed.parameterNames)") }
+        guard parsed.parameterNames == parameters.map({ naming[$0] ?? $0 }) else { throw Skip(reason: "reads as the parameters \(parsed.parameterNames)") }
         return (pattern, parameters)
-    }
-
-    /// The pattern with its parameters renamed (`issue_number` → `number`), for an entity's route.
-    static func renamed(_ pattern: String, _ names: [String: String]) -> String {
-        var result = ""
-        var position = pattern.startIndex
-        while position < pattern.endIndex {
-            let character = pattern[position]
-            if character == "\\" {
-                let next = pattern.index(after: position)
-                result.append(character)
-                if next < pattern.endIndex { result.append(pattern[next]); position = pattern.index(after: next) } else { position = next }
-                continue
-            }
-            if character == ":" {
-                var end = pattern.index(after: position)
-                while end < pattern.endIndex, pattern[end].isLetter || pattern[end].isNumber || pattern[end] == "_" { end = pattern.index(after: end) }
-                let name = String(pattern[pattern.index(after: position)..<end])
-                result += ":" + (names[name] ?? name)
-                position = end
-                continue
-            }
-            result.append(character)
-            position = pattern.index(after: position)
-        }
-        return result
     }
 }

@@ -84,8 +84,8 @@ struct OpenAPISchemas {
         while position < schemas.count {
             let schema = schemas[position]
             for (key, property) in schema.properties {
-                let flat = Self.flattened(property, document)
-                let items = (flat["type"] as? String) == "array" ? (flat["items"] as? Node).map { Self.flattened($0, document) } : nil
+                let flat = Self.flattened(property)
+                let items = (flat["type"] as? String) == "array" ? (flat["items"] as? Node).map { Self.flattened($0) } : nil
                 guard let object = items ?? Optional(flat), OpenAPIDocument.schemaName(object) == nil,
                       object["properties"] != nil, schema.name.split(separator: ".").count < 4,
                       let inline = objectSchema(name: schema.name + "." + key, object, isInline: true),
@@ -164,7 +164,7 @@ struct OpenAPISchemas {
 
     /// `allOf` of one part (a common way to annotate a `$ref` with `nullable`) read as that part; a
     /// component `$ref` read as the component (for its type), one level.
-    static func flattened(_ schema: Node, _ document: OpenAPIDocument) -> Node {
+    static func flattened(_ schema: Node) -> Node {
         if let parts = schema["allOf"] as? [Node], parts.count == 1 { return parts[0] }
         return schema
     }
@@ -176,7 +176,7 @@ struct OpenAPISchemas {
         let candidates = ["id", "uuid", joined + "id", joined + "_id", "sha", "node_id", "nodeid", "key", "slug", "url"]
         for candidate in candidates {
             for (key, schema) in properties where key.lowercased() == candidate || (key.lowercased().replacingOccurrences(of: "_", with: "") == candidate && candidate == joined + "id") {
-                let type = scalarType(flattened(schema, document))
+                let type = scalarType(flattened(schema))
                 if type == "integer" || type == "string" { return key }
             }
         }
@@ -210,8 +210,8 @@ struct OpenAPISchemas {
     func kind(_ schema: Node, owner: String, key: String) -> Kind {
         if key.isEmpty { return .leftOut("an empty name") }
         if key.contains(".") { return .leftOut("a dot in its name would read as a key path") }
-        if let reference = OpenAPIDocument.schemaName(Self.flattened(schema, document)) { return target(reference, toMany: false) }
-        let flat = Self.flattened(schema, document)
+        if let reference = OpenAPIDocument.schemaName(Self.flattened(schema)) { return target(reference, toMany: false) }
+        let flat = Self.flattened(schema)
         if index[owner + "." + key] != nil {
             return .relationship(targets: [owner + "." + key], toMany: (flat["type"] as? String) == "array", discriminator: nil)
         }
@@ -228,15 +228,16 @@ struct OpenAPISchemas {
             }
         case "array":
             guard let items = flat["items"] as? Node else { return .json("an array of anything") }
-            let itemsFlat = Self.flattened(items, document)
+            let itemsFlat = Self.flattened(items)
             if let reference = OpenAPIDocument.schemaName(itemsFlat) { return target(reference, toMany: true) }
             if let variants = (itemsFlat["oneOf"] ?? itemsFlat["anyOf"]) as? [Node] { return choice(itemsFlat, variants, toMany: true) }
             switch Self.scalarType(itemsFlat) {
-            case "object", nil where itemsFlat["properties"] != nil: return .json("an array of inline objects without an identification")
+            case let type where type == "object" || (type == nil && itemsFlat["properties"] != nil):
+                return .json("an array of inline objects without an identification")
             case "array": return .json("an array of arrays")
             default: return .attribute("json")  // a list of scalars: json is its natural type
             }
-        case "object", nil where flat["properties"] != nil:
+        case let type where type == "object" || (type == nil && flat["properties"] != nil):
             return .json("an inline object without an identification")
         default:
             return .json(flat.isEmpty ? "a value of any type" : "a value of no single type")
@@ -254,7 +255,7 @@ struct OpenAPISchemas {
     /// `oneOf` / `anyOf`: a relationship when every variant is an entity schema, with the
     /// discriminator when there is one.
     private func choice(_ schema: Node, _ variants: [Node], toMany: Bool) -> Kind {
-        let names = variants.compactMap { OpenAPIDocument.schemaName(Self.flattened($0, document)) }
+        let names = variants.compactMap { OpenAPIDocument.schemaName(Self.flattened($0)) }
         guard names.count == variants.count, names.allSatisfy({ index[$0] != nil }) else {
             return .json("a choice of shapes that are not all entities")
         }
