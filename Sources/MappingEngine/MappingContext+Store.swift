@@ -20,6 +20,11 @@ extension MappingContext {
         graph.withLockIgnoringTransactions { $0.readCount }
     }
 
+    /// How many faults (rows linked to but not read) the graph holds: for tests of what is read when.
+    var faultCount: Int {
+        graph.withLockIgnoringTransactions { $0.faultCount }
+    }
+
     /// Fills this empty context with what opening a store read, and attaches the store. A store
     /// the graph reads rows from as they are touched (`RowSource`) read none: the graph starts
     /// empty and reads them (`ObjectStore+Faults`).

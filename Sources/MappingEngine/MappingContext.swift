@@ -75,6 +75,9 @@ public final class MappingContext: Sendable {
             store.session.changeRefusal = store.session.collectsChanges ? changeRefusal() : nil
             defer { store.session.changeRefusal = nil }
             try applyOthersChanges(&store, waiting: waitingForOthers)
+            // Change sets name the owners whose lists change: a context that collects them holds
+            // no list unread (`ObjectStore+Lists`).
+            if store.session.collectsChanges { try store.readUnreadLists(model: spec.model) }
             if !touching { try store.loadAll(model: spec.model) }
             return try body(&store)
         }
@@ -333,6 +336,7 @@ public final class MappingContext: Sendable {
         let model = spec.model
         return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> T in
             try store.materialize([object], model: model)
+            try store.readList(of: object, named: relationship, model: model)
             if store.isPartial {
                 try store.materialize(try GraphReader(model: model, store: store).links(of: object, relationship: relationship).0.targets,
                                       model: model)

@@ -12,14 +12,27 @@ extension PostgresStore: RowSource {
     public func key(of object: ObjectID) -> Int64? { rows[object]?.key }
 
     public func rows(keys wanted: [Int64]) throws(MappingError) -> [StoredObject] {
-        try reading { () throws(MappingError) in try snapshot { () throws(MappingError) in try read(keys: wanted) } }
+        try reading { () throws(MappingError) in try snapshot { () throws(MappingError) in try read(keys: wanted, lists: false) } }
     }
 
-    /// The rows of `wanted`, table by table, in batches, inside the caller's snapshot.
-    func read(keys wanted: [Int64]) throws(MappingError) -> [StoredObject] {
+    /// The rows of `wanted`, table by table, in batches, inside the caller's snapshot; with
+    /// `lists`, their one-to-manys too (a refresh of rows whose lists the graph holds).
+    func read(keys wanted: [Int64], lists: Bool) throws(MappingError) -> [StoredObject] {
         var found: [StoredObject] = []
-        for (root, ids) in StoreLayout.batches(wanted) { found += try layout.rows(root: root, ids: ids, marked) }
+        for (root, ids) in StoreLayout.batches(wanted) { found += try layout.rows(root: root, ids: ids, lists: lists, marked) }
         return found
+    }
+
+    public func lists(of entity: Entity, relationship: Int, owners: [Int64]) throws(MappingError) -> [Int64: [Int64]] {
+        try reading { () throws(MappingError) in
+            try snapshot { () throws(MappingError) -> [Int64: [Int64]] in
+                var lists: [Int64: [Int64]] = [:]
+                for (_, ids) in StoreLayout.batches(owners) {
+                    lists.merge(try layout.lists(of: entity, relationship: relationship, ids: ids, marked)) { kept, _ in kept }
+                }
+                return lists
+            }
+        }
     }
 
     public func keys(of entity: Entity, identities: [[AttributeValue]]) throws(MappingError) -> [Int64] {

@@ -137,7 +137,7 @@ extension PostgresStore {
             var wanted = written
             var seen: Set<Int64> = []
             while !wanted.isEmpty {
-                let batch = try read(keys: wanted.sorted())
+                let batch = try read(keys: wanted.sorted(), lists: true)
                 seen.formUnion(wanted)
                 wanted = []
                 // A graph holding everything reads the rows these link to that it does not hold

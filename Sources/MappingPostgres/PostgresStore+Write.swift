@@ -87,6 +87,10 @@ extension PostgresStore {
     /// moved positions, join tables, and the announcement. False when it must run again.
     private func writeRows(_ commit: StoreCommit, undo: inout KeyUndo) throws(MappingError) -> Bool {
         var announcement = Announcement()
+        // Places in lists the graph has not read: closed where rows leave, then counted where
+        // they join, before any row is written (`StoreCommit.listMoves`).
+        for move in commit.listMoves { try closePlace(move) }
+        let appended = try placesAtEnd(commit.listMoves)
         try delete(commit.deleted, undo: &undo, announcement: &announcement)
         try assignKeys(commit.inserted, undo: &undo)
         var conflicted: [StoreCommit.Row] = []
@@ -147,7 +151,11 @@ extension PostgresStore {
         // many-to-many is not rewritten): their positions are written as moved rows' are.
         let rewritten = Set(rewrite.map(\.row.object))
         try writePositions(commit.moved + commit.updated.filter { !rewritten.contains($0.object) })
-        try reposition(commit.repositioned)
+        try reposition(commit.repositioned + appended)
+        // Owners whose lists changed on their targets' rows: a graph that holds such a list reads it again.
+        for move in commit.listMoves {
+            for owner in [move.left, move.joined] { if let owner, let key = rows[owner]?.key { announcement.changed(key) } }
+        }
         let joinOwners = commit.inserted + commit.updated.filter { !joinNames[$0.entity.index].isDisjoint(with: $0.changed) }
         try writeJoins(joinOwners)
         // Every row written or inserted, and every row whose to-manys changed without a rewrite
@@ -335,6 +343,42 @@ extension PostgresStore {
         }
     }
 
+    /// Closes the place a row leaves in a list the graph has not read: the rows after it move up,
+    /// and the row holds no place until it is written (so the lists it joins do not count it).
+    private func closePlace(_ move: StoreCommit.ListMove) throws(MappingError) {
+        guard let left = move.left, let owner = (rows[left]?.key).map(StoreLayout.rowID),
+              let key = (rows[move.object]?.key).map(StoreLayout.rowID), let (table, link, position) = layout.listColumns(move) else { return }
+        _ = try connection.query("UPDATE \(quote(table)) SET \(quote(position)) = \(quote(position)) - 1 WHERE \(quote(link)) = $1 AND "
+                                 + "\(quote(position)) > (SELECT \(quote(position)) FROM \(quote(table)) WHERE \"_id\" = $2 AND \(quote(link)) = $1)",
+                                 [String(owner), String(key)])
+        _ = try connection.query("UPDATE \(quote(table)) SET \(quote(position)) = NULL WHERE \"_id\" = $1", [String(key)])
+    }
+
+    /// The places of rows joining lists the graph has not read: after the list's last, in the order
+    /// they joined (asked before any row is written, so the joining rows are not counted).
+    private func placesAtEnd(_ moves: [StoreCommit.ListMove]) throws(MappingError) -> [StoreCommit.Repositioned] {
+        var next: [String: Int64] = [:]
+        var places: [StoreCommit.Repositioned] = []
+        for move in moves {
+            guard let joined = move.joined, let owner = (rows[joined]?.key).map(StoreLayout.rowID),
+                  let (table, link, position) = layout.listColumns(move) else { continue }
+            let list = "\(table).\(link).\(owner)"
+            if next[list] == nil {
+                let result = try connection.query("SELECT coalesce(max(\(quote(position))), -1) + 1 FROM \(quote(table)) WHERE \(quote(link)) = $1",
+                                                  [String(owner)])
+                guard result.count == 1, case .integer(let first) = result.value(row: 0, column: 0) else {
+                    throw MappingError(.store, "cannot read the positions of \(quote(table)).\(quote(position))")
+                }
+                next[list] = first
+            }
+            let place = next[list] ?? 0
+            next[list] = place + 1
+            places.append(.init(object: move.object, entity: move.entity, relationship: move.relationship,
+                                position: Int(truncatingIfNeeded: place)))
+        }
+        return places
+    }
+
     /// Rows the graph has not read that moved within an owner's to-many: their position column,
     /// one statement per table and column however many moved (removing the first of a long list
     /// moves every other).
@@ -372,7 +416,9 @@ extension PostgresStore {
                 }
             }
             let names = (0...positions.count).map { "c\($0)" }
-            let sets = positions.enumerated().map { "\(quote($0.element.1)) = v.c\($0.offset + 1)" }.joined(separator: ", ")
+            // Null where the owner's list is not read: the stored position stands.
+            let sets = positions.enumerated().map { "\(quote($0.element.1)) = COALESCE(v.c\($0.offset + 1), t.\(quote($0.element.1)))" }
+                .joined(separator: ", ")
             let casts = (0...positions.count).map { "$\($0 + 1)::bigint[]" }.joined(separator: ", ")
             try connection.query("UPDATE \(quote(table.name)) AS t SET \(sets) FROM unnest(\(casts)) AS v(\(names.joined(separator: ", "))) "
                                  + "WHERE t.\"_id\" = v.c0", arrays.map(\.literal))
@@ -545,9 +591,12 @@ extension PostgresStore {
         let table = layout.tables[layout.root[entity.index]]?.name ?? entity.name
         let columns = rowColumns(entity)
         let names = (0..<(columns.count + 2)).map { "c\($0)" }
+        // A row's position is null when its owner's list is not read: the stored one stands.
+        let positions = Set(layout.positionColumns[entity.index].compactMap { $0 })
         let sets = columns.enumerated().map { column in
             let value = "v.c\(column.offset + 2)"
-            return "\(quote(column.element)) = " + (keepingStoredWhereNull ? "COALESCE(\(value), t.\(quote(column.element)))" : value)
+            let keeps = keepingStoredWhereNull || positions.contains(column.element)
+            return "\(quote(column.element)) = " + (keeps ? "COALESCE(\(value), t.\(quote(column.element)))" : value)
         } + ["\"_version\" = t.\"_version\" + 1"]
         return "UPDATE \(quote(table)) AS t SET \(sets.joined(separator: ", ")) FROM unnest("
             + casts(entity, leading: ["BIGINT", "BIGINT"]).joined(separator: ", ") + ") AS v(\(names.joined(separator: ", "))) "

@@ -229,22 +229,34 @@ package struct StoreLayout {
                 let columns = identityColumns(entity).map(quote).joined(separator: ", ")
                 indexes.append((name, "CREATE UNIQUE INDEX IF NOT EXISTS \(quote(name)) ON \(quote(table.name)) (\(columns))", true))
             }
-            var columns: [String] = []
+            var columns: [(name: String, also: String?)] = []
             for (index, attribute) in entity.attributes.enumerated() where attribute.indexed {
-                columns.append(attributeColumns[entity.index][index])
+                columns.append((attributeColumns[entity.index][index], nil))
             }
             // A to-many kept on its targets' to-one column is read by that column (a graph reading
-            // rows as they are touched asks for one owner's targets).
-            for (index, position) in positionColumns[entity.index].enumerated() where position != nil {
-                if let link = linkColumns[entity.index][index] { columns.append(link) }
+            // rows as they are touched asks for one owner's targets), and appended to by its
+            // position (the last place of a list not read: `ObjectStore+Lists`). A file made
+            // before has the index on the column alone, under the same name: it stays so.
+            for (index, position) in positionColumns[entity.index].enumerated() {
+                if let position, let link = linkColumns[entity.index][index] { columns.append((link, position)) }
             }
             for column in columns {
-                let name = "\(table.name)_\(column)"
+                let name = "\(table.name)_\(column.name)"
                 guard !indexes.contains(where: { $0.name == name }) else { continue }
-                indexes.append((name, "CREATE INDEX IF NOT EXISTS \(quote(name)) ON \(quote(table.name)) (\(quote(column)))", false))
+                let indexed = quote(column.name) + (column.also.map { ", " + quote($0) } ?? "")
+                indexes.append((name, "CREATE INDEX IF NOT EXISTS \(quote(name)) ON \(quote(table.name)) (\(indexed))", false))
             }
         }
         return indexes
+    }
+
+    /// The table, to-one column and position column that keep a list move's one-to-many.
+    package func listColumns(_ move: StoreCommit.ListMove) -> (table: String, link: String, position: String)? {
+        let entity = move.entity.index
+        guard linkColumns.indices.contains(entity), linkColumns[entity].indices.contains(move.relationship),
+              let link = linkColumns[entity][move.relationship], let position = positionColumns[entity][move.relationship],
+              root.indices.contains(entity), let table = tables[root[entity]] else { return nil }
+        return (table.name, link, position)
     }
 
     /// The columns of an entity's identification, in order (empty when it has none).

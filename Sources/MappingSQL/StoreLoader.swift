@@ -56,7 +56,7 @@ extension StoreLayout {
     /// their to-manys from their join tables and from the to-one columns of their targets, in
     /// order. `query` runs a statement with the ids bound to its `?`s, in order; the id list is
     /// padded to a few fixed lengths (repeating its last id), so a database keeps few statements.
-    package func rows<Rows: StoredRows>(root rootIndex: Int, ids: [Int64],
+    package func rows<Rows: StoredRows>(root rootIndex: Int, ids: [Int64], lists: Bool = true,
                                         _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
         guard let last = ids.last, ids.count <= Self.maxBatch else { return [] }
         let length = Self.paddedLength(ids.count)
@@ -71,7 +71,7 @@ extension StoreLayout {
                     if toMany[join] == nil {
                         toMany[join] = try joinTargets(run, joins: [join], filter: "WHERE \"owner\" IN (\(marks))")[join] ?? [:]
                     }
-                } else if let inverse = relationship.inverse {
+                } else if lists, let inverse = relationship.inverse {
                     try inverseTargets(of: relationship, index: index, inverse: inverse, ownerRoot: rootIndex, marks: marks,
                                        into: &kept, run)
                 }
@@ -79,6 +79,24 @@ extension StoreLayout {
         }
         var ignored: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
         return withToManysKept(try rows(of: rootIndex, filter: "WHERE \"_id\" IN (\(marks))", toMany: toMany, reverse: &ignored, run), kept)
+    }
+
+    /// The targets of one-to-many `index` of `entity` (kept on its targets' to-one column) for
+    /// the owners with these `_id`s (at most `maxBatch`), in position order (ties by key), by owner key.
+    package func lists<Rows: StoredRows>(of entity: Entity, relationship index: Int, ids: [Int64],
+                                         _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) -> [Int64: [Int64]] {
+        guard let last = ids.last, ids.count <= Self.maxBatch, root.indices.contains(entity.index),
+              entity.relationships.indices.contains(index), let inverse = entity.relationships[index].inverse else { return [:] }
+        let length = Self.paddedLength(ids.count)
+        let bound = (ids + Array(repeating: last, count: length - ids.count)).map(StoredValue.integer)
+        var kept: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
+        try inverseTargets(of: entity.relationships[index], index: index, inverse: inverse, ownerRoot: root[entity.index],
+                           marks: Self.marks(length), into: &kept) { (sql: String) throws(MappingError) -> Rows in try query(sql, bound) }
+        var lists: [Int64: [Int64]] = [:]
+        for (link, held) in kept {
+            lists[link.owner] = held.sorted { ($0.position, $0.target) < ($1.position, $1.target) }.map(\.target)
+        }
+        return lists
     }
 
     /// One attribute of `entity` for the rows with these `_id`s (at most `maxBatch`, or any number

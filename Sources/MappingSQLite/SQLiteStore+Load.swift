@@ -18,8 +18,16 @@ extension SQLiteStore: RowSource {
 
     public func rows(keys wanted: [Int64]) throws(MappingError) -> [StoredObject] {
         var rows: [StoredObject] = []
-        for (root, ids) in StoreLayout.batches(wanted) { rows += try layout.rows(root: root, ids: ids, bound) }
+        for (root, ids) in StoreLayout.batches(wanted) { rows += try layout.rows(root: root, ids: ids, lists: false, bound) }
         return rows
+    }
+
+    public func lists(of entity: Entity, relationship: Int, owners: [Int64]) throws(MappingError) -> [Int64: [Int64]] {
+        var lists: [Int64: [Int64]] = [:]
+        for (_, ids) in StoreLayout.batches(owners) {
+            lists.merge(try layout.lists(of: entity, relationship: relationship, ids: ids, bound)) { kept, _ in kept }
+        }
+        return lists
     }
 
     public func keys(of entity: Entity, identities: [[AttributeValue]]) throws(MappingError) -> [Int64] {

@@ -15,6 +15,10 @@ extension SQLiteStore {
         let idsBefore = nextIDs
         try connection.execute("BEGIN IMMEDIATE")
         do throws(MappingError) {
+            // Places in lists the graph has not read: closed where rows leave, then counted where
+            // they join, before any row is written (`StoreCommit.listMoves`).
+            for move in commit.listMoves { try closePlace(move) }
+            let appended = try placesAtEnd(commit.listMoves)
             for (object, entity) in commit.deleted {
                 if let key = try delete(object, entity) { removed.append((object, key)) }
             }
@@ -27,6 +31,8 @@ extension SQLiteStore {
             for row in commit.inserted { try write(row, isNew: true) }
             for row in commit.updated + commit.moved { try write(row, isNew: false) }
             for moved in commit.repositioned { try reposition(moved) }
+            for (move, position) in appended { try reposition(.init(object: move.object, entity: move.entity, relationship: move.relationship,
+                                                                    position: position)) }
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
@@ -97,6 +103,43 @@ extension SQLiteStore {
         }
     }
 
+    /// Closes the place a row leaves in a list the graph has not read: the rows after it move up,
+    /// and the row holds no place until it is written (so the lists it joins do not count it).
+    private func closePlace(_ move: StoreCommit.ListMove) throws(MappingError) {
+        guard let left = move.left, let owner = rowKeys.key(of: left).map(StoreLayout.rowID),
+              let key = rowKeys.key(of: move.object).map(StoreLayout.rowID), let (table, link, position) = layout.listColumns(move) else { return }
+        try connection.statement("UPDATE \(quote(table)) SET \(quote(position)) = \(quote(position)) - 1 WHERE \(quote(link)) = ? AND "
+                                 + "\(quote(position)) > (SELECT \(quote(position)) FROM \(quote(table)) WHERE \"_id\" = ? AND \(quote(link)) = ?)")
+            .run([.integer(owner), .integer(key), .integer(owner)])
+        try connection.statement("UPDATE \(quote(table)) SET \(quote(position)) = NULL WHERE \"_id\" = ?").run([.integer(key)])
+    }
+
+    /// The places of rows joining lists the graph has not read: after the list's last, in the order
+    /// they joined (asked before any row is written, so the joining rows are not counted).
+    private func placesAtEnd(_ moves: [StoreCommit.ListMove]) throws(MappingError) -> [(StoreCommit.ListMove, Int)] {
+        var next: [String: Int64] = [:]
+        var places: [(StoreCommit.ListMove, Int)] = []
+        for move in moves {
+            guard let joined = move.joined, let owner = rowKeys.key(of: joined).map(StoreLayout.rowID),
+                  let (table, link, position) = layout.listColumns(move) else { continue }
+            let list = "\(table).\(link).\(owner)"
+            if next[list] == nil {
+                let query = try connection.statement("SELECT coalesce(max(\(quote(position))), -1) + 1 FROM \(quote(table)) WHERE \(quote(link)) = ?")
+                try query.bind(1, .integer(owner))
+                guard try query.step(), case .integer(let first) = query.column(0) else {
+                    query.reset()
+                    throw MappingError(.store, "cannot read the positions of \(quote(table)).\(quote(position))")
+                }
+                query.reset()
+                next[list] = first
+            }
+            let place = next[list] ?? 0
+            next[list] = place + 1
+            places.append((move, Int(truncatingIfNeeded: place)))
+        }
+        return places
+    }
+
     /// A row the graph has not read, moved within an owner's to-many: its position column.
     private func reposition(_ moved: StoreCommit.Repositioned) throws(MappingError) {
         let entity = moved.entity.index
@@ -116,8 +159,11 @@ extension SQLiteStore {
             + layout.positionColumns[entity.index].compactMap { $0 }
         let insert = "INSERT INTO \(quote(table)) (\"_id\", \"_entity\"\(columns.map { ", " + quote($0) }.joined())) VALUES (?, ?"
             + String(repeating: ", ?", count: columns.count) + ")"
+        // A row's position is null when its owner's list is not read: the stored one stands.
+        let positions = Set(layout.positionColumns[entity.index].compactMap { $0 })
+        let sets = columns.map { positions.contains($0) ? "\(quote($0)) = coalesce(?, \(quote($0)))" : quote($0) + " = ?" }
         let update = columns.isEmpty ? "UPDATE \(quote(table)) SET \"_entity\" = \"_entity\" WHERE \"_id\" = ?"
-            : "UPDATE \(quote(table)) SET \(columns.map { quote($0) + " = ?" }.joined(separator: ", ")) WHERE \"_id\" = ?"
+            : "UPDATE \(quote(table)) SET \(sets.joined(separator: ", ")) WHERE \"_id\" = ?"
         rowStatements[entity.index] = (insert, update)
         return (insert, update)
     }

@@ -2,6 +2,7 @@
 @testable import MappingEngine
 import MappingCore
 import MappingJSON
+import MappingLock
 import XCTest
 import _MappingTestSupport
 
@@ -246,12 +247,13 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try context.count(of: "Shelter", where: "animals.@count >= 2"), 3, "a many-to-many, counted in its join table")
         XCTAssertEqual(try context.count(of: "Shelter", where: "ANY animals.name == 'Rex'"), 2)
         XCTAssertEqual(try context.count(of: "Shelter", where: "NONE animals.name == 'Generic'"), 2)
-        XCTAssertEqual(try context.count(of: "Keeper", where: "ALL animals.name BETWEEN {'A', 'U'}"), 1)
         let byKeeper = try context.fetch(FetchRequest(entity: "Animal", sort: "keeper.name,-id"))
         XCTAssertEqual(try context.values(of: byKeeper, attribute: "id"), [5, 3, 4, 2, 1].map { .integer($0) },
                        "no keeper sorts first, as null")
         XCTAssertEqual(context.identityEntryCount(of: "Keeper"), keepers,
                        "key paths through to-ones, counts and sorts through to-ones run in the database")
+        XCTAssertEqual(try context.count(of: "Keeper", where: "ALL animals.name BETWEEN {'A', 'U'}"), 1)
+        XCTAssertEqual(context.identityEntryCount(of: "Keeper"), keepers + 1, "a string range under ALL: memory finishes on Ann")
         let keeper = try XCTUnwrap(context.relatedObject(of: rex, relationship: "keeper"))
         XCTAssertEqual(context.identityEntryCount(of: "Keeper"), 1)
         XCTAssertEqual(try context.value(of: keeper, attribute: "name").0, .string("Ann"))
@@ -262,6 +264,51 @@ final class SQLiteStoreTests: XCTestCase {
         try context.begin()
         try context.rollback()
         XCTAssertEqual(context.identityEntryCount(of: "Shelter"), 3, "a transaction read every row")
+    }
+
+    /// A one-to-many kept on its targets' rows is read only when it is followed: reading its owner
+    /// makes no fault per target, and targets moving between owners whose lists were never read
+    /// read neither list. The file keeps each list in order at places 0…n-1, as memory orders it,
+    /// and an observer registered later hears of the owners whose lists change.
+    func testAListKeptOnItsTargetsRowsIsReadOnlyWhenFollowed() throws {
+        do {
+            let (context, _) = try open()
+            _ = try context.importJSON(mapping: "animal", Self.payload)
+        }
+        let (context, store) = try open()
+        let ann = try XCTUnwrap(context.object(of: "Keeper", identity: .integer(7)))
+        XCTAssertEqual(try context.value(of: ann, attribute: "name").0, .string("Ann"))
+        XCTAssertEqual(context.faultCount, 0, "Ann's three animals are no faults: her list is not read")
+        // Tom leaves Ann for Bo, a new animal joins Ann, Fido leaves Ann for a new keeper, Rex stays.
+        _ = try context.importJSON(mapping: "animal", """
+            [{"id": 2, "kind": "cat", "keeper": {"id": 8}}, {"id": 9, "name": "New", "keeper": {"id": 7}},
+             {"id": 4, "kind": "dog", "keeper": {"id": 10, "name": "Cy"}}, {"id": 1, "kind": "dog", "keeper": {"id": 7}}]
+            """)
+        XCTAssertEqual(context.faultCount, 3, "the shelters N, S and E that Rex and Tom link to; no keeper's animals")
+        func list(_ keeper: Int) throws -> [String] {
+            try names(store, "SELECT \"id\" || ':' || \"keeper_position\" FROM \"Animal\" WHERE \"keeper\" = "
+                      + "(SELECT \"_id\" FROM \"Keeper\" WHERE \"id\" = \(keeper)) ORDER BY \"keeper_position\"")
+        }
+        XCTAssertEqual(try list(7), ["1:0", "9:1"])
+        XCTAssertEqual(try list(8), ["3:0", "2:1"])
+        XCTAssertEqual(try list(10), ["4:0"])
+        func ids(_ keeper: ObjectID) throws -> [AttributeValue?] {
+            try context.values(of: try context.relatedObjects(of: keeper, relationship: "animals"), attribute: "id")
+        }
+        XCTAssertEqual(try ids(ann), [.integer(1), .integer(9)])
+        let bo = try XCTUnwrap(context.object(of: "Keeper", identity: .integer(8)))
+        _ = try context.value(of: bo, attribute: "name")
+        let heard = Locked<[ChangeSet]>([])
+        let token = context.addObserver { changes in heard.withLock { $0.append(changes) } }
+        defer { _ = context.removeObserver(token) }
+        _ = try context.importJSON(mapping: "animal", #"[{"id": 3, "keeper": {"id": 7}}]"#)
+        let updated = heard.withLock { $0 }.flatMap(\.updated).map { "\($0.entity):\($0.changed)" }.sorted()
+        XCTAssertEqual(updated, ["Animal:[\"keeper\"]", "Keeper:[\"animals\"]", "Keeper:[\"animals\"]"],
+                       "Generic moved from Bo to Ann: both lists changed")
+        XCTAssertEqual(try ids(ann), [.integer(1), .integer(9), .integer(3)])
+        XCTAssertEqual(try ids(bo), [.integer(2)])
+        XCTAssertEqual(try list(7), ["1:0", "9:1", "3:2"])
+        XCTAssertEqual(try list(8), ["2:0"])
     }
 
     /// A fetch's result of objects not read yet is read as it is walked, a batch of rows at a time

@@ -118,6 +118,8 @@ package struct Serializer {
                     }
                     value = .array(elements)
                 }
+            case .unread:
+                continue  // never from `links(of:)`, which reads such a list as empty and notes it
             }
             guard let value else { continue }
             if relationshipMapping.keyPath.isSelf, case .object(let nested) = value {

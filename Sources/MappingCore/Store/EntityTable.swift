@@ -83,6 +83,17 @@ struct EntityTable {
         if links.indices.contains(relationship) { links[relationship].setOne(target, at: row) }
     }
 
+    /// Sets one relationship of a row (a list read from the store, or left unread).
+    mutating func setLinks(_ value: Links, _ relationship: Int, row: Int) {
+        if links.indices.contains(relationship) { links[relationship].set(value, at: row) }
+    }
+
+    /// Whether a row's to-many has not been read from the store yet.
+    @inline(__always)
+    func isUnread(_ relationship: Int, row: Int) -> Bool {
+        links.indices.contains(relationship) && links[relationship].isUnread(row)
+    }
+
     /// Changes a to-many list in place (it stays uniquely referenced, so appending does not copy it).
     mutating func modifyList(_ relationship: Int, row: Int, _ change: (inout LinkList) -> Void) {
         if links.indices.contains(relationship) { links[relationship].modifyList(at: row, change) }
@@ -102,11 +113,14 @@ struct EntityTable {
 }
 
 /// One relationship of one entity for every row: a to-one as a handle per row (raw 0, never a valid
-/// handle, for none), a to-many as a `LinkList` per row.
+/// handle, for none), a to-many as a `LinkList` per row. A store-backed graph may leave a row's
+/// to-many unread (`ObjectStore+Lists`): `unread` says so per row, and stays empty (no cost) in a
+/// graph that never does.
 struct LinkColumn {
     let toMany: Bool
     private var ones: [UInt64] = []
     private var lists: [LinkList] = []
+    private var unread: [Bool] = []
 
     init(toMany: Bool) { self.toMany = toMany }
 
@@ -116,7 +130,10 @@ struct LinkColumn {
 
     @inline(__always)
     func value(at row: Int) -> Links? {
-        if toMany { return lists.indices.contains(row) ? .many(lists[row]) : nil }
+        if toMany {
+            guard lists.indices.contains(row) else { return nil }
+            return isUnread(row) ? .unread : .many(lists[row])
+        }
         guard ones.indices.contains(row) else { return nil }
         return .one(ones[row] == 0 ? nil : ObjectID(raw: ones[row]))
     }
@@ -125,18 +142,39 @@ struct LinkColumn {
         if !toMany, ones.indices.contains(row) { ones[row] = target?.raw ?? 0 }
     }
 
+    /// Changes a read list (an unread one is left as it is: it must be read first).
     mutating func modifyList(at row: Int, _ change: (inout LinkList) -> Void) {
-        if toMany, lists.indices.contains(row) { change(&lists[row]) }
+        if toMany, lists.indices.contains(row), !isUnread(row) { change(&lists[row]) }
     }
 
     mutating func set(_ value: Links, at row: Int) {
         switch value {
         case .one(let target): setOne(target, at: row)
-        case .many(let list): if toMany, lists.indices.contains(row) { lists[row] = list }
+        case .many(let list):
+            guard toMany, lists.indices.contains(row) else { return }
+            lists[row] = list
+            markRead(row)
+        case .unread:
+            guard toMany, lists.indices.contains(row) else { return }
+            lists[row] = LinkList()
+            if unread.count <= row { unread += repeatElement(false, count: row + 1 - unread.count) }
+            unread[row] = true
         }
     }
 
+    @inline(__always)
+    func isUnread(_ row: Int) -> Bool { unread.indices.contains(row) && unread[row] }
+
+    private mutating func markRead(_ row: Int) {
+        if unread.indices.contains(row) { unread[row] = false }
+    }
+
     mutating func clear(_ row: Int) {
-        if toMany { if lists.indices.contains(row) { lists[row] = LinkList() } } else { setOne(nil, at: row) }
+        if toMany {
+            if lists.indices.contains(row) { lists[row] = LinkList() }
+            markRead(row)
+        } else {
+            setOne(nil, at: row)
+        }
     }
 }

@@ -123,6 +123,7 @@ package struct GraphReader {
         let links: Links = switch stored {
         case .one(let target): .one(target.flatMap { store.contains($0) ? $0 : nil })
         case .many(let list): .many(LinkList(list.ids.filter(store.contains)))
+        case .unread: .many(LinkList())  // never from `links(of:)`
         }
         return (links, entity.relationships[index])
     }

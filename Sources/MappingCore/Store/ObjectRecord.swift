@@ -14,11 +14,15 @@ struct ObjectRecord {
 package enum Links {
     case one(ObjectID?)
     case many(LinkList)
+    /// A to-many of a store-backed graph whose targets have not been read (`ObjectStore+Lists`):
+    /// only a record (a before-image) holds this; readers are given the list once it is read.
+    case unread
 
     package var targets: [ObjectID] {
         switch self {
         case .one(let id): id.map { [$0] } ?? []
         case .many(let list): list.ids
+        case .unread: []
         }
     }
 }

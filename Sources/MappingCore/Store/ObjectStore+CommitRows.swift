@@ -43,12 +43,15 @@ extension ObjectStore {
                 }
             }
         }
+        var deletedImages: [(object: ObjectID, before: ObjectRecord)] = []
         for (slot, generation) in journal.deleted {
             let object = ObjectID(tag: space.tag, generation: generation, slot: UInt32(truncatingIfNeeded: space.firstSlot + slot))
             guard !journal.isNew(object), let before = journal.beforeImages[slot],
                   model.entities.indices.contains(before.entity) else { continue }
             commit.deleted.append((object, model.entities[before.entity]))
+            deletedImages.append((object, before))
         }
+        commit.listMoves = listMoves(of: journal, updated: changes.updated.map(\.object), deleted: deletedImages, model: model)
         return commit
     }
 
@@ -74,6 +77,7 @@ extension ObjectStore {
             switch link {
             case .one(let target?) where contains(target): links.append([target])
             case .one: links.append([])
+            case .unread: links.append([])
             case .many(let list):
                 var live: [ObjectID] = []
                 live.reserveCapacity(list.count)
@@ -84,8 +88,9 @@ extension ObjectStore {
         var positions: [Int?] = []
         positions.reserveCapacity(entity.relationships.count)
         for (index, relationship) in entity.relationships.enumerated() {
+            // An owner's list not read: the database's position stands, or `listMoves` sets it.
             guard !relationship.toMany, let inverse = relationship.inverse, links.indices.contains(index),
-                  let owner = links[index].first, let ownerLinks = self.links(of: owner, inverse) else {
+                  let owner = links[index].first, !unreadList(owner, inverse), let ownerLinks = self.links(of: owner, inverse) else {
                 positions.append(nil)
                 continue
             }

@@ -104,6 +104,7 @@ extension ObjectStore {
             }
             guard !log.needsAll else { break }
             try materialize(Array(log.faults), model: model)
+            try readLists(Array(log.lists), model: model)
             for (map, keys) in log.identities {
                 guard let entity = model.entities.first(where: { $0.identityMap == map && !$0.identification.isEmpty }) else { continue }
                 try read(entity, identities: Array(keys), model: model)
@@ -146,6 +147,8 @@ extension ObjectStore {
         var perEntity = Array(repeating: 0, count: model.entities.count)
         var reading: [(object: ObjectID?, stored: StoredObject)] = []
         reading.reserveCapacity(rows.count)
+        // Objects read before whose one-to-manys were left unread: a read of every row fills those.
+        var listsOnly: [(object: ObjectID, stored: StoredObject)] = []
         for stored in rows {
             guard model.entities.indices.contains(stored.entity) else {
                 throw MappingError(.failed, "the store names an entity the model lacks")
@@ -153,7 +156,12 @@ extension ObjectStore {
             let entity = model.entities[stored.entity]
             var object = source.object(forKey: stored.key)
             if let known = object, !contains(known) { object = nil }  // discarded by a rollback
-            if let known = object, faultEntity(known) == nil { continue }  // read already
+            if let known = object, faultEntity(known) == nil {  // read already
+                if checkedWhole, entity.relationships.indices.contains(where: { listIsUnread(known, $0) }) {
+                    listsOnly.append((known, stored))
+                }
+                continue
+            }
             if let known = object, let linkedAs = faultEntity(known), !model.isKind(stored.entity, of: linkedAs) {
                 throw MappingError(.store, "a link of the store leads to a \(entity.name), not a \(model.entities[linkedAs].name): "
                                    + "the store was changed by hand", attribute: entity.name)
@@ -196,9 +204,21 @@ extension ObjectStore {
         }
         // Links last, once every row of the batch has its object: a target not read yet becomes a
         // fault. Both sides of a relationship come from the database, so they agree as stored.
-        for (object, stored) in filled {
+        // One-to-manys read by key come unread (`ObjectStore+Lists`).
+        var unread: [ListFault] = []
+        let toFill = filled.map { (object: $0.object, stored: $0.stored, onlyUnread: false) }
+            + listsOnly.map { (object: $0.object, stored: $0.stored, onlyUnread: true) }
+        for (object, stored, onlyUnread) in toFill {
             let entity = model.entities[stored.entity]
             for (index, relationship) in entity.relationships.enumerated() where stored.links.indices.contains(index) {
+                // An object read before keeps its relationships as the graph has them, but its unread lists.
+                if onlyUnread && !listIsUnread(object, index) { continue }
+                if !checkedWhole && relationship.toMany && model.inverse(of: relationship)?.toMany == false {
+                    setStoredLinks(.unread, of: object, relationship: index)
+                    session.mayHoldUnreadLists = true
+                    if !leavesUnreadWhenRead(relationship, model: model) { unread.append(ListFault(owner: object, relationship: index)) }
+                    continue
+                }
                 var targets: [ObjectID] = []
                 for key in stored.links[index] {
                     if let known = found[key] ?? source.object(forKey: key), contains(known) {
@@ -210,13 +230,15 @@ extension ObjectStore {
                     }
                 }
                 if relationship.toMany {
-                    if !targets.isEmpty { modifyLinks(of: object, relationship: index) { $0 = LinkList(targets) } }
+                    if !targets.isEmpty || listIsUnread(object, index) { setStoredLinks(.many(LinkList(targets)), of: object, relationship: index) }
                 } else if let target = targets.first {
                     setLink(target, of: object, relationship: index)
                 }
             }
         }
         source.attached(filled.map(\.stored), as: found)
+        // A context collecting change sets holds no list unread.
+        try readLists(unread, model: model)
     }
 }
 
@@ -239,7 +261,10 @@ package final class FaultLog {
         self.probing = probing
     }
 
-    var isEmpty: Bool { faults.isEmpty && identities.isEmpty && !needsAll }
+    /// To-manys whose targets the call read or changed, not read yet.
+    var lists: Set<ListFault> = []
+
+    var isEmpty: Bool { faults.isEmpty && identities.isEmpty && lists.isEmpty && !needsAll }
 
     func noteMissing(map: Int, key: IdentityKey) {
         guard absent[map]?.contains(key) != true else { return }

@@ -129,6 +129,8 @@ extension ObjectStore {
                 guard let inverse = relationship.inverse else { continue }
                 for target in record.links[index].targets {
                     guard let other = self.record(target) else { continue }
+                    // A list not read from the store yet holds what the database says.
+                    if other.links.indices.contains(inverse), case .unread = other.links[inverse] { continue }
                     if !(other.links.indices.contains(inverse) && other.links[inverse].targets.contains(owner)) {
                         found.append("\(entity.name).\(relationship.name) of \(owner) holds \(target), whose inverse does not hold it back")
                     }

@@ -52,6 +52,8 @@ extension ObjectStore {
         }
         for row in rows {
             for (index, relationship) in row.entity.relationships.enumerated() where row.stored.links.indices.contains(index) {
+                // A list not read stays so: it is read as the database has it when it is needed.
+                if listIsUnread(row.object, index) { continue }
                 var targets: [ObjectID] = []
                 for key in row.stored.links[index] {
                     if let target = objects[key] {

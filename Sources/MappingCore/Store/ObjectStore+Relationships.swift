@@ -41,13 +41,21 @@ extension ObjectStore {
     private mutating func attachInverse(of owner: ObjectID, _ relationship: Relationship, index: Int,
                                         to target: ObjectID, model: Model) {
         guard let inverse = relationship.inverse else { return }
+        // An owner's list the graph has not read stays so: the commit appends `owner` to it in the
+        // database (`ObjectStore+Lists`).
+        if !relationship.toMany && leavesListUnread(target, inverse, model: model) {
+            journal?.noteListJoin(owner)
+            return
+        }
         switch inverseState(of: target, inverse: inverse, owner: owner) {
         case .absent, .listed, .held(by: owner):
             return
         case .unlisted:
             modifyLinks(of: target, relationship: inverse) { $0.append(owner) }
         case .held(let previousOwner):
-            if let previousOwner { removeForward(from: previousOwner, relationship: index, target: target) }
+            if let previousOwner, !leavesListUnread(previousOwner, index, model: model) {
+                removeForward(from: previousOwner, relationship: index, target: target)
+            }
             setLink(owner, of: target, relationship: inverse)
         }
     }
@@ -65,6 +73,7 @@ extension ObjectStore {
         switch links {
         case .many(let list): return list.contains(owner) ? .listed : .unlisted
         case .one(let current): return .held(by: current)
+        case .unread: return .absent  // never from `links(of:)`
         }
     }
 
@@ -72,6 +81,7 @@ extension ObjectStore {
     mutating func detachInverse(of owner: ObjectID, _ relationship: Relationship, from target: ObjectID,
                                         model: Model) {
         guard let inverse = relationship.inverse else { return }
+        if !relationship.toMany && leavesListUnread(target, inverse, model: model) { return }
         switch inverseState(of: target, inverse: inverse, owner: owner) {
         case .listed:
             modifyLinks(of: target, relationship: inverse) { $0.remove(owner) }

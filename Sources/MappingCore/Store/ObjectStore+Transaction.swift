@@ -45,6 +45,16 @@ final class Journal {
     }
 
     func noteDeleted(slot: Int, generation: UInt16) { deleted.append((slot, generation)) }
+
+    /// Per object that joined an owner's list not read (`ObjectStore+Lists`), when it last did:
+    /// the database appends them in that order, as memory would have.
+    private(set) var listJoins: [ObjectID: Int] = [:]
+    private var joins = 0
+
+    func noteListJoin(_ id: ObjectID) {
+        listJoins[id] = joins
+        joins += 1
+    }
 }
 
 extension ObjectStore {

@@ -22,7 +22,7 @@ public struct ObjectStore {
     private var freeSlots: [UInt32] = []
     private var retiredSlots = 0
     /// How many slots hold a fault: a row of the graph's database not read yet (`makeFault`).
-    private(set) var faultCount = 0
+    package private(set) var faultCount = 0
     /// The objects of each entity (exactly that entity, not sub-entities) in creation order. Deleted
     /// objects stay until the list is compacted, so readers skip handles that are no longer live.
     private var memberLists: [[ObjectID]]
@@ -209,10 +209,29 @@ public struct ObjectStore {
         return tables[Int(place.entity)].stringRef(attribute, row: place.row)
     }
 
-    /// One relationship of a live object.
+    /// One relationship of a live object. A to-many not read from the store yet reads as empty,
+    /// and the call reading it is noted as needing it (`ObjectStore+Lists`).
     func links(of id: ObjectID, _ relationship: Int) -> Links? {
         guard let place = place(of: id) else { return nil }
-        return tables[Int(place.entity)].links(relationship, row: place.row)
+        let links = tables[Int(place.entity)].links(relationship, row: place.row)
+        if case .unread = links {
+            session.faultLog?.lists.insert(ListFault(owner: id, relationship: relationship))
+            return .many(LinkList())
+        }
+        return links
+    }
+
+    /// Whether a live object's to-many has not been read from its store yet (nothing is noted).
+    func listIsUnread(_ id: ObjectID, _ relationship: Int) -> Bool {
+        guard let slot = liveSlot(of: id), !places[slot].isFault, tables.indices.contains(Int(places[slot].entity)) else { return false }
+        return tables[Int(places[slot].entity)].isUnread(relationship, row: places[slot].row)
+    }
+
+    /// Sets a to-many of a live object as read from the store, or as unread (no journal: rows are
+    /// read only between transactions).
+    mutating func setStoredLinks(_ value: Links, of id: ObjectID, relationship: Int) {
+        guard let slot = liveSlot(of: id), !places[slot].isFault, tables.indices.contains(Int(places[slot].entity)) else { return }
+        tables[Int(places[slot].entity)].setLinks(value, relationship, row: places[slot].row)
     }
 
     /// The live targets of one relationship of a live object, in order.

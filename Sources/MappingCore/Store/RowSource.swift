@@ -10,8 +10,12 @@ public protocol RowSource: PersistentStore {
     /// not written yet.
     func key(of object: ObjectID) -> Int64?
     /// The rows with these keys, with their values and, per relationship, the keys of their targets
-    /// in order; rows that are gone are left out.
+    /// in order, except one-to-manys (kept on their targets' rows: `lists`), which are left empty;
+    /// rows that are gone are left out.
     func rows(keys: [Int64]) throws(MappingError) -> [StoredObject]
+    /// The targets of one-to-many `relationship` of `entity` (kept on its targets' rows) for the
+    /// rows with these keys, in order, by owner key.
+    func lists(of entity: Entity, relationship: Int, owners: [Int64]) throws(MappingError) -> [Int64: [Int64]]
     /// The keys of the rows of `entity`'s table whose identification holds one of `identities`
     /// (each one row, or none, unless the store's unique index was dropped).
     func keys(of entity: Entity, identities: [[AttributeValue]]) throws(MappingError) -> [Int64]

@@ -8,7 +8,8 @@ public struct StoreCommit {
         /// Per relationship of the entity, its live targets in order.
         public let links: [[ObjectID]]
         /// Per relationship: for a to-one whose inverse is a to-many, this object's position in its
-        /// target's to-many (so a store can keep that order on this row); nil otherwise.
+        /// target's to-many (so a store can keep that order on this row); nil otherwise, and when
+        /// the target's list is not read (the database's position stands, or `listMoves` sets it).
         public let positions: [Int?]
         /// For an updated row, the names of the attributes and relationships the commit changed, in
         /// declaration order; empty for an inserted or moved row.
@@ -38,9 +39,33 @@ public struct StoreCommit {
         public let entity: Entity
         public let relationship: Int
         public let position: Int
+
+        public init(object: ObjectID, entity: Entity, relationship: Int, position: Int) {
+            self.object = object
+            self.entity = entity
+            self.relationship = relationship
+            self.position = position
+        }
     }
 
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && moved.isEmpty && deleted.isEmpty && repositioned.isEmpty }
+    /// Rows whose to-one moved them out of, or into, an owner's to-many the graph has not read
+    /// (`ObjectStore+Lists`): the store closes the place the row leaves in `left`'s list (before
+    /// writing any row) and puts the row last in `joined`'s (after). Their rows' `positions` for
+    /// that relationship are nil, which keeps what the database holds.
+    public internal(set) var listMoves: [ListMove] = []
+
+    /// A row that left or joined an unread list: its to-one `relationship` of `entity`.
+    public struct ListMove: Sendable {
+        public let object: ObjectID
+        public let entity: Entity
+        public let relationship: Int
+        public let left: ObjectID?
+        public let joined: ObjectID?
+    }
+
+    public var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && moved.isEmpty && deleted.isEmpty && repositioned.isEmpty && listMoves.isEmpty
+    }
 }
 
 /// An object read back from a database: its key in the database, its entity, its values, per

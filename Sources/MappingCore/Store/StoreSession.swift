@@ -38,6 +38,9 @@ package struct StoreSession {
     /// Set while a call runs on a graph that holds part of its rows: what the call met that the
     /// graph has not read (`ObjectStore.touching`).
     package var faultLog: FaultLog?
+    /// Set once a read left a list unread (`ObjectStore+Lists`), so that a context that starts
+    /// collecting change sets looks for such lists only when there may be some.
+    package var mayHoldUnreadLists = false
     /// Set while other processes' commits are applied (`ObjectStore+Refresh`): they came from the
     /// database, so the commit that applies them writes nothing back.
     package var applyingStoreChanges = false

@@ -308,6 +308,23 @@ def test_imports_on_part_of_the_graph_end_as_in_memory(where, seed):
         assert_same_graphs(ctx, memory, seed)
     finally:
         ctx.close()
+    assert_dense_positions(path)
+
+
+def assert_dense_positions(path):
+    """Each company's staff in an SQLite file holds the places 0…n-1 (people moved between lists
+    the context never read close the place they leave and take the next one where they join)."""
+    if not isinstance(path, str) or path.startswith("postgresql:"):
+        return
+    with sqlite3.connect(path) as db:
+        rows = db.execute('SELECT "company", "company_position" FROM "Person" WHERE "company" IS NOT NULL '
+                          'ORDER BY "company", "company_position"').fetchall()
+    assert rows, "the store holds people with companies"
+    places = {}
+    for company, position in rows:
+        places.setdefault(company, []).append(position)
+    for company, held in places.items():
+        assert held == list(range(len(held))), (company, held)
 
 
 @pytest.mark.parametrize("seed", range(5))
