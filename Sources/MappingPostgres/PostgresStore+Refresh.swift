@@ -117,7 +117,7 @@ extension PostgresStore {
             return nil
         }
         do throws(MappingError) {
-            return try refresh(written: written, deleted: deleted)
+            return try refresh(written: written, deleted: deleted, lists: holdsEverything || newRows)
         } catch {
             // A lost connection is replaced, and what it was to read is read then (`reading`).
             guard !connection.isLost else { throw error }
@@ -130,14 +130,16 @@ extension PostgresStore {
     }
 
     /// The refresh of `written` and `deleted` keys, read in one snapshot.
-    private func refresh(written: Set<Int64>, deleted: Set<Int64>) throws(MappingError) -> StoreRefresh? {
+    /// `lists`: read the rows' one-to-manys too (a graph holding everything, or one with observers,
+    /// holds every list it has read; any other forgets the lists of the rows refreshed).
+    private func refresh(written: Set<Int64>, deleted: Set<Int64>, lists: Bool) throws(MappingError) -> StoreRefresh? {
         var deleted = deleted
         let loaded = try snapshot { () throws(MappingError) -> [StoredObject] in
             var loaded: [StoredObject] = []
             var wanted = written
             var seen: Set<Int64> = []
             while !wanted.isEmpty {
-                let batch = try read(keys: wanted.sorted(), lists: true)
+                let batch = try read(keys: wanted.sorted(), lists: lists)
                 seen.formUnion(wanted)
                 wanted = []
                 // A graph holding everything reads the rows these link to that it does not hold
@@ -161,7 +163,7 @@ extension PostgresStore {
             if let object = objects[row.key] { known[row.key] = object }
             for targets in row.links { for target in targets { if let object = objects[target] { known[target] = object } } }
         }
-        let refresh = StoreRefresh(rows: loaded, deleted: deleted.sorted(), objects: known, partial: !holdsEverything)
+        let refresh = StoreRefresh(rows: loaded, deleted: deleted.sorted(), objects: known, partial: !holdsEverything, lists: lists)
         if refresh.isEmpty { applied(refresh, objects: [:]) }  // nothing of it is in this graph
         return refresh.isEmpty ? nil : refresh
     }

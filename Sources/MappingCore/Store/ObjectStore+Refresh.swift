@@ -52,8 +52,14 @@ extension ObjectStore {
         }
         for row in rows {
             for (index, relationship) in row.entity.relationships.enumerated() where row.stored.links.indices.contains(index) {
-                // A list not read stays so: it is read as the database has it when it is needed.
+                // A list not read stays so, and one the refresh did not read is forgotten: either
+                // is read as the database has it when it is needed (`ObjectStore+Lists`).
                 if listIsUnread(row.object, index) { continue }
+                if !refresh.lists, refresh.partial, relationship.toMany, model.inverse(of: relationship)?.toMany == false {
+                    setStoredLinks(.unread, of: row.object, relationship: index)
+                    session.mayHoldUnreadLists = true
+                    continue
+                }
                 var targets: [ObjectID] = []
                 for key in row.stored.links[index] {
                     if let target = objects[key] {

@@ -33,18 +33,22 @@ extension PersistentStore {
 /// (made or changed), with every relationship (to-manys in order), the keys of rows deleted, and
 /// the objects the graph already has for the keys they name. `partial`: the graph holds part of
 /// the store, and a key the rows link to that it does not know is a row it has not read (a fault
-/// is made for it); otherwise the refresh holds that row too.
+/// is made for it); otherwise the refresh holds that row too. `lists`: the rows' one-to-manys
+/// (kept on their targets' rows) were read; without them, a graph holding part of the store
+/// forgets those lists of the rows it holds, and reads them again when they are followed.
 public struct StoreRefresh: Sendable {
     public var rows: [StoredObject]
     public var deleted: [Int64]
     public var objects: [Int64: ObjectID]
     public var partial: Bool
+    public var lists: Bool
 
-    public init(rows: [StoredObject], deleted: [Int64], objects: [Int64: ObjectID], partial: Bool = false) {
+    public init(rows: [StoredObject], deleted: [Int64], objects: [Int64: ObjectID], partial: Bool = false, lists: Bool = true) {
         self.rows = rows
         self.deleted = deleted
         self.objects = objects
         self.partial = partial
+        self.lists = lists
     }
 
     public var isEmpty: Bool { rows.isEmpty && deleted.isEmpty }
