@@ -87,6 +87,7 @@ extension ObjectStore {
         guard isPartial, journal == nil else { return try body(&self, false) }
         var absent: [Int: Set<IdentityKey>] = [:]
         var probe = probing
+        defer { session.listsReadWithRows = [] }
         for _ in 0..<Self.maxRounds {
             let log = FaultLog(absent: absent, probing: probe)
             session.faultLog = log
@@ -103,6 +104,7 @@ extension ObjectStore {
                 continue
             }
             guard !log.needsAll else { break }
+            session.listsReadWithRows.formUnion(log.listsSet)
             try materialize(Array(log.faults), model: model)
             try readLists(Array(log.lists), model: model)
             for (map, keys) in log.identities {
@@ -216,7 +218,11 @@ extension ObjectStore {
                 if !checkedWhole && relationship.toMany && model.inverse(of: relationship)?.toMany == false {
                     setStoredLinks(.unread, of: object, relationship: index)
                     session.mayHoldUnreadLists = true
-                    if !leavesUnreadWhenRead(relationship, model: model) { unread.append(ListFault(owner: object, relationship: index)) }
+                    if !leavesUnreadWhenRead(relationship, model: model) || relationship.inverse.map({
+                        session.listsReadWithRows.contains(ListKind(destination: relationship.destination, inverse: $0))
+                    }) == true {
+                        unread.append(ListFault(owner: object, relationship: index))
+                    }
                     continue
                 }
                 var targets: [ObjectID] = []
@@ -263,6 +269,9 @@ package final class FaultLog {
 
     /// To-manys whose targets the call read or changed, not read yet.
     var lists: Set<ListFault> = []
+    /// The to-manys the call set whole (an import setting each person's phones): read with their
+    /// owners' rows in the rounds after, rather than a round later each.
+    var listsSet: Set<ListKind> = []
 
     var isEmpty: Bool { faults.isEmpty && identities.isEmpty && lists.isEmpty && !needsAll }
 

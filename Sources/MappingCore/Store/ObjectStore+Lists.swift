@@ -153,3 +153,10 @@ package struct ListFault: Hashable {
         self.relationship = relationship
     }
 }
+
+/// A relationship pair by its to-many's destination and the inverse to-one there, which names it
+/// whatever sub-entity of the owner holds it.
+package struct ListKind: Hashable {
+    let destination: Int
+    let inverse: Int
+}

@@ -24,7 +24,12 @@ extension ObjectStore {
     /// Sets a to-many relationship of `owner` to `targets` in order, dropping repeats.
     private mutating func setToMany(_ owner: ObjectID, relationship index: Int, to targets: [ObjectID], model: Model) {
         guard let entity = entityIndex(of: owner), let relationship = model.relationship(of: entity, at: index),
-              relationship.toMany, case .many(let old) = links(of: owner, index) else { return }
+              relationship.toMany else { return }
+        // A call that sets such lists reads them with their owners' rows when it runs again.
+        if let log = session.faultLog, let inverse = relationship.inverse {
+            log.listsSet.insert(ListKind(destination: relationship.destination, inverse: inverse))
+        }
+        guard case .many(let old) = links(of: owner, index) else { return }
         let new = LinkList(targets)
         guard new != old else { return }
         modifyLinks(of: owner, relationship: index) { $0 = new }

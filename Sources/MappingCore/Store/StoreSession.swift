@@ -41,6 +41,9 @@ package struct StoreSession {
     /// Set once a read left a list unread (`ObjectStore+Lists`), so that a context that starts
     /// collecting change sets looks for such lists only when there may be some.
     package var mayHoldUnreadLists = false
+    /// While a call runs again (`ObjectStore.touching`): the one-to-manys it set whole, read with
+    /// their owners' rows.
+    package var listsReadWithRows: Set<ListKind> = []
     /// Set while other processes' commits are applied (`ObjectStore+Refresh`): they came from the
     /// database, so the commit that applies them writes nothing back.
     package var applyingStoreChanges = false
