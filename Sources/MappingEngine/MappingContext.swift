@@ -74,10 +74,10 @@ public final class MappingContext: Sendable {
             // Only a context with observers can be inside one (a lookup per call otherwise).
             store.session.changeRefusal = store.session.collectsChanges ? changeRefusal() : nil
             defer { store.session.changeRefusal = nil }
-            try applyOthersChanges(&store, waiting: waitingForOthers)
             // Change sets name the owners whose lists change: a context that collects them holds
-            // no list unread (`ObjectStore+Lists`).
+            // no list unread (`ObjectStore+Lists`), also when it applies other processes' commits.
             if store.session.collectsChanges { try store.readUnreadLists(model: spec.model) }
+            try applyOthersChanges(&store, waiting: waitingForOthers)
             if !touching { try store.loadAll(model: spec.model) }
             return try body(&store)
         }
