@@ -53,6 +53,7 @@ extension Importer {
     private mutating func countObject(_ node: Reader.Node, _ mapping: MappingPlan, visits: inout Int) throws(MappingError) -> Int {
         visits += 1
         guard visits <= Self.maxCountingVisits else { throw MappingError(.range, "too many representations to count in advance") }
+        if prefetching { notePrefetch(node, mapping) }
         depth += 1
         representations.append(node)
         defer {

@@ -28,6 +28,8 @@ package struct Importer<Reader: JSONReader> {
     /// The representations counted before mapping (`Importer+Progress`), which progress reports
     /// instead of `knownCount` (still kept as mapping finds them: no branch on the hot path).
     var knownInAdvance: Int?
+    /// Set while the payload is walked before mapping to note the rows it needs (`prefetch`).
+    var prefetching = false
     /// Every object the import mapped, skipped as unmodified or reached by identity (not orphans).
     var touched: Set<ObjectID> = []
     /// Per mapping index, what `ImportAudit` counts; nil unless the import is audited or strict.
@@ -68,6 +70,9 @@ package struct Importer<Reader: JSONReader> {
     /// Maps the payload with each mapping in turn (each at its own `rootPath`, or at the key paths
     /// of `options.keyPaths`), then runs the post-pass, as one import.
     package mutating func run(mappings references: [MappingRef], root: Reader.Node) throws(MappingError) -> [ObjectID] {
+        // On part of a store-backed graph, a run that would meet identities not read yet stops
+        // before mapping: they are read, and it runs again (`ObjectStore.touching`).
+        if prefetch(references, root: root) { throw FaultLog.rowsToRead }
         if options.onProgress != nil { knownInAdvance = countInAdvance(references, root: root) }
         var objects: [ObjectID] = []
         if let keyPaths = options.keyPaths ?? (options.mapsAtRoot ? Array(repeating: nil, count: references.count) : nil) {

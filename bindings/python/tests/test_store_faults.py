@@ -718,3 +718,25 @@ def test_a_new_store_past_its_limit_keeps_one_object_per_identity(where):
             assert [describe(o) for o in ctx.all(entity)] == [describe(o) for o in memory.all(entity)], entity
     with open_store(location) as reopened:
         assert_same_graphs(reopened, memory, 21)
+
+
+def test_an_import_of_known_identities_maps_once(tmp_path):
+    """Before mapping, an import on part of a store looks up every identity its payload carries (a
+    walk, no mapping); the rows it lacks are read, and the one run that maps finds them. A host
+    transformer on a name is called once per representation, where a first mapping run thrown away
+    to learn the rows called it twice."""
+    spec = json.loads(json.dumps(SPEC))
+    spec["mappings"]["company"]["attributes"]["name"] = {"keyPath": "name", "transformer": "count"}
+    path = tmp_path / "people.db"
+    payload = people(random.Random(7), 40)
+    with mapping.Context(spec, store=str(path), create=True) as ctx:
+        ctx.register_transformer("count", str.upper)
+        ctx.import_json("person", json.dumps(payload))
+    calls = []
+    with mapping.Context(spec, store=str(path)) as ctx:
+        ctx.register_transformer("count", lambda value: calls.append(value) or value.lower())
+        page = [person for person in payload if "company" in person][:10]
+        ctx.import_json("person", json.dumps(page))
+        assert len(calls) == len(page), calls
+        assert {ctx.get("Company", p["company"]["id"])["name"] for p in page} == {"c"}
+        assert ctx.count("Person") == 40, "no person was made twice"
