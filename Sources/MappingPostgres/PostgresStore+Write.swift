@@ -90,6 +90,7 @@ extension PostgresStore {
         // Places in lists the graph has not read: closed where rows leave, then counted where
         // they join, before any row is written (`StoreCommit.listMoves`).
         for move in commit.listMoves { try closePlace(move) }
+        for unlinked in commit.unlinked { try unlink(unlinked, announcement: &announcement) }
         let appended = try placesAtEnd(commit.listMoves)
         try delete(commit.deleted, undo: &undo, announcement: &announcement)
         try assignKeys(commit.inserted, undo: &undo)
@@ -341,6 +342,16 @@ extension PostgresStore {
                 if let object = objects[key] { setRow(object, (key, version), &undo) }
             }
         }
+    }
+
+    /// Clears the to-one of a row the graph has not read that left its owner's list (a graph that
+    /// holds the row reads it again).
+    private func unlink(_ row: StoreCommit.Unlinked, announcement: inout Announcement) throws(MappingError) {
+        guard let key = rows[row.object]?.key, let owner = (rows[row.owner]?.key).map(StoreLayout.rowID),
+              let (table, link, position) = layout.listColumns(entity: row.entity.index, relationship: row.relationship) else { return }
+        _ = try connection.query("UPDATE \(quote(table)) SET \(quote(link)) = NULL, \(quote(position)) = NULL, \"_version\" = \"_version\" + 1 "
+                                 + "WHERE \"_id\" = $1 AND \(quote(link)) = $2", [String(StoreLayout.rowID(of: key)), String(owner)])
+        announcement.changed(key)
     }
 
     /// Closes the place a row leaves in a list the graph has not read: the rows after it move up,

@@ -252,9 +252,13 @@ package struct StoreLayout {
 
     /// The table, to-one column and position column that keep a list move's one-to-many.
     package func listColumns(_ move: StoreCommit.ListMove) -> (table: String, link: String, position: String)? {
-        let entity = move.entity.index
-        guard linkColumns.indices.contains(entity), linkColumns[entity].indices.contains(move.relationship),
-              let link = linkColumns[entity][move.relationship], let position = positionColumns[entity][move.relationship],
+        listColumns(entity: move.entity.index, relationship: move.relationship)
+    }
+
+    /// The same for a to-one `relationship` of `entity` whose inverse is a to-many.
+    package func listColumns(entity: Int, relationship: Int) -> (table: String, link: String, position: String)? {
+        guard linkColumns.indices.contains(entity), linkColumns[entity].indices.contains(relationship),
+              let link = linkColumns[entity][relationship], let position = positionColumns[entity][relationship],
               root.indices.contains(entity), let table = tables[root[entity]] else { return nil }
         return (table.name, link, position)
     }

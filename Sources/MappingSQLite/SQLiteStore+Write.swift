@@ -18,6 +18,7 @@ extension SQLiteStore {
             // Places in lists the graph has not read: closed where rows leave, then counted where
             // they join, before any row is written (`StoreCommit.listMoves`).
             for move in commit.listMoves { try closePlace(move) }
+            for unlinked in commit.unlinked { try unlink(unlinked) }
             let appended = try placesAtEnd(commit.listMoves)
             for (object, entity) in commit.deleted {
                 if let key = try delete(object, entity) { removed.append((object, key)) }
@@ -101,6 +102,14 @@ extension SQLiteStore {
                 try connection.statement(add).run([.integer(key), .integer(targetKey), .integer(Int64(position))])
             }
         }
+    }
+
+    /// Clears the to-one of a row the graph has not read that left its owner's list.
+    private func unlink(_ row: StoreCommit.Unlinked) throws(MappingError) {
+        guard let key = rowKeys.key(of: row.object).map(StoreLayout.rowID), let owner = rowKeys.key(of: row.owner).map(StoreLayout.rowID),
+              let (table, link, position) = layout.listColumns(entity: row.entity.index, relationship: row.relationship) else { return }
+        try connection.statement("UPDATE \(quote(table)) SET \(quote(link)) = NULL, \(quote(position)) = NULL WHERE \"_id\" = ? AND \(quote(link)) = ?")
+            .run([.integer(key), .integer(owner)])
     }
 
     /// Closes the place a row leaves in a list the graph has not read: the rows after it move up,

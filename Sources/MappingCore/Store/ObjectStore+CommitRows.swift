@@ -52,6 +52,10 @@ extension ObjectStore {
             deletedImages.append((object, before))
         }
         commit.listMoves = listMoves(of: journal, updated: changes.updated.map(\.object), deleted: deletedImages, model: model)
+        for (object, relationship, owner) in journal.unlinked {
+            guard let kind = faultEntity(object), model.entities.indices.contains(kind) else { continue }
+            commit.unlinked.append(.init(object: object, entity: model.entities[kind], relationship: relationship, owner: owner))
+        }
         return commit
     }
 

@@ -25,6 +25,17 @@ extension ObjectStore {
         return true
     }
 
+    /// Whether a target not read yet that leaves a one-to-many can stay unread: its to-one
+    /// `relationship` (no count rule) is cleared in the database by the commit
+    /// (`StoreCommit.unlinked`), as long as the context collects no change sets (which would name
+    /// the target). A run that touches it later reads it and runs again, so nothing sees it stale.
+    func clearsUnread(_ target: ObjectID, _ relationship: Int, model: Model) -> Bool {
+        guard session.rowSource != nil, !session.collectsChanges, let kind = faultEntity(target),
+              let declared = model.relationship(of: kind, at: relationship), !declared.toMany,
+              declared.minCount == nil, declared.maxCount == nil else { return false }
+        return true
+    }
+
     /// Whether a graph reading `relationship` of `entity` from its store leaves it unread: a
     /// one-to-many, in a context that collects no change sets.
     func leavesUnreadWhenRead(_ relationship: Relationship, model: Model) -> Bool {

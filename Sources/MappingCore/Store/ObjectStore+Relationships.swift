@@ -87,6 +87,10 @@ extension ObjectStore {
                                         model: Model) {
         guard let inverse = relationship.inverse else { return }
         if !relationship.toMany && leavesListUnread(target, inverse, model: model) { return }
+        if relationship.toMany && clearsUnread(target, inverse, model: model) {
+            journal?.noteUnlink(target, relationship: inverse, owner: owner)
+            return
+        }
         switch inverseState(of: target, inverse: inverse, owner: owner) {
         case .listed:
             modifyLinks(of: target, relationship: inverse) { $0.remove(owner) }

@@ -49,6 +49,11 @@ final class Journal {
     /// Per object that joined an owner's list not read (`ObjectStore+Lists`), when it last did:
     /// the database appends them in that order, as memory would have.
     private(set) var listJoins: [ObjectID: Int] = [:]
+    /// Rows not read that left a one-to-many this transaction changed (a phone a person lost): the
+    /// database clears their to-one without reading them (`ObjectStore+Lists`).
+    private(set) var unlinked: [(object: ObjectID, relationship: Int, owner: ObjectID)] = []
+
+    func noteUnlink(_ id: ObjectID, relationship: Int, owner: ObjectID) { unlinked.append((id, relationship, owner)) }
     private var joins = 0
 
     func noteListJoin(_ id: ObjectID) {

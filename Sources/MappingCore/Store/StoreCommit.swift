@@ -54,6 +54,18 @@ public struct StoreCommit {
     /// that relationship are nil, which keeps what the database holds.
     public internal(set) var listMoves: [ListMove] = []
 
+    /// Rows the graph has not read that left an owner's one-to-many: their to-one `relationship`
+    /// (of `entity`, the row's table) is cleared, with its position, where it still names `owner`.
+    /// Written before any row is deleted.
+    public internal(set) var unlinked: [Unlinked] = []
+
+    public struct Unlinked: Sendable {
+        public let object: ObjectID
+        public let entity: Entity
+        public let relationship: Int
+        public let owner: ObjectID
+    }
+
     /// A row that left or joined an unread list: its to-one `relationship` of `entity`.
     public struct ListMove: Sendable {
         public let object: ObjectID
@@ -65,6 +77,7 @@ public struct StoreCommit {
 
     public var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && moved.isEmpty && deleted.isEmpty && repositioned.isEmpty && listMoves.isEmpty
+            && unlinked.isEmpty
     }
 }
 

@@ -740,3 +740,70 @@ def test_an_import_of_known_identities_maps_once(tmp_path):
         assert len(calls) == len(page), calls
         assert {ctx.get("Company", p["company"]["id"])["name"] for p in page} == {"c"}
         assert ctx.count("Person") == 40, "no person was made twice"
+
+
+PHONES_SPEC = {
+    "entities": {
+        "Person": {"attributes": {"id": "integer", "name": "string"},
+                   "relationships": {"phones": {"entity": "Phone", "toMany": True, "ordered": True, "inverse": "owner"}}},
+        "Phone": {"attributes": {"number": "string"}, "identification": "number",
+                  "relationships": {"owner": {"entity": "Person", "inverse": "phones"}}},
+    },
+    "mappings": {
+        "person": {"entity": "Person", "attributes": {"id": "id", "name": "name"},
+                   "relationships": {"phones": {"mapping": "phone"}}},
+        "phone": {"entity": "Phone", "attributes": {"number": "@self"}},
+    },
+}
+
+
+def phone_pages(rng, people, numbers):
+    return [{"id": rng.randint(1, people), "name": f"P{rng.randint(0, 9)}",
+             "phones": rng.sample([f"+{n}" for n in range(numbers)], rng.randint(0, 4))}
+            for _ in range(rng.randint(1, 8))]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_lists_set_whole_from_their_owners_end_as_in_memory(where, seed):
+    """People whose phone lists are replaced page after page (phones taken from one person by
+    another, dropped, reordered), on a store read as touched and reopened between some pages, against
+    the same pages in memory: the phones a person loses are cleared in the database without being
+    read, and every list, every phone's owner and every stored position agree."""
+    rng = random.Random(500 + seed)
+    spec = PHONES_SPEC
+    location = str(where / "phones.db") if isinstance(where, pathlib.Path) and where.is_dir() else str(where)
+    first = phone_pages(rng, 12, 30) + [{"id": n, "name": "x", "phones": [f"+{n}", f"+{n + 12}"]} for n in range(1, 13)]
+    with mapping.Context(spec, store=location, cache_limit=cache_limit, create=True) as ctx:
+        ctx.import_json("person", json.dumps(first))
+    memory = mapping.Context(spec)
+    memory.import_json("person", json.dumps(first))
+    ctx = mapping.Context(spec, store=location, cache_limit=cache_limit)
+    try:
+        for step in range(10):
+            page = phone_pages(rng, 14, 30)
+            memory.import_json("person", json.dumps(page))
+            ctx.import_json("person", json.dumps(page))
+            if rng.random() < 0.3:
+                ctx.close()
+                ctx = mapping.Context(spec, store=location, cache_limit=cache_limit)
+        for number in range(30):
+            ours, theirs = ctx.get("Phone", f"+{number}"), memory.get("Phone", f"+{number}")
+            assert (ours is None) == (theirs is None), (seed, number)
+            if ours is not None:
+                owner = ours.related("owner")
+                expected = theirs.related("owner")
+                assert (owner and owner["id"]) == (expected and expected["id"]), (seed, number)
+        for person in memory.all("Person"):
+            ours = ctx.get("Person", person["id"])
+            assert [p["number"] for p in ours.related("phones")] == [p["number"] for p in person.related("phones")], (seed, person["id"])
+    finally:
+        ctx.close()
+    if not location.startswith("postgresql:"):
+        with sqlite3.connect(location) as db:
+            rows = db.execute('SELECT "owner", "owner_position" FROM "Phone" WHERE "owner" IS NOT NULL '
+                              'ORDER BY "owner", "owner_position"').fetchall()
+        places = {}
+        for owner, position in rows:
+            places.setdefault(owner, []).append(position)
+        for owner, held in places.items():
+            assert held == list(range(len(held))), (seed, owner, held)
