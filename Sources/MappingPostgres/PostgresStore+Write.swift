@@ -383,7 +383,11 @@ extension PostgresStore {
                 next[list] = first
             }
             let place = next[list] ?? 0
-            next[list] = place + 1
+            // A position at the top of the range is a store changed by hand, not a list that long.
+            let (following, overflow) = place.addingReportingOverflow(1)
+            guard !overflow else { throw MappingError(.store, "\(quote(table)).\(quote(position)) holds a position no list reaches: "
+                                                      + "the store was changed outside libmapping") }
+            next[list] = following
             places.append(.init(object: move.object, entity: move.entity, relationship: move.relationship,
                                 position: Int(truncatingIfNeeded: place)))
         }

@@ -143,7 +143,11 @@ extension SQLiteStore {
                 next[list] = first
             }
             let place = next[list] ?? 0
-            next[list] = place + 1
+            // A position at the top of the range is a store changed by hand, not a list that long.
+            let (following, overflow) = place.addingReportingOverflow(1)
+            guard !overflow else { throw MappingError(.store, "\(quote(table)).\(quote(position)) holds a position no list reaches: "
+                                                      + "the store was changed outside libmapping") }
+            next[list] = following
             places.append((move, Int(truncatingIfNeeded: place)))
         }
         return places

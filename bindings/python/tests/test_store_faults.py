@@ -807,3 +807,27 @@ def test_lists_set_whole_from_their_owners_end_as_in_memory(where, seed):
             places.setdefault(owner, []).append(position)
         for owner, held in places.items():
             assert held == list(range(len(held))), (seed, owner, held)
+
+
+def test_a_position_at_the_top_of_the_range_is_a_store_error(tmp_path):
+    """Rows joining a list the context never read take the places after its last; a stored position
+    at the top of the 64-bit range (a store changed by hand) fails the commit with a store error
+    naming the column, and leaves the file as it was."""
+    path = tmp_path / "people.db"
+    payload = people(random.Random(3), 10)
+    payload[0]["company"] = {"id": 1, "name": "C"}
+    with mapping.Context(SPEC, store=str(path), create=True) as ctx:
+        ctx.import_json("person", json.dumps(payload))
+    db = sqlite3.connect(path)
+    with db:
+        db.execute('UPDATE "Person" SET "company_position" = 9223372036854775806 WHERE "id" = 1')
+    before = db.execute('SELECT "id", "company", "company_position" FROM "Person" ORDER BY "id"').fetchall()
+    db.close()
+    with mapping.Context(SPEC, store=str(path)) as ctx:
+        newcomers = [{"id": 100 + n, "name": "N", "company": {"id": 1, "name": "C"}} for n in range(2)]
+        with pytest.raises(mapping.StoreError, match="company_position"):
+            ctx.import_json("person", json.dumps(newcomers))
+        assert ctx.get("Person", 100) is None
+    db = sqlite3.connect(path)
+    assert db.execute('SELECT "id", "company", "company_position" FROM "Person" ORDER BY "id"').fetchall() == before
+    db.close()
