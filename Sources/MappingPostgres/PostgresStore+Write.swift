@@ -89,9 +89,21 @@ extension PostgresStore {
         var announcement = Announcement()
         // Places in lists the graph has not read: closed where rows leave, then counted where
         // they join, before any row is written (`StoreCommit.listMoves`).
-        for move in commit.listMoves { try closePlace(move) }
-        for unlinked in commit.unlinked { try unlink(unlinked, announcement: &announcement) }
-        let appended = try placesAtEnd(commit.listMoves)
+        for move in commit.listMoves {
+            guard let left = move.left, let owner = rowID(left), let id = rowID(move.object) else { continue }
+            for (sql, values) in layout.closingPlace(move, owner: owner, id: id) { try connection.query(marked: sql, values) }
+        }
+        for row in commit.unlinked {
+            // A graph that holds the row reads it again.
+            guard let owner = rowID(row.owner), let key = rows[row.object]?.key,
+                  let (sql, values) = layout.unlinking(row, owner: owner, id: StoreLayout.rowID(of: key)) else { continue }
+            try connection.query(marked: sql, values)
+            announcement.changed(key)
+        }
+        let appended = try layout.placesAtEnd(commit.listMoves, owner: rowID) { (sql, values) throws(MappingError) -> StoredValue? in
+            let result = try connection.query(marked: sql, values)
+            return result.count == 1 ? result.value(row: 0, column: 0) : nil
+        }
         try delete(commit.deleted, undo: &undo, announcement: &announcement)
         try assignKeys(commit.inserted, undo: &undo)
         var conflicted: [StoreCommit.Row] = []
@@ -344,55 +356,8 @@ extension PostgresStore {
         }
     }
 
-    /// Clears the to-one of a row the graph has not read that left its owner's list (a graph that
-    /// holds the row reads it again).
-    private func unlink(_ row: StoreCommit.Unlinked, announcement: inout Announcement) throws(MappingError) {
-        guard let key = rows[row.object]?.key, let owner = (rows[row.owner]?.key).map(StoreLayout.rowID),
-              let (table, link, position) = layout.listColumns(entity: row.entity.index, relationship: row.relationship) else { return }
-        _ = try connection.query("UPDATE \(quote(table)) SET \(quote(link)) = NULL, \(quote(position)) = NULL, \"_version\" = \"_version\" + 1 "
-                                 + "WHERE \"_id\" = $1 AND \(quote(link)) = $2", [String(StoreLayout.rowID(of: key)), String(owner)])
-        announcement.changed(key)
-    }
-
-    /// Closes the place a row leaves in a list the graph has not read: the rows after it move up,
-    /// and the row holds no place until it is written (so the lists it joins do not count it).
-    private func closePlace(_ move: StoreCommit.ListMove) throws(MappingError) {
-        guard let left = move.left, let owner = (rows[left]?.key).map(StoreLayout.rowID),
-              let key = (rows[move.object]?.key).map(StoreLayout.rowID), let (table, link, position) = layout.listColumns(move) else { return }
-        _ = try connection.query("UPDATE \(quote(table)) SET \(quote(position)) = \(quote(position)) - 1 WHERE \(quote(link)) = $1 AND "
-                                 + "\(quote(position)) > (SELECT \(quote(position)) FROM \(quote(table)) WHERE \"_id\" = $2 AND \(quote(link)) = $1)",
-                                 [String(owner), String(key)])
-        _ = try connection.query("UPDATE \(quote(table)) SET \(quote(position)) = NULL WHERE \"_id\" = $1", [String(key)])
-    }
-
-    /// The places of rows joining lists the graph has not read: after the list's last, in the order
-    /// they joined (asked before any row is written, so the joining rows are not counted).
-    private func placesAtEnd(_ moves: [StoreCommit.ListMove]) throws(MappingError) -> [StoreCommit.Repositioned] {
-        var next: [String: Int64] = [:]
-        var places: [StoreCommit.Repositioned] = []
-        for move in moves {
-            guard let joined = move.joined, let owner = (rows[joined]?.key).map(StoreLayout.rowID),
-                  let (table, link, position) = layout.listColumns(move) else { continue }
-            let list = "\(table).\(link).\(owner)"
-            if next[list] == nil {
-                let result = try connection.query("SELECT coalesce(max(\(quote(position))), -1) + 1 FROM \(quote(table)) WHERE \(quote(link)) = $1",
-                                                  [String(owner)])
-                guard result.count == 1, case .integer(let first) = result.value(row: 0, column: 0) else {
-                    throw MappingError(.store, "cannot read the positions of \(quote(table)).\(quote(position))")
-                }
-                next[list] = first
-            }
-            let place = next[list] ?? 0
-            // A position at the top of the range is a store changed by hand, not a list that long.
-            let (following, overflow) = place.addingReportingOverflow(1)
-            guard !overflow else { throw MappingError(.store, "\(quote(table)).\(quote(position)) holds a position no list reaches: "
-                                                      + "the store was changed outside libmapping") }
-            next[list] = following
-            places.append(.init(object: move.object, entity: move.entity, relationship: move.relationship,
-                                position: Int(truncatingIfNeeded: place)))
-        }
-        return places
-    }
+    /// The `_id` of an object's row, if it has one.
+    private func rowID(_ object: ObjectID) -> Int64? { (rows[object]?.key).map(StoreLayout.rowID) }
 
     /// Rows the graph has not read that moved within an owner's to-many: their position column,
     /// one statement per table and column however many moved (removing the first of a long list

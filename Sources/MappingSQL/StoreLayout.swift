@@ -250,19 +250,6 @@ package struct StoreLayout {
         return indexes
     }
 
-    /// The table, to-one column and position column that keep a list move's one-to-many.
-    package func listColumns(_ move: StoreCommit.ListMove) -> (table: String, link: String, position: String)? {
-        listColumns(entity: move.entity.index, relationship: move.relationship)
-    }
-
-    /// The same for a to-one `relationship` of `entity` whose inverse is a to-many.
-    package func listColumns(entity: Int, relationship: Int) -> (table: String, link: String, position: String)? {
-        guard linkColumns.indices.contains(entity), linkColumns[entity].indices.contains(relationship),
-              let link = linkColumns[entity][relationship], let position = positionColumns[entity][relationship],
-              root.indices.contains(entity), let table = tables[root[entity]] else { return nil }
-        return (table.name, link, position)
-    }
-
     /// The columns of an entity's identification, in order (empty when it has none).
     package func identityColumns(_ entity: Entity) -> [String] {
         guard entity.identityMap != nil else { return [] }

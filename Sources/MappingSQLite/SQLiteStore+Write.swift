@@ -17,9 +17,21 @@ extension SQLiteStore {
         do throws(MappingError) {
             // Places in lists the graph has not read: closed where rows leave, then counted where
             // they join, before any row is written (`StoreCommit.listMoves`).
-            for move in commit.listMoves { try closePlace(move) }
-            for unlinked in commit.unlinked { try unlink(unlinked) }
-            let appended = try placesAtEnd(commit.listMoves)
+            for move in commit.listMoves {
+                guard let left = move.left, let owner = rowID(left), let id = rowID(move.object) else { continue }
+                for (sql, values) in layout.closingPlace(move, owner: owner, id: id) { try connection.statement(sql).run(values) }
+            }
+            for row in commit.unlinked {
+                guard let owner = rowID(row.owner), let id = rowID(row.object),
+                      let (sql, values) = layout.unlinking(row, owner: owner, id: id) else { continue }
+                try connection.statement(sql).run(values)
+            }
+            let appended = try layout.placesAtEnd(commit.listMoves, owner: rowID) { (sql, values) throws(MappingError) -> StoredValue? in
+                let query = try connection.statement(sql)
+                defer { query.reset() }
+                for (index, value) in values.enumerated() { try query.bind(Int32(clamping: index + 1), value) }
+                return try query.step() ? query.column(0) : nil
+            }
             for (object, entity) in commit.deleted {
                 if let key = try delete(object, entity) { removed.append((object, key)) }
             }
@@ -32,8 +44,7 @@ extension SQLiteStore {
             for row in commit.inserted { try write(row, isNew: true) }
             for row in commit.updated + commit.moved { try write(row, isNew: false) }
             for moved in commit.repositioned { try reposition(moved) }
-            for (move, position) in appended { try reposition(.init(object: move.object, entity: move.entity, relationship: move.relationship,
-                                                                    position: position)) }
+            for moved in appended { try reposition(moved) }
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
@@ -104,54 +115,8 @@ extension SQLiteStore {
         }
     }
 
-    /// Clears the to-one of a row the graph has not read that left its owner's list.
-    private func unlink(_ row: StoreCommit.Unlinked) throws(MappingError) {
-        guard let key = rowKeys.key(of: row.object).map(StoreLayout.rowID), let owner = rowKeys.key(of: row.owner).map(StoreLayout.rowID),
-              let (table, link, position) = layout.listColumns(entity: row.entity.index, relationship: row.relationship) else { return }
-        try connection.statement("UPDATE \(quote(table)) SET \(quote(link)) = NULL, \(quote(position)) = NULL WHERE \"_id\" = ? AND \(quote(link)) = ?")
-            .run([.integer(key), .integer(owner)])
-    }
-
-    /// Closes the place a row leaves in a list the graph has not read: the rows after it move up,
-    /// and the row holds no place until it is written (so the lists it joins do not count it).
-    private func closePlace(_ move: StoreCommit.ListMove) throws(MappingError) {
-        guard let left = move.left, let owner = rowKeys.key(of: left).map(StoreLayout.rowID),
-              let key = rowKeys.key(of: move.object).map(StoreLayout.rowID), let (table, link, position) = layout.listColumns(move) else { return }
-        try connection.statement("UPDATE \(quote(table)) SET \(quote(position)) = \(quote(position)) - 1 WHERE \(quote(link)) = ? AND "
-                                 + "\(quote(position)) > (SELECT \(quote(position)) FROM \(quote(table)) WHERE \"_id\" = ? AND \(quote(link)) = ?)")
-            .run([.integer(owner), .integer(key), .integer(owner)])
-        try connection.statement("UPDATE \(quote(table)) SET \(quote(position)) = NULL WHERE \"_id\" = ?").run([.integer(key)])
-    }
-
-    /// The places of rows joining lists the graph has not read: after the list's last, in the order
-    /// they joined (asked before any row is written, so the joining rows are not counted).
-    private func placesAtEnd(_ moves: [StoreCommit.ListMove]) throws(MappingError) -> [(StoreCommit.ListMove, Int)] {
-        var next: [String: Int64] = [:]
-        var places: [(StoreCommit.ListMove, Int)] = []
-        for move in moves {
-            guard let joined = move.joined, let owner = rowKeys.key(of: joined).map(StoreLayout.rowID),
-                  let (table, link, position) = layout.listColumns(move) else { continue }
-            let list = "\(table).\(link).\(owner)"
-            if next[list] == nil {
-                let query = try connection.statement("SELECT coalesce(max(\(quote(position))), -1) + 1 FROM \(quote(table)) WHERE \(quote(link)) = ?")
-                try query.bind(1, .integer(owner))
-                guard try query.step(), case .integer(let first) = query.column(0) else {
-                    query.reset()
-                    throw MappingError(.store, "cannot read the positions of \(quote(table)).\(quote(position))")
-                }
-                query.reset()
-                next[list] = first
-            }
-            let place = next[list] ?? 0
-            // A position at the top of the range is a store changed by hand, not a list that long.
-            let (following, overflow) = place.addingReportingOverflow(1)
-            guard !overflow else { throw MappingError(.store, "\(quote(table)).\(quote(position)) holds a position no list reaches: "
-                                                      + "the store was changed outside libmapping") }
-            next[list] = following
-            places.append((move, Int(truncatingIfNeeded: place)))
-        }
-        return places
-    }
+    /// The `_id` of an object's row, if it has one.
+    private func rowID(_ object: ObjectID) -> Int64? { rowKeys.key(of: object).map(StoreLayout.rowID) }
 
     /// A row the graph has not read, moved within an owner's to-many: its position column.
     private func reposition(_ moved: StoreCommit.Repositioned) throws(MappingError) {

@@ -114,13 +114,14 @@ extension ObjectStore {
                    model: Model) -> [StoreCommit.ListMove] {
         guard isPartial else { return [] }
         var moves: [StoreCommit.ListMove] = []
-        func note(_ object: ObjectID, _ entity: Entity, before: ObjectRecord?, now: [Links]?) {
+        // Only the to-ones are read (no record is copied): a commit of many rows asks this of each.
+        func note(_ object: ObjectID, _ entity: Entity, before: ObjectRecord?, live: Bool) {
             for (index, relationship) in entity.relationships.enumerated() where !relationship.toMany {
                 guard let inverse = relationship.inverse, let declared = model.inverse(of: relationship), declared.toMany else { continue }
                 var old: ObjectID?
                 if let before, before.links.indices.contains(index), case .one(let target) = before.links[index] { old = target }
                 var new: ObjectID?
-                if let now, now.indices.contains(index), case .one(let target) = now[index] { new = target }
+                if live, case .one(let target) = links(of: object, index) { new = target }
                 guard old != new else { continue }
                 let left = old.flatMap { unreadList($0, inverse) ? $0 : nil }
                 let joined = new.flatMap { unreadList($0, inverse) ? $0 : nil }
@@ -129,16 +130,16 @@ extension ObjectStore {
             }
         }
         for object in journal.created {
-            guard let record = record(object), model.entities.indices.contains(record.entity) else { continue }
-            note(object, model.entities[record.entity], before: nil, now: record.links)
+            guard let kind = entityIndex(of: object), model.entities.indices.contains(kind) else { continue }
+            note(object, model.entities[kind], before: nil, live: true)
         }
         for object in updated {
-            guard let slot = liveSlot(of: object), let before = journal.beforeImages[slot], let record = record(object),
-                  model.entities.indices.contains(record.entity) else { continue }
-            note(object, model.entities[record.entity], before: before, now: record.links)
+            guard let slot = liveSlot(of: object), let before = journal.beforeImages[slot], let kind = entityIndex(of: object),
+                  model.entities.indices.contains(kind) else { continue }
+            note(object, model.entities[kind], before: before, live: true)
         }
         for (object, before) in deleted where model.entities.indices.contains(before.entity) {
-            note(object, model.entities[before.entity], before: before, now: nil)
+            note(object, model.entities[before.entity], before: before, live: false)
         }
         // Appended in the order they joined, as memory appends them (stable: one object's moves
         // keep their order).
