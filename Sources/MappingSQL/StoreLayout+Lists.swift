@@ -4,36 +4,64 @@ import MappingCore
 /// `StoreCommit.unlinked`), as statements written with `?` that both databases run: the stores
 /// differ only in how they run them and how they know a row's key.
 extension StoreLayout {
-    /// The table, to-one column and position column that keep a list move's one-to-many.
-    package func listColumns(_ move: StoreCommit.ListMove) -> (table: String, link: String, position: String)? {
-        listColumns(entity: move.entity.index, relationship: move.relationship)
+    /// The statements on one one-to-many kept on its targets' rows (a to-one column and its
+    /// position column), written once per layout: a commit runs them per row, and writing their
+    /// text each time (quoting every name) was a visible share of a commit.
+    package struct ListStatements: Sendable {
+        /// The rows after a leaving row's place move up (owner, row's `_id`, owner).
+        let closing: String
+        /// The leaving row holds no place until it is written (its `_id`).
+        let clearing: String
+        /// A row that left the owner's list names no owner (`_id`, owner).
+        let unlinking: String
+        /// The place after the list's last (owner).
+        let end: String
+        /// Table and position column, for errors.
+        let place: String
+
+        init(table: String, link: String, position: String, dialect: Dialect) {
+            let (table, link, position) = (quote(table), quote(link), quote(position))
+            closing = "UPDATE \(table) SET \(position) = \(position) - 1 WHERE \(link) = ? AND "
+                + "\(position) > (SELECT \(position) FROM \(table) WHERE \"_id\" = ? AND \(link) = ?)"
+            clearing = "UPDATE \(table) SET \(position) = NULL WHERE \"_id\" = ?"
+            let version = dialect == .postgres ? ", \"_version\" = \"_version\" + 1" : ""
+            unlinking = "UPDATE \(table) SET \(link) = NULL, \(position) = NULL\(version) WHERE \"_id\" = ? AND \(link) = ?"
+            end = "SELECT coalesce(max(\(position)), -1) + 1 FROM \(table) WHERE \(link) = ?"
+            place = "\(table).\(position)"
+        }
     }
 
-    /// The same for a to-one `relationship` of `entity` whose inverse is a to-many.
-    package func listColumns(entity: Int, relationship: Int) -> (table: String, link: String, position: String)? {
-        guard linkColumns.indices.contains(entity), linkColumns[entity].indices.contains(relationship),
-              let link = linkColumns[entity][relationship], let position = positionColumns[entity][relationship],
-              root.indices.contains(entity), let table = tables[root[entity]] else { return nil }
-        return (table.name, link, position)
+    /// Per entity, per relationship: the statements of a to-one whose inverse is a to-many.
+    static func listStatements(tables: [Int: Table], root: [Int], links: [[String?]], positions: [[String?]],
+                               dialect: Dialect) -> [[ListStatements?]] {
+        links.indices.map { entity in
+            links[entity].indices.map { relationship -> ListStatements? in
+                guard let link = links[entity][relationship], positions[entity].indices.contains(relationship),
+                      let position = positions[entity][relationship], root.indices.contains(entity),
+                      let table = tables[root[entity]] else { return nil }
+                return ListStatements(table: table.name, link: link, position: position, dialect: dialect)
+            }
+        }
+    }
+
+    /// The statements of a to-one `relationship` of `entity` whose inverse is a to-many.
+    package func listStatements(entity: Int, relationship: Int) -> ListStatements? {
+        guard listStatements.indices.contains(entity), listStatements[entity].indices.contains(relationship) else { return nil }
+        return listStatements[entity][relationship]
     }
 
     /// Closing the place a row (`_id` `id`) leaves in `owner`'s list: the rows after it move up, and
     /// the row holds no place until it is written (so the lists it joins do not count it).
     package func closingPlace(_ move: StoreCommit.ListMove, owner: Int64, id: Int64) -> [(sql: String, values: [StoredValue])] {
-        guard let (table, link, position) = listColumns(move) else { return [] }
-        return [("UPDATE \(quote(table)) SET \(quote(position)) = \(quote(position)) - 1 WHERE \(quote(link)) = ? AND "
-                 + "\(quote(position)) > (SELECT \(quote(position)) FROM \(quote(table)) WHERE \"_id\" = ? AND \(quote(link)) = ?)",
-                 [.integer(owner), .integer(id), .integer(owner)]),
-                ("UPDATE \(quote(table)) SET \(quote(position)) = NULL WHERE \"_id\" = ?", [.integer(id)])]
+        guard let list = listStatements(entity: move.entity.index, relationship: move.relationship) else { return [] }
+        return [(list.closing, [.integer(owner), .integer(id), .integer(owner)]), (list.clearing, [.integer(id)])]
     }
 
     /// Clearing the to-one (and position) of a row not read that left `owner`'s list, where it still
     /// names that owner (PostgreSQL's version moves on, as for any change to a row).
     package func unlinking(_ row: StoreCommit.Unlinked, owner: Int64, id: Int64) -> (sql: String, values: [StoredValue])? {
-        guard let (table, link, position) = listColumns(entity: row.entity.index, relationship: row.relationship) else { return nil }
-        let version = dialect == .postgres ? ", \"_version\" = \"_version\" + 1" : ""
-        return ("UPDATE \(quote(table)) SET \(quote(link)) = NULL, \(quote(position)) = NULL\(version) WHERE \"_id\" = ? AND \(quote(link)) = ?",
-                [.integer(id), .integer(owner)])
+        guard let list = listStatements(entity: row.entity.index, relationship: row.relationship) else { return nil }
+        return (list.unlinking, [.integer(id), .integer(owner)])
     }
 
     /// The places of rows joining lists the graph has not read: after each list's last, in the
@@ -42,15 +70,15 @@ extension StoreLayout {
     /// counted.
     package func placesAtEnd(_ moves: [StoreCommit.ListMove], owner: (ObjectID) -> Int64?,
                              first: (String, [StoredValue]) throws(MappingError) -> StoredValue?) throws(MappingError) -> [StoreCommit.Repositioned] {
-        var next: [String: Int64] = [:]
+        var next: [ListEnd: Int64] = [:]
         var places: [StoreCommit.Repositioned] = []
         for move in moves {
-            guard let joined = move.joined, let id = owner(joined), let (table, link, position) = listColumns(move) else { continue }
-            let list = "\(table).\(link).\(id)"
+            guard let joined = move.joined, let id = owner(joined),
+                  let statements = listStatements(entity: move.entity.index, relationship: move.relationship) else { continue }
+            let list = ListEnd(place: statements.place, owner: id)  // entities sharing a table share the column
             if next[list] == nil {
-                guard case .integer(let after) = try first("SELECT coalesce(max(\(quote(position))), -1) + 1 FROM \(quote(table)) "
-                                                           + "WHERE \(quote(link)) = ?", [.integer(id)]) else {
-                    throw MappingError(.store, "cannot read the positions of \(quote(table)).\(quote(position))")
+                guard case .integer(let after) = try first(statements.end, [.integer(id)]) else {
+                    throw MappingError(.store, "cannot read the positions of \(statements.place)")
                 }
                 next[list] = after
             }
@@ -58,12 +86,18 @@ extension StoreLayout {
             // A position at the top of the range is a store changed by hand, not a list that long.
             let (following, overflow) = place.addingReportingOverflow(1)
             guard !overflow else {
-                throw MappingError(.store, "\(quote(table)).\(quote(position)) holds a position no list reaches: the store was changed outside libmapping")
+                throw MappingError(.store, "\(statements.place) holds a position no list reaches: the store was changed outside libmapping")
             }
             next[list] = following
             places.append(.init(object: move.object, entity: move.entity, relationship: move.relationship,
                                 position: Int(truncatingIfNeeded: place)))
         }
         return places
+    }
+
+    /// One owner's list in `placesAtEnd`.
+    private struct ListEnd: Hashable {
+        let place: String
+        let owner: Int64
     }
 }

@@ -55,6 +55,9 @@ package struct StoreLayout {
     package private(set) var joinTables: [[String?]] = []
     /// Per entity, per relationship: the position column of a to-one whose inverse is a to-many.
     package private(set) var positionColumns: [[String?]] = []
+    /// Per entity, per relationship: the statements of a to-one whose inverse is a to-many
+    /// (`StoreLayout+Lists`).
+    package private(set) var listStatements: [[ListStatements?]] = []
 
     package init(model: Model, naming: Naming? = nil, dialect: Dialect = .sqlite, json: @escaping JSONTextReader) {
         self.model = model
@@ -108,6 +111,7 @@ package struct StoreLayout {
             joinTables.append(joins)
             positionColumns.append(positions)
         }
+        listStatements = Self.listStatements(tables: tables, root: root, links: linkColumns, positions: positionColumns, dialect: dialect)
     }
 
     /// The column for a declaration: its own name unless another declaration in the table took it.

@@ -8,6 +8,7 @@ final class SQLiteConnection: @unchecked Sendable {
     private let db: OpaquePointer
     let path: String
     private var statements: [String: Statement] = [:]
+    private var keyed: [RowStatement: Statement] = [:]
 
     private init(db: OpaquePointer, path: String) {
         self.db = db
@@ -16,6 +17,7 @@ final class SQLiteConnection: @unchecked Sendable {
 
     deinit {
         statements.removeAll()  // finalized before the connection closes
+        keyed.removeAll()
         sqlite3_close_v2(db)
     }
 
@@ -82,6 +84,17 @@ final class SQLiteConnection: @unchecked Sendable {
         guard status == SQLITE_OK, let raw else { throw failure(status, "to prepare \(sql.prefix(60))") }
         let prepared = Statement(raw, connection: self)
         statements[sql] = prepared
+        return prepared
+    }
+
+    /// A prepared statement kept under `key`, its text written only the first time.
+    func statement(_ key: RowStatement, _ sql: () throws(MappingError) -> String) throws(MappingError) -> Statement {
+        if let cached = keyed[key] {
+            cached.reset()
+            return cached
+        }
+        let prepared = try transientStatement(try sql())
+        keyed[key] = prepared
         return prepared
     }
 

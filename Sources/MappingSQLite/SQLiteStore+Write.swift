@@ -73,44 +73,62 @@ extension SQLiteStore {
     }
 
     private func delete(_ object: ObjectID, _ entity: Entity) throws(MappingError) -> Int64? {
-        guard let key = rowKeys.key(of: object), layout.root.indices.contains(entity.index),
-              let table = layout.tables[layout.root[entity.index]] else { return nil }
+        guard let key = rowKeys.key(of: object), layout.root.indices.contains(entity.index) else { return nil }
         let id = StoreLayout.rowID(of: key)
-        try connection.statement("DELETE FROM \(quote(table.name)) WHERE \"_id\" = ?").run([.integer(id)])
-        for join in layout.joinTables[entity.index].compactMap({ $0 }) {
-            try connection.statement("DELETE FROM \(quote(join)) WHERE \"owner\" = ?").run([.integer(id)])
+        try statement(.delete(root: layout.root[entity.index])).run([.integer(id)])
+        for (index, join) in layout.joinTables[entity.index].enumerated() where join != nil {
+            try statement(.deleteJoin(entity: entity.index, relationship: index)).run([.integer(id)])
         }
         rowKeys.remove(object)
         return key
     }
 
-    /// A row as the object is now: inserted whole, or every column rewritten; and its to-many links.
+    /// A new row whole; an updated row's columns the commit changed (`StoreCommit.Row.changed`:
+    /// the others hold what the file holds, and rewriting an indexed column costs SQLite its
+    /// index entries) and its known positions; and the to-manys kept in join tables that changed.
     private func write(_ row: StoreCommit.Row, isNew: Bool) throws(MappingError) {
-        guard let key = rowKeys.key(of: row.object).map(StoreLayout.rowID) else { return }
-        let sql = statements(for: row.entity)
+        let entity = row.entity.index
+        guard let key = rowKeys.key(of: row.object).map(StoreLayout.rowID), layout.attributeColumns.indices.contains(entity) else { return }
+        let changed: Set<String> = isNew ? [] : Set(row.changed)
+        let relationships = row.entity.relationships
+        var marked: [Bool] = []
         var values: [StoredValue] = []
         values.reserveCapacity(3 + row.values.count + 2 * row.links.count)
         if isNew { values += [.integer(key), .text(row.entity.name)] }
-        for index in layout.attributeColumns[row.entity.index].indices {
-            values.append(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
+        for index in layout.attributeColumns[entity].indices {
+            let write = isNew || (row.entity.attributes.indices.contains(index) && changed.contains(row.entity.attributes[index].name))
+            marked.append(write)
+            if write { values.append(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil)) }
         }
-        for (index, column) in layout.linkColumns[row.entity.index].enumerated() where column != nil {
+        for (index, column) in layout.linkColumns[entity].enumerated() where column != nil {
+            let write = isNew || (relationships.indices.contains(index) && changed.contains(relationships[index].name))
+            marked.append(write)
+            guard write else { continue }
             let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { rowKeys.key(of: $0) }.map(StoreLayout.rowID) : nil
             values.append(target.map(StoredValue.integer) ?? .null)
         }
-        for (index, column) in layout.positionColumns[row.entity.index].enumerated() where column != nil {
+        // A position is nil where the owner's list is not read: the stored one stands (or
+        // `listMoves` sets it).
+        for (index, column) in layout.positionColumns[entity].enumerated() where column != nil {
             let position = row.positions.indices.contains(index) ? row.positions[index] : nil
-            values.append(position.map { StoredValue.integer(Int64($0)) } ?? .null)
+            marked.append(isNew || position != nil)
+            if isNew || position != nil { values.append(position.map { StoredValue.integer(Int64($0)) } ?? .null) }
         }
-        if !isNew { values.append(.integer(key)) }
-        try connection.statement(isNew ? sql.insert : sql.update).run(values)
-        for (index, join) in layout.joinTables[row.entity.index].enumerated() {
-            guard let join, row.links.indices.contains(index) else { continue }
-            if !isNew { try connection.statement("DELETE FROM \(quote(join)) WHERE \"owner\" = ?").run([.integer(key)]) }
-            let add = "INSERT INTO \(quote(join)) (\"owner\", \"target\", \"position\") VALUES (?, ?, ?)"
+        if isNew {
+            try statement(.insert(entity: entity)).run(values)
+        } else if marked.contains(true) {
+            values.append(.integer(key))
+            try statement(.update(entity: entity, columns: marked)).run(values)
+        }
+        for (index, join) in layout.joinTables[entity].enumerated() {
+            guard join != nil, row.links.indices.contains(index) else { continue }
+            if !isNew {
+                guard relationships.indices.contains(index), changed.contains(relationships[index].name) else { continue }
+                try statement(.deleteJoin(entity: entity, relationship: index)).run([.integer(key)])
+            }
             for (position, target) in row.links[index].enumerated() {
                 guard let targetKey = rowKeys.key(of: target).map(StoreLayout.rowID) else { continue }
-                try connection.statement(add).run([.integer(key), .integer(targetKey), .integer(Int64(position))])
+                try statement(.insertJoin(entity: entity, relationship: index)).run([.integer(key), .integer(targetKey), .integer(Int64(position))])
             }
         }
     }
@@ -120,29 +138,8 @@ extension SQLiteStore {
 
     /// A row the graph has not read, moved within an owner's to-many: its position column.
     private func reposition(_ moved: StoreCommit.Repositioned) throws(MappingError) {
-        let entity = moved.entity.index
-        guard let key = rowKeys.key(of: moved.object), layout.positionColumns.indices.contains(entity),
-              layout.positionColumns[entity].indices.contains(moved.relationship),
-              let column = layout.positionColumns[entity][moved.relationship], let table = layout.tables[layout.root[entity]] else { return }
-        try connection.statement("UPDATE \(quote(table.name)) SET \(quote(column)) = ? WHERE \"_id\" = ?")
+        guard let key = rowKeys.key(of: moved.object) else { return }
+        try statement(.reposition(entity: moved.entity.index, relationship: moved.relationship))
             .run([.integer(Int64(moved.position)), .integer(StoreLayout.rowID(of: key))])
-    }
-
-    /// The INSERT and UPDATE of an entity's rows, made once: its attribute columns, its to-one
-    /// columns, then their position columns.
-    private func statements(for entity: Entity) -> (insert: String, update: String) {
-        if let made = rowStatements[entity.index] { return made }
-        let table = layout.tables[layout.root[entity.index]]?.name ?? entity.name
-        let columns = layout.attributeColumns[entity.index] + layout.linkColumns[entity.index].compactMap { $0 }
-            + layout.positionColumns[entity.index].compactMap { $0 }
-        let insert = "INSERT INTO \(quote(table)) (\"_id\", \"_entity\"\(columns.map { ", " + quote($0) }.joined())) VALUES (?, ?"
-            + String(repeating: ", ?", count: columns.count) + ")"
-        // A row's position is null when its owner's list is not read: the stored one stands.
-        let positions = Set(layout.positionColumns[entity.index].compactMap { $0 })
-        let sets = columns.map { positions.contains($0) ? "\(quote($0)) = coalesce(?, \(quote($0)))" : quote($0) + " = ?" }
-        let update = columns.isEmpty ? "UPDATE \(quote(table)) SET \"_entity\" = \"_entity\" WHERE \"_id\" = ?"
-            : "UPDATE \(quote(table)) SET \(sets.joined(separator: ", ")) WHERE \"_id\" = ?"
-        rowStatements[entity.index] = (insert, update)
-        return (insert, update)
     }
 }

@@ -23,8 +23,6 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     var rowKeys = RowKeys()
     /// Per table (root entity), the next `_id` to give out, once read.
     var nextIDs: [Int: Int64] = [:]
-    /// Per entity, the text of its rows' INSERT and UPDATE (`SQLiteStore+Write`).
-    var rowStatements: [Int: (insert: String, update: String)] = [:]
 
     let readOnly: Bool
 
