@@ -338,8 +338,9 @@ public final class MappingContext: Sendable {
             try store.materialize([object], model: model)
             try store.readList(of: object, named: relationship, model: model)
             if store.isPartial {
-                try store.materialize(try GraphReader(model: model, store: store).links(of: object, relationship: relationship).0.targets,
-                                      model: model)
+                // The reader (a copy of the graph) is gone before the graph reads the targets.
+                let targets = try GraphReader(model: model, store: store).links(of: object, relationship: relationship).0.targets
+                try store.materialize(targets, model: model)
             }
             let (links, declared) = try GraphReader(model: model, store: store).links(of: object, relationship: relationship)
             return try body(links, declared)
@@ -365,12 +366,17 @@ public final class MappingContext: Sendable {
     public func object(of entity: String, identity: JSONValue) throws(MappingError) -> ObjectID? {
         let model = spec.model
         return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> ObjectID? in
-            let reader = GraphReader(model: model, store: store)
-            let found = try reader.entity(named: entity)
-            // Read from the store first when the graph has not read that identity's row yet.
-            if store.isPartial, let key = try reader.identityKey(of: found, identity: identity) {
-                _ = try store.find(found, key: key, model: model)
+            // A reader holds a copy of the graph: it is gone before the graph changes, or the
+            // change would copy every array of the graph (the whole cache, per call).
+            let found: Entity
+            let key: IdentityKey?
+            do {
+                let reader = GraphReader(model: model, store: store)
+                found = try reader.entity(named: entity)
+                key = store.isPartial ? try reader.identityKey(of: found, identity: identity) : nil
             }
+            // Read from the store first when the graph has not read that identity's row yet.
+            if let key { _ = try store.find(found, key: key, model: model) }
             return try GraphReader(model: model, store: store).find(found, identity: identity)
         }
     }

@@ -58,6 +58,10 @@ package struct StoreLayout {
     /// Per entity, per relationship: the statements of a to-one whose inverse is a to-many
     /// (`StoreLayout+Lists`).
     package private(set) var listStatements: [[ListStatements?]] = []
+    /// Per root entity, how its table's rows are read (`StoreLoader`).
+    private(set) var tableReads: [Int: TableRead] = [:]
+    /// Each entity's index by name, as rows name them in `_entity`.
+    private(set) var entityByName: [String: Int] = [:]
 
     package init(model: Model, naming: Naming? = nil, dialect: Dialect = .sqlite, json: @escaping JSONTextReader) {
         self.model = model
@@ -112,6 +116,8 @@ package struct StoreLayout {
             positionColumns.append(positions)
         }
         listStatements = Self.listStatements(tables: tables, root: root, links: linkColumns, positions: positionColumns, dialect: dialect)
+        for entity in model.entities { entityByName[entity.name] = entity.index }
+        tableReads = Self.tableReads(self)
     }
 
     /// The column for a declaration: its own name unless another declaration in the table took it.

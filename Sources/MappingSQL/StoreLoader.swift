@@ -180,7 +180,14 @@ extension StoreLayout {
     package static func paddedLength(_ count: Int) -> Int { batchLengths.first { $0 >= count } ?? maxBatch }
 
     /// `count` parameters, for an IN list.
-    package static func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
+    package static func marks(_ count: Int) -> String {
+        markLists[count] ?? Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    /// The IN lists of the padded lengths, written once.
+    private static let markLists: [Int: String] = Dictionary(uniqueKeysWithValues: batchLengths.map {
+        ($0, Array(repeating: "?", count: $0).joined(separator: ", "))
+    })
 
     /// The targets of a to-many kept on its targets' to-one column (`inverse`, in the
     /// destination), for the owners (rows of table `ownerRoot`) whose ids fill `marks`, with their
@@ -212,15 +219,11 @@ extension StoreLayout {
     package func rows<Rows: StoredRows>(of rootIndex: Int, filter: String, toMany: [String: [Int64: [Int64]]],
                                         reverse: inout [OwnerLink: [(position: Int64, target: Int64)]],
                                         _ query: (String) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
-        guard let table = tables[rootIndex] else { return [] }
-        var entityByName: [String: Int] = [:]
-        for entity in model.entities { entityByName[entity.name] = entity.index }
+        guard let table = tables[rootIndex], let read = tableReads[rootIndex] else { return [] }
         let versioned = dialect == .postgres
-        let leading = versioned ? ["\"_id\"", "\"_entity\"", "\"_version\""] : ["\"_id\"", "\"_entity\""]
-        let columns = leading + table.columns.map(quote)
-        let cursor = try query("SELECT \(columns.joined(separator: ", ")) FROM \(quote(table.name)) \(filter) ORDER BY \"_id\"")
+        let cursor = try query("\(read.select) \(filter) ORDER BY \"_id\"")
         defer { cursor.finish() }
-        let places = ColumnPlaces(self, table: table, first: leading.count)
+        let places = read
         var rows: [StoredObject] = []
         // Rows of one table mostly name the same entity: the last name read is compared as bytes
         // before a new String is made and looked up.
@@ -324,20 +327,28 @@ extension StoreLayout {
         }
     }
 
-    /// Where each entity's attribute, to-one and position columns are in a table's SELECT (after
-    /// the `first` leading columns), worked out once per table rather than once per row.
-    private struct ColumnPlaces {
-        var attributes: [[Int32?]] = []
-        var links: [[Int32?]] = []
-        var positions: [[Int32?]] = []
+    /// How one table's rows are read (`rows(of:filter:…)`): the SELECT of its columns, and where
+    /// each entity's attribute, to-one and position columns are in it. Made once per layout: a
+    /// graph reading a row at a time made them per row, a large share of a read by key.
+    struct TableRead: Sendable {
+        let select: String
+        let attributes: [[Int32?]]
+        let links: [[Int32?]]
+        let positions: [[Int32?]]
 
-        init(_ layout: StoreLayout, table: StoreLayout.Table, first: Int) {
+        init(_ layout: StoreLayout, table: StoreLayout.Table) {
+            let leading = layout.dialect == .postgres ? ["\"_id\"", "\"_entity\"", "\"_version\""] : ["\"_id\"", "\"_entity\""]
+            select = "SELECT \((leading + table.columns.map(quote)).joined(separator: ", ")) FROM \(quote(table.name))"
             var place: [String: Int32] = [:]
-            for (index, column) in table.columns.enumerated() { place[column] = Int32(clamping: index + first) }
+            for (index, column) in table.columns.enumerated() { place[column] = Int32(clamping: index + leading.count) }
             attributes = layout.attributeColumns.map { $0.map { place[$0] } }
             links = layout.linkColumns.map { $0.map { $0.flatMap { place[$0] } } }
             positions = layout.positionColumns.map { $0.map { $0.flatMap { place[$0] } } }
         }
+    }
+
+    static func tableReads(_ layout: StoreLayout) -> [Int: TableRead] {
+        layout.tables.mapValues { TableRead(layout, table: $0) }
     }
 
     /// The targets of each join table, by owner `_id`, in position order; `filter` (an SQL

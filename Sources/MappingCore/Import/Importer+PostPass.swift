@@ -30,10 +30,15 @@ extension Importer {
         let predicate = try text.map { (text) throws(MappingError) in
             try CompiledPredicate.compile(text, entity: entity, model: model, arguments: [])
         }
-        let reader = GraphReader(model: model, store: store)
-        let evaluator = PredicateEvaluator(store: store)
-        let orphans = reader.objects(of: entity).filter { object in
-            !touched.contains(object) && (predicate.map { evaluator.matches(object, $0) } ?? true)
+        // The reader and evaluator (copies of the graph) are gone before the first delete, which
+        // would otherwise copy every array of the graph.
+        let orphans: [ObjectID]
+        do {
+            let reader = GraphReader(model: model, store: store)
+            let evaluator = PredicateEvaluator(store: store)
+            orphans = reader.objects(of: entity).filter { object in
+                !touched.contains(object) && (predicate.map { evaluator.matches(object, $0) } ?? true)
+            }
         }
         for orphan in orphans where store.contains(orphan) {
             try store.delete(orphan, model: model)

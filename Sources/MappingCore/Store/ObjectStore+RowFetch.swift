@@ -10,9 +10,10 @@ extension ObjectStore {
     package mutating func fetchRows(_ request: FetchRequest, model: Model) throws(MappingError) -> [ObjectID]? {
         guard let source = session.rowSource else { return nil }
         let (entity, kinds, predicate, translated) = try rowQuery(request, model: model)
-        let reader = GraphReader(model: model, store: self)
         let order: [RowOrder]?
         do throws(MappingError) {
+            // The reader (a copy of the graph) is gone before the graph reads rows.
+            let reader = GraphReader(model: model, store: self)
             order = try request.sort.map { (text) throws(MappingError) in RowOrder.translate(try reader.sortKeys(text, entity: entity), entity: entity, model: model) }
                 ?? []
         } catch {
