@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(name: "MappingCoreTests", dependencies: ["MappingArena", "MappingCore", "MappingEngine", "_MappingTestSupport"]),
         .testTarget(name: "MappingJSONTests", dependencies: ["MappingJSON", "MappingEngine", "_MappingTestSupport"]),
         .testTarget(name: "MappingCAPITests", dependencies: ["Mapping", "MappingLock", "CMappingHeader"]),
-        .testTarget(name: "MappingSQLiteTests", dependencies: ["MappingSQLite", "MappingEngine", "MappingLock", "_MappingTestSupport"]),
+        .testTarget(name: "MappingSQLiteTests", dependencies: ["MappingSQLite", "MappingSQL", "MappingEngine", "MappingLock", "_MappingTestSupport"]),
     ] + simdjsonTargets + postgresTargets,
     // simdjson's headers need C++17 (only CSimdJSON is C++); a setting, so not an unsafe flag.
     cxxLanguageStandard: .cxx17
