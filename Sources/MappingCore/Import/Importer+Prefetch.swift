@@ -1,6 +1,6 @@
 /// On a graph that holds part of its store's rows, an import first walks the payload as the
 /// progress count does (`countInAdvance`) and looks up every identity its representations carry.
-/// The identities the graph does not hold are noted in the call's `FaultLog`, with the to-manys
+/// The identities the graph does not hold (or holds as faults) are noted in the call's `FaultLog`, with the to-manys
 /// the mappings set whole; if anything was noted, the run stops before mapping anything. The
 /// call reads those rows (and those lists with them) in a few set queries and runs again, so the
 /// first run that maps finds its objects, where before a whole mapping run was made and thrown away
@@ -35,6 +35,10 @@ extension Importer {
                   source.map { mapping.attributes.indices.contains($0) && mapping.attributes[$0].transformer == nil } ?? false
               }),
               let values = try? identificationValues(node, mapping, entity, keyValue: nil) else { return }
-        _ = store.lookup(map: map, key: IdentityKey(values))
+        // An identity the graph keeps for an object it evicted (a graph that knows every identity
+        // keeps them) finds a fault: its row is read with the others, before the run that maps.
+        if let found = store.lookup(map: map, key: IdentityKey(values)), store.faultEntity(found) != nil {
+            log.faults.insert(found)
+        }
     }
 }

@@ -44,11 +44,17 @@ extension ObjectStore {
         session.faultBatches.read(faults)
     }
 
-    /// The object of `entity`'s identity map under `key`: the graph's, else the database's row
-    /// with that identity, read now. Nil when neither has one.
+    /// The object of `entity`'s identity map under `key`, read: the graph's, else the database's
+    /// row with that identity, read now. Nil when neither has one. A graph that knows every
+    /// identity keeps an evicted object's under its fault, which is read here (a fault's row
+    /// that is gone leaves a stale handle, which finds nothing).
     package mutating func find(_ entity: Entity, key: IdentityKey, model: Model) throws(MappingError) -> ObjectID? {
         guard let map = entity.identityMap else { return nil }
-        if let found = lookup(map: map, key: key) { return found }
+        if let found = lookup(map: map, key: key) {
+            guard faultEntity(found) != nil else { return found }
+            try materialize([found], model: model)
+            return contains(found) && faultEntity(found) == nil ? found : nil
+        }
         guard !session.identitiesComplete else { return nil }
         try read(entity, identities: [key], model: model)
         return lookup(map: map, key: key)

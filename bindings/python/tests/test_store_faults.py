@@ -720,6 +720,26 @@ def test_a_new_store_past_its_limit_keeps_one_object_per_identity(where):
         assert_same_graphs(reopened, memory, 21)
 
 
+def test_a_new_store_past_its_limit_gets_evicted_objects_by_identity(where):
+    """The identities a store's own context keeps through eviction name faults: a get by identity
+    reads the row (it answered None for every evicted object before), and after a delete it finds
+    nothing."""
+    payload = people(random.Random(5), 30)
+    with mapping.Context(SPEC, store=str(where), cache_limit=3) as ctx:
+        ctx.import_json("person", json.dumps(payload))
+        assert ctx.cached_count <= 3
+        for person in payload:
+            found = ctx.get("Person", person["id"])
+            assert found is not None and found["name"] == person["name"], person["id"]
+            if "company" in person:
+                assert ctx.get("Company", person["company"]["id"])["name"] == "C"
+        for label in {tag for person in payload for tag in person["tags"]}:
+            assert ctx.get("Tag", label)["label"] == label
+        ctx.delete(ctx.get("Person", 7))
+        assert ctx.get("Person", 7) is None
+        assert ctx.get("Person", 8)["name"] == "P8"
+
+
 def test_an_import_of_known_identities_maps_once(tmp_path):
     """Before mapping, an import on part of a store looks up every identity its payload carries (a
     walk, no mapping); the rows it lacks are read, and the one run that maps finds them. A host
@@ -740,6 +760,26 @@ def test_an_import_of_known_identities_maps_once(tmp_path):
         assert len(calls) == len(page), calls
         assert {ctx.get("Company", p["company"]["id"])["name"] for p in page} == {"c"}
         assert ctx.count("Person") == 40, "no person was made twice"
+
+
+def test_an_import_of_evicted_objects_maps_once(tmp_path):
+    """A context that made its store keeps every identity through eviction, so an evicted object's
+    identity finds its fault, not a miss: the walk before mapping reads those rows too, and the one
+    run that maps finds them read (a transformer on the name is called once per representation)."""
+    spec = json.loads(json.dumps(SPEC))
+    spec["mappings"]["company"]["attributes"]["name"] = {"keyPath": "name", "transformer": "count"}
+    payload = people(random.Random(11), 60)
+    page = [person for person in payload if "company" in person]
+    calls = []
+    with mapping.Context(spec, store=str(tmp_path / "people.db"), create=True, cache_limit=5) as ctx:
+        ctx.register_transformer("count", lambda value: calls.append(value) or value.upper())
+        ctx.import_json("person", json.dumps(payload))
+        assert ctx.cached_count <= 5, "the cache was trimmed after the import"
+        calls.clear()
+        ctx.import_json("person", json.dumps(page))
+        assert len(calls) == len(page), calls
+        assert {ctx.get("Company", p["company"]["id"])["name"] for p in page} == {p["company"]["name"].upper() for p in page}
+        assert ctx.count("Person") == 60, "no person was made twice"
 
 
 PHONES_SPEC = {
