@@ -59,14 +59,17 @@ extension ObjectStore {
         return commit
     }
 
-    /// Each owner's to-many targets by position, made once per commit: rows ask for their position
-    /// in their owner's list, and a search of the list per row would be quadratic in its length.
+    /// Each long to-many's targets by position, made once per commit: rows ask for their position
+    /// in their owner's list, and a search of a long list per row would be quadratic in its length
+    /// (a short one is searched: a dictionary per person's phones cost more than the search).
     struct PositionCache {
         struct Key: Hashable {
             let owner: ObjectID
             let relationship: Int
         }
         var positions: [Key: [ObjectID: Int]] = [:]
+        /// Lists up to this long are searched for each row, not indexed.
+        static let searched = 16
     }
 
     private func row(_ object: ObjectID, _ model: Model, _ cache: inout PositionCache, changed: [String],
@@ -96,6 +99,20 @@ extension ObjectStore {
             guard !relationship.toMany, let inverse = relationship.inverse, links.indices.contains(index),
                   let owner = links[index].first, !unreadList(owner, inverse), let ownerLinks = self.links(of: owner, inverse) else {
                 positions.append(nil)
+                continue
+            }
+            // A short list (most: a person's phones) is searched; a long one is indexed once.
+            if ownerLinks.targets.count <= PositionCache.searched {
+                var position = 0
+                var found: Int?
+                for target in ownerLinks.targets where contains(target) {
+                    if target == object {
+                        found = position
+                        break
+                    }
+                    position += 1
+                }
+                positions.append(found)
                 continue
             }
             let key = PositionCache.Key(owner: owner, relationship: inverse)

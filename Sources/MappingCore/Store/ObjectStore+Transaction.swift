@@ -150,11 +150,12 @@ extension ObjectStore {
             let changes = changeSet(of: committed, model: model)
             if session.collectsChanges, !session.applyingStoreChanges, !changes.isEmpty, let refusal = session.changeRefusal { throw refusal }
             if let persistent = session.persistent, !session.applyingStoreChanges {
+                // A call that ran on part of the graph (it met rows not read yet), or that only
+                // probed which rows it needs, is never written: it rolls back and runs again (its
+                // rows are not even made).
+                if let log = session.faultLog, log.probing || !log.isEmpty { throw FaultLog.rowsToRead }
                 // Written before the commit is final: a failed write fails the commit.
                 let rows = storeCommit(of: committed, changes: changes, model: model)
-                // A call that ran on part of the graph (it met rows not read yet), or that only
-                // probed which rows it needs, is never written: it rolls back and runs again.
-                if let log = session.faultLog, log.probing || !log.isEmpty { throw FaultLog.rowsToRead }
                 if !rows.isEmpty {
                     do throws(MappingError) {
                         try persistent.write(rows)
