@@ -4,7 +4,10 @@ ROUNDS fresh processes:
 - a page: open the store and import a page of 10,000 people (bench/people.py, simdjson), committed
   — once into an empty store, once into a store that already holds N people (the page updates
   10,000 of them and their companies and phones), each on a fresh copy; time from before the open
-  to the end of the import, and the extra peak memory for it;
+  to the end of the import, and the extra peak memory for it. The generated page is made for 10,000
+  people, so a third of its people move to other companies of a larger store; a second page is the
+  store's own first 10,000 people with every name changed (what a program that fetches its first
+  page again sends), also into an empty store and into the full one;
 - a fetch: open the store, fetch the people whose id is in a range holding 1% of them (the
   identification's unique index) and read their emails (`ctx.values`), against Python's sqlite3
   running the same SELECT of the emails on the same file;
@@ -144,17 +147,44 @@ def page_into(store, page):
     return result
 
 
+# Run in a process of its own: a parent that had read a whole payload would pass its peak memory on
+# to every process it starts (Linux keeps a forked child's high-water mark across exec).
+OWN_PAGE = r"""
+import json, sys
+payload, page, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with open(payload, "rb") as file:
+    first = json.load(file)["people"][:count]
+for person in first:
+    person["name"] += " Jr"
+with open(page, "w") as file:
+    json.dump({"people": first}, file)
+"""
+
+
+def own_page(folder, count):
+    """The first PAGE people of the payload a store of `count` people was made from, each name
+    changed: a page the store already holds but for one attribute."""
+    payload = people(folder, count)
+    path = pathlib.Path(folder) / f"own_page_{count}.json"
+    subprocess.run([sys.executable, "-c", OWN_PAGE, str(payload), str(path), str(PAGE)], check=True)
+    payload.unlink()
+    return path
+
+
 def measure(folder, count, page):
     original = people_store(folder, count)
-    rounds = {"empty": [], "full": []}
+    own = own_page(folder, count)
+    pages = {"empty": page, "full": page, "own empty": own, "own full": own}
+    rounds = {kind: [] for kind in pages}
     copy = pathlib.Path(folder) / "copy.db"
     for _ in range(ROUNDS):
         for kind in rounds:
             for suffix in ("", "-wal", "-shm"):
                 pathlib.Path(str(copy) + suffix).unlink(missing_ok=True)
-            if kind == "full":
+            if kind.endswith("full"):
                 shutil.copy(original, copy)
-            rounds[kind].append(page_into(copy, page))
+            rounds[kind].append(page_into(copy, pages[kind]))
+    own.unlink()
     fetches = {"libmapping": [], "sqlite3": []}
     low = count // 3
     high = low + count // 100 - 1
@@ -186,6 +216,7 @@ def main():
     fetches = {}
     workings = {}
     walks = {}
+    owns = {}
     with tempfile.TemporaryDirectory() as folder:
         page = people(folder, PAGE)
         for count in sizes:
@@ -193,9 +224,17 @@ def main():
             (full, full_memory), (empty, empty_memory) = result["full"], result["empty"]
             print(f"| {count:,} | {full * 1000:.0f} ms | {empty * 1000:.0f} ms | {full / empty:.2f}× | "
                   f"{full_memory / 2**20:.0f} MB | {empty_memory / 2**20:.0f} MB |", flush=True)
+            owns[count] = (result["own full"], result["own empty"])
             fetches[count] = result["fetch"]
             workings[count] = result["working"]
             walks[count] = result["walks"]
+    print(f"\nThe same with the store's own first {PAGE:,} people, every name changed (no one moves to another company). "
+          f"Medians of {ROUNDS} processes.\n")
+    print("| people in the store | into it | into an empty store | ratio | extra peak memory, into it | into an empty store |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for count, ((full, full_memory), (empty, empty_memory)) in owns.items():
+        print(f"| {count:,} | {full * 1000:.0f} ms | {empty * 1000:.0f} ms | {full / empty:.2f}× | "
+              f"{full_memory / 2**20:.0f} MB | {empty_memory / 2**20:.0f} MB |")
     print(f"\nFresh process: open the store, fetch the 1% of people in an id range and read their emails; beside "
           f"Python's sqlite3 running the same SELECT on the same file. Medians of {ROUNDS} processes.\n")
     print("| people in the store | libmapping | sqlite3 | ratio (target ≤ 3×) |")
