@@ -104,7 +104,7 @@ extension PostgresStore: RowSource {
 
     /// Records the object each key became and, for rows read, the version read (a fault's is 0
     /// until its row is read: nothing is written over a row on the strength of it).
-    public func attached(_ read: [StoredObject], as found: [Int64: ObjectID]) {
+    public func attached(_ read: [StoredObject], as found: [(key: Int64, object: ObjectID)]) {
         rows.reserveCapacity(rows.count + found.count)
         objects.reserveCapacity(objects.count + found.count)
         for (key, object) in found where rows[object] == nil {

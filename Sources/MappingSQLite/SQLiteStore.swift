@@ -59,7 +59,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return OpenedStore(store: store, objects: [])
     }
 
-    public func attached(_ rows: [StoredObject], as found: [Int64: ObjectID]) {
+    public func attached(_ rows: [StoredObject], as found: [(key: Int64, object: ObjectID)]) {
         rowKeys.reserve(additional: found.count)
         for (key, object) in found { rowKeys.set(object, key: key) }
     }

@@ -153,7 +153,7 @@ extension ObjectStore {
                                checkedWhole: Bool = false) throws(MappingError) {
         var taken: [Int: [IdentityKey: Int64]] = [:]
         var perEntity = Array(repeating: 0, count: model.entities.count)
-        var reading: [(object: ObjectID?, stored: StoredObject)] = []
+        var reading: [(object: ObjectID?, stored: StoredObject, identity: (map: Int, key: IdentityKey)?)] = []
         reading.reserveCapacity(rows.count)
         // Objects read before whose one-to-manys were left unread: a read of every row fills those.
         var listsOnly: [(object: ObjectID, stored: StoredObject)] = []
@@ -174,7 +174,8 @@ extension ObjectStore {
                 throw MappingError(.store, "a link of the store leads to a \(entity.name), not a \(model.entities[linkedAs].name): "
                                    + "the store was changed by hand", attribute: entity.name)
             }
-            if let identity = Self.identity(of: stored.values, entity) {
+            let identity = Self.identity(of: stored.values, entity)
+            if let identity {
                 let holder = lookup(map: identity.map, key: identity.key)
                 if (holder != nil && holder != object)
                     || (!checkedWhole && taken[identity.map, default: [:]].updateValue(stored.key, forKey: identity.key) != nil) {
@@ -191,23 +192,25 @@ extension ObjectStore {
                                        attribute: "\(entity.name).\(relationship.name)")
                 }
             }
-            reading.append((object, stored))
+            reading.append((object, stored, identity))
             perEntity[stored.entity] += 1
         }
         // Identity maps sized once for what is read, so they are not rehashed as they grow.
         for entity in model.entities where perEntity[entity.index] > 0 {
             reserve(for: entity, additional: perEntity[entity.index])
         }
-        var found: [Int64: ObjectID] = [:]
-        found.reserveCapacity(reading.count)
+        // The rows' keys and the faults made for keys they link to (a multiply hash: a dictionary's
+        // SipHash per row and per link was a visible share of reading rows).
+        var found = IntegerKeyTable()
+        found.reserve(additional: reading.count)
         var filled: [(object: ObjectID, stored: StoredObject)] = []
         filled.reserveCapacity(reading.count)
-        for (known, stored) in reading {
+        for (known, stored, identity) in reading {
             let entity = model.entities[stored.entity]
             let object = known ?? makeFault(stored.entity)
-            if known == nil { found[stored.key] = object }
+            if known == nil { found.set(object, for: stored.key) }
             fill(object, as: entity, values: stored.values, sequence: Int(truncatingIfNeeded: stored.key))
-            if let identity = Self.identity(of: stored.values, entity) { register(object, map: identity.map, key: identity.key) }
+            if let identity { register(object, map: identity.map, key: identity.key) }
             filled.append((object, stored))
         }
         // Links last, once every row of the batch has its object: a target not read yet becomes a
@@ -231,26 +234,30 @@ extension ObjectStore {
                     }
                     continue
                 }
+                if !relationship.toMany {
+                    // A to-one: one target at most, no list made.
+                    if let key = stored.links[index].first { setLink(target(key, relationship, &found, source), of: object, relationship: index) }
+                    continue
+                }
                 var targets: [ObjectID] = []
-                for key in stored.links[index] {
-                    if let known = found[key] ?? source.object(forKey: key), contains(known) {
-                        targets.append(known)
-                    } else {
-                        let fault = makeFault(relationship.destination)
-                        found[key] = fault
-                        targets.append(fault)
-                    }
-                }
-                if relationship.toMany {
-                    if !targets.isEmpty || listIsUnread(object, index) { setStoredLinks(.many(LinkList(targets)), of: object, relationship: index) }
-                } else if let target = targets.first {
-                    setLink(target, of: object, relationship: index)
-                }
+                targets.reserveCapacity(stored.links[index].count)
+                for key in stored.links[index] { targets.append(target(key, relationship, &found, source)) }
+                if !targets.isEmpty || listIsUnread(object, index) { setStoredLinks(.many(LinkList(targets)), of: object, relationship: index) }
             }
         }
-        source.attached(filled.map(\.stored), as: found)
+        source.attached(filled.map(\.stored), as: found.entries)
         // A context collecting change sets holds no list unread.
         try readLists(unread, model: model)
+    }
+
+    /// The object of the row `key` a row read links to through `relationship`: the graph's, else a
+    /// fault made for it now (noted in `found`, so each key gets one).
+    private mutating func target(_ key: Int64, _ relationship: Relationship, _ found: inout IntegerKeyTable,
+                                 _ source: any RowSource) -> ObjectID {
+        if let known = found[key] ?? source.object(forKey: key), contains(known) { return known }
+        let fault = makeFault(relationship.destination)
+        found.set(fault, for: key)
+        return fault
     }
 }
 

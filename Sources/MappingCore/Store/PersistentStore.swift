@@ -16,7 +16,7 @@ public protocol PersistentStore: AnyObject, Sendable {
     func applied(_ refresh: StoreRefresh, objects: [Int64: ObjectID])
     /// Told, once rows read (at open, or later by a `RowSource`) are in the graph, the object each
     /// key became: the rows read, and the objects and faults made for keys not seen before.
-    func attached(_ objects: [StoredObject], as found: [Int64: ObjectID])
+    func attached(_ objects: [StoredObject], as found: [(key: Int64, object: ObjectID)])
     /// What the database said that no call returns (PostgreSQL's notices and warnings) since this
     /// was last asked, for the context's warning handler.
     func takeNotices() -> [String]
@@ -25,7 +25,12 @@ public protocol PersistentStore: AnyObject, Sendable {
 extension PersistentStore {
     public func othersChanges(wait: Bool, newRows: Bool) throws(MappingError) -> StoreRefresh? { nil }
     public func applied(_ refresh: StoreRefresh, objects: [Int64: ObjectID]) {}
-    public func attached(_ objects: [StoredObject], as found: [Int64: ObjectID]) {}
+    public func attached(_ objects: [StoredObject], as found: [(key: Int64, object: ObjectID)]) {}
+
+    /// `attached` with the keys and objects as a dictionary.
+    public func attached(_ objects: [StoredObject], as found: [Int64: ObjectID]) {
+        attached(objects, as: found.map { (key: $0.key, object: $0.value) })
+    }
     public func takeNotices() -> [String] { [] }
 }
 
