@@ -219,23 +219,15 @@ extension PostgresStore {
     /// as nothing, so the database forgets it too (its foreign key would refuse the commit), in
     /// rows this graph may never have read. The rows cleared are new versions, announced.
     private func dropOneWayLinks(to root: Int, ids: String, undo: inout KeyUndo, announcement: inout Announcement) throws(MappingError) {
-        var cleared: Set<[String]> = []
-        for entity in layout.model.entities where layout.root.indices.contains(entity.index) {
-            for (index, relationship) in entity.relationships.enumerated()
-            where !relationship.toMany && relationship.inverse == nil && layout.root.indices.contains(relationship.destination)
-                && layout.root[relationship.destination] == root {
-                let owner = layout.root[entity.index]
-                guard let table = layout.tables[owner], let column = layout.linkColumns[entity.index][index],
-                      cleared.insert([table.name, column]).inserted else { continue }
-                let result = try connection.query("UPDATE \(quote(table.name)) SET \(quote(column)) = NULL, \"_version\" = \"_version\" + 1 "
-                                                  + "WHERE \(quote(column)) = ANY($1::bigint[]) RETURNING \"_id\", \"_version\"", [ids])
-                for row in 0..<result.count {
-                    guard case .integer(let id) = result.value(row: row, column: 0),
-                          case .integer(let version) = result.value(row: row, column: 1) else { continue }
-                    let key = StoreLayout.globalKey(root: owner, id: id)
-                    if let object = objects[key] { setRow(object, (key, version), &undo) }
-                    announcement.changed(key)
-                }
+        for (owner, table, column) in layout.oneWayLinks(to: root) {
+            let result = try connection.query("UPDATE \(quote(table)) SET \(quote(column)) = NULL, \"_version\" = \"_version\" + 1 "
+                                              + "WHERE \(quote(column)) = ANY($1::bigint[]) RETURNING \"_id\", \"_version\"", [ids])
+            for row in 0..<result.count {
+                guard case .integer(let id) = result.value(row: row, column: 0),
+                      case .integer(let version) = result.value(row: row, column: 1) else { continue }
+                let key = StoreLayout.globalKey(root: owner, id: id)
+                if let object = objects[key] { setRow(object, (key, version), &undo) }
+                announcement.changed(key)
             }
         }
     }

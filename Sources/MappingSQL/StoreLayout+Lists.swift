@@ -101,3 +101,24 @@ extension StoreLayout {
         let owner: Int64
     }
 }
+
+extension StoreLayout {
+    /// The to-one columns without an inverse that can name a row of table `root`, as (the root of
+    /// the table holding the column, its table, the column), each once. No delete rule reaches them: when rows of `root` are deleted, a store
+    /// clears them in rows the graph may never have read, or a later row given a deleted row's
+    /// `_id` would be linked in its place.
+    package func oneWayLinks(to root: Int) -> [(owner: Int, table: String, column: String)] {
+        var found: [(owner: Int, table: String, column: String)] = []
+        var seen: Set<[String]> = []
+        for entity in model.entities where self.root.indices.contains(entity.index) {
+            for (index, relationship) in entity.relationships.enumerated()
+            where !relationship.toMany && relationship.inverse == nil && self.root.indices.contains(relationship.destination)
+                && self.root[relationship.destination] == root {
+                guard let table = tables[self.root[entity.index]]?.name, linkColumns[entity.index].indices.contains(index),
+                      let column = linkColumns[entity.index][index], seen.insert([table, column]).inserted else { continue }
+                found.append((self.root[entity.index], table, column))
+            }
+        }
+        return found
+    }
+}

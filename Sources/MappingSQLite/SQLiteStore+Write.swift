@@ -75,10 +75,15 @@ extension SQLiteStore {
     private func delete(_ object: ObjectID, _ entity: Entity) throws(MappingError) -> Int64? {
         guard let key = rowKeys.key(of: object), layout.root.indices.contains(entity.index) else { return nil }
         let id = StoreLayout.rowID(of: key)
-        try statement(.delete(root: layout.root[entity.index])).run([.integer(id)])
+        let root = layout.root[entity.index]
+        try statement(.delete(root: root)).run([.integer(id)])
         for (index, join) in layout.joinTables[entity.index].enumerated() where join != nil {
             try statement(.deleteJoin(entity: entity.index, relationship: index)).run([.integer(id)])
         }
+        // Links no delete rule reaches (to-ones without an inverse, join rows naming the row as a
+        // target), in rows the graph may not have read: a later row given this `_id` would
+        // otherwise be linked in its place.
+        for unlinking in try dropsOfLinks(to: root) { try unlinking.run([.integer(id)]) }
         rowKeys.remove(object)
         return key
     }
@@ -131,6 +136,22 @@ extension SQLiteStore {
                 try statement(.insertJoin(entity: entity, relationship: index)).run([.integer(key), .integer(targetKey), .integer(Int64(position))])
             }
         }
+    }
+
+    /// The statements that drop every link to a row of table `root` no delete rule reaches (which
+    /// ones is worked out once per table).
+    private func dropsOfLinks(to root: Int) throws(MappingError) -> [Statement] {
+        let keys: [RowStatement]
+        if let known = linkDrops[root] {
+            keys = known
+        } else {
+            keys = layout.oneWayLinks(to: root).indices.map { RowStatement.dropOneWayLink(root: root, index: $0) }
+                + layout.joins.filter { $0.value.target == layout.tables[root]?.name }.keys.sorted().map { RowStatement.dropJoinTarget(join: $0) }
+            linkDrops[root] = keys
+        }
+        var drops: [Statement] = []
+        for key in keys { drops.append(try statement(key)) }
+        return drops
     }
 
     /// The `_id` of an object's row, if it has one.

@@ -23,6 +23,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     var rowKeys = RowKeys()
     /// Per table (root entity), the next `_id` to give out, once read.
     var nextIDs: [Int: Int64] = [:]
+    /// Per table (root entity), the statements that drop links to its deleted rows (`SQLiteStore+Write`).
+    var linkDrops: [Int: [RowStatement]] = [:]
 
     let readOnly: Bool
 

@@ -762,6 +762,41 @@ def test_an_import_of_known_identities_maps_once(tmp_path):
         assert ctx.count("Person") == 40, "no person was made twice"
 
 
+ONE_WAY_SPEC = {
+    "entities": {
+        "Person": {"attributes": {"id": "integer"},
+                   "relationships": {"friend": {"entity": "Person"},
+                                     "favorites": {"entity": "Tag", "toMany": True, "ordered": True}}},
+        "Tag": {"attributes": {"label": "string"}, "identification": "label"},
+    },
+    "mappings": {
+        "person": {"entity": "Person", "attributes": {"id": "id"},
+                   "relationships": {"friend": {"mapping": "person"}, "favorites": {"mapping": "tag"}}},
+        "tag": {"entity": "Tag", "attributes": {"label": "@self"}},
+    },
+}
+
+
+def test_a_deleted_row_is_not_linked_again_through_links_without_an_inverse(where):
+    """A to-one and a to-many without an inverse still name a row after it is deleted (no delete
+    rule reaches them; the graph reads them as nothing). The store drops them with the row, so a row
+    made later under the deleted row's `_id` (SQLite gives out the highest id again) is not linked in
+    its place when the store is read back."""
+    location = str(where)
+    with mapping.Context(ONE_WAY_SPEC, store=location, create=True, cache_limit=cache_limit) as ctx:
+        ctx.import_json("person", json.dumps([{"id": 1, "friend": {"id": 2}, "favorites": ["a", "z"]}, {"id": 2}]))
+        ctx.delete(ctx.get("Person", 2))
+        ctx.delete(ctx.get("Tag", "z"))
+        assert ctx.get("Person", 1).related("friend") is None
+    with mapping.Context(ONE_WAY_SPEC, store=location, cache_limit=cache_limit) as ctx:
+        ctx.import_json("person", json.dumps([{"id": 3, "favorites": ["y"]}]))
+    with mapping.Context(ONE_WAY_SPEC, store=location, cache_limit=cache_limit) as ctx:
+        first = ctx.get("Person", 1)
+        assert first.related("friend") is None, "the person made after the delete is no one's friend"
+        assert [tag["label"] for tag in first.related("favorites")] == ["a"], "nor is the tag made after it a favorite"
+        assert [tag["label"] for tag in ctx.get("Person", 3).related("favorites")] == ["y"]
+
+
 def test_an_import_of_evicted_objects_maps_once(tmp_path):
     """A context that made its store keeps every identity through eviction, so an evicted object's
     identity finds its fault, not a miss: the walk before mapping reads those rows too, and the one
