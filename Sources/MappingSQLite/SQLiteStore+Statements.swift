@@ -12,11 +12,6 @@ enum RowStatement: Hashable {
     case deleteJoin(entity: Int, relationship: Int)
     case insertJoin(entity: Int, relationship: Int)
     case reposition(entity: Int, relationship: Int)
-    /// Clearing the `index`th to-one without an inverse that can name a row of table `root`
-    /// (`StoreLayout.oneWayLinks`) where it names a deleted row.
-    case dropOneWayLink(root: Int, index: Int)
-    /// Deleting the rows of a join table that name a deleted row as their target.
-    case dropJoinTarget(join: String)
 }
 
 extension SQLiteStore {
@@ -59,12 +54,6 @@ extension SQLiteStore {
             return joinTable(entity, relationship).map { "DELETE FROM \(quote($0)) WHERE \"owner\" = ?" }
         case .insertJoin(let entity, let relationship):
             return joinTable(entity, relationship).map { "INSERT INTO \(quote($0)) (\"owner\", \"target\", \"position\") VALUES (?, ?, ?)" }
-        case .dropOneWayLink(let root, let index):
-            let links = layout.oneWayLinks(to: root)
-            guard links.indices.contains(index) else { return nil }
-            return "UPDATE \(quote(links[index].table)) SET \(quote(links[index].column)) = NULL WHERE \(quote(links[index].column)) = ?"
-        case .dropJoinTarget(let join):
-            return "DELETE FROM \(quote(join)) WHERE \"target\" = ?"
         case .reposition(let entity, let relationship):
             guard let table = table(of: entity), layout.positionColumns[entity].indices.contains(relationship),
                   let column = layout.positionColumns[entity][relationship] else { return nil }

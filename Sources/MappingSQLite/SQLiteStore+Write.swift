@@ -32,9 +32,13 @@ extension SQLiteStore {
                 for (index, value) in values.enumerated() { try query.bind(Int32(clamping: index + 1), value) }
                 return try query.step() ? query.column(0) : nil
             }
+            var deletedIDs: [Int: [Int64]] = [:]
             for (object, entity) in commit.deleted {
-                if let key = try delete(object, entity) { removed.append((object, key)) }
+                guard let key = try delete(object, entity) else { continue }
+                removed.append((object, key))
+                deletedIDs[StoreLayout.root(of: key), default: []].append(StoreLayout.rowID(of: key))
             }
+            for (root, ids) in deletedIDs.sorted(by: { $0.key < $1.key }) { try dropLinks(to: root, ids: ids) }
             for row in commit.inserted where layout.root.indices.contains(row.entity.index) {
                 let root = layout.root[row.entity.index]
                 let key = StoreLayout.globalKey(root: root, id: try nextID(root: root))
@@ -75,15 +79,10 @@ extension SQLiteStore {
     private func delete(_ object: ObjectID, _ entity: Entity) throws(MappingError) -> Int64? {
         guard let key = rowKeys.key(of: object), layout.root.indices.contains(entity.index) else { return nil }
         let id = StoreLayout.rowID(of: key)
-        let root = layout.root[entity.index]
-        try statement(.delete(root: root)).run([.integer(id)])
+        try statement(.delete(root: layout.root[entity.index])).run([.integer(id)])
         for (index, join) in layout.joinTables[entity.index].enumerated() where join != nil {
             try statement(.deleteJoin(entity: entity.index, relationship: index)).run([.integer(id)])
         }
-        // Links no delete rule reaches (to-ones without an inverse, join rows naming the row as a
-        // target), in rows the graph may not have read: a later row given this `_id` would
-        // otherwise be linked in its place.
-        for unlinking in try dropsOfLinks(to: root) { try unlinking.run([.integer(id)]) }
         rowKeys.remove(object)
         return key
     }
@@ -138,20 +137,31 @@ extension SQLiteStore {
         }
     }
 
-    /// The statements that drop every link to a row of table `root` no delete rule reaches (which
-    /// ones is worked out once per table).
-    private func dropsOfLinks(to root: Int) throws(MappingError) -> [Statement] {
-        let keys: [RowStatement]
+    /// Drops the links no delete rule reaches (to-ones without an inverse, join rows naming a row
+    /// as their target) to the deleted rows `ids` of table `root`, in rows the graph may not have
+    /// read: SQLite gives the highest `_id` out again, and a later row would otherwise be linked in
+    /// a deleted one's place. One statement per column and 500 ids (those columns have no index:
+    /// a statement per row would read the table once per deleted row).
+    private func dropLinks(to root: Int, ids: [Int64]) throws(MappingError) {
+        let prefixes: [String]
         if let known = linkDrops[root] {
-            keys = known
+            prefixes = known
         } else {
-            keys = layout.oneWayLinks(to: root).indices.map { RowStatement.dropOneWayLink(root: root, index: $0) }
-                + layout.joins.filter { $0.value.target == layout.tables[root]?.name }.keys.sorted().map { RowStatement.dropJoinTarget(join: $0) }
-            linkDrops[root] = keys
+            prefixes = layout.oneWayLinks(to: root).map { "UPDATE \(quote($0.table)) SET \(quote($0.column)) = NULL WHERE \(quote($0.column)) IN " }
+                + layout.joins.filter { $0.value.target == layout.tables[root]?.name }.keys.sorted()
+                    .map { "DELETE FROM \(quote($0)) WHERE \"target\" IN " }
+            linkDrops[root] = prefixes
         }
-        var drops: [Statement] = []
-        for key in keys { drops.append(try statement(key)) }
-        return drops
+        guard !prefixes.isEmpty else { return }
+        var start = 0
+        while start < ids.count {
+            let chunk = Array(ids[start..<min(ids.count, start + StoreLayout.maxBatch)])
+            start += chunk.count
+            guard let last = chunk.last else { break }
+            let length = StoreLayout.paddedLength(chunk.count)
+            let bound = (chunk + Array(repeating: last, count: length - chunk.count)).map(StoredValue.integer)
+            for prefix in prefixes { try connection.statement(prefix + "(\(StoreLayout.marks(length)))").run(bound) }
+        }
     }
 
     /// The `_id` of an object's row, if it has one.

@@ -23,8 +23,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     var rowKeys = RowKeys()
     /// Per table (root entity), the next `_id` to give out, once read.
     var nextIDs: [Int: Int64] = [:]
-    /// Per table (root entity), the statements that drop links to its deleted rows (`SQLiteStore+Write`).
-    var linkDrops: [Int: [RowStatement]] = [:]
+    /// Per table (root entity), the statements (up to their IN list) that drop links to its
+    /// deleted rows (`SQLiteStore+Write`).
+    var linkDrops: [Int: [String]] = [:]
 
     let readOnly: Bool
 

@@ -795,6 +795,20 @@ def test_a_deleted_row_is_not_linked_again_through_links_without_an_inverse(wher
         assert first.related("friend") is None, "the person made after the delete is no one's friend"
         assert [tag["label"] for tag in first.related("favorites")] == ["a"], "nor is the tag made after it a favorite"
         assert [tag["label"] for tag in ctx.get("Person", 3).related("favorites")] == ["y"]
+        # Several rows deleted in one commit (one statement per column for all of them).
+        ctx.import_json("person", json.dumps([{"id": n, "friend": {"id": n + 1}, "favorites": [f"t{n}"]} for n in range(10, 30)]))
+        with ctx.transaction():
+            for n in range(11, 31):
+                ctx.delete(ctx.get("Person", n))
+            for n in range(10, 29):
+                ctx.delete(ctx.get("Tag", f"t{n}"))
+    with mapping.Context(ONE_WAY_SPEC, store=location, cache_limit=cache_limit) as ctx:
+        ctx.import_json("person", json.dumps([{"id": n, "favorites": [f"new{n}"]} for n in range(40, 70)]))
+    with mapping.Context(ONE_WAY_SPEC, store=location, cache_limit=cache_limit) as ctx:
+        last = ctx.get("Person", 10)
+        assert last.related("friend") is None
+        assert [tag["label"] for tag in last.related("favorites")] == []
+        assert [tag["label"] for tag in ctx.get("Person", 1).related("favorites")] == ["a"]
 
 
 def test_an_import_of_evicted_objects_maps_once(tmp_path):
