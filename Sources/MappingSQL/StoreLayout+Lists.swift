@@ -104,9 +104,9 @@ extension StoreLayout {
 
 extension StoreLayout {
     /// The to-one columns without an inverse that can name a row of table `root`, as (the root of
-    /// the table holding the column, its table, the column), each once. No delete rule reaches them: when rows of `root` are deleted, a store
-    /// clears them in rows the graph may never have read, or a later row given a deleted row's
-    /// `_id` would be linked in its place.
+    /// the table holding the column, its table, the column), each once. No delete rule reaches
+    /// them: when rows of `root` are deleted, a store clears them in rows the graph may never have
+    /// read, or a later row given a deleted row's `_id` would be linked in its place.
     package func oneWayLinks(to root: Int) -> [(owner: Int, table: String, column: String)] {
         var found: [(owner: Int, table: String, column: String)] = []
         var seen: Set<[String]> = []

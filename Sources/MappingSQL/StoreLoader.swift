@@ -58,10 +58,8 @@ extension StoreLayout {
     /// padded to a few fixed lengths (repeating its last id), so a database keeps few statements.
     package func rows<Rows: StoredRows>(root rootIndex: Int, ids: [Int64], lists: Bool = true,
                                         _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
-        guard let last = ids.last, ids.count <= Self.maxBatch else { return [] }
-        let length = Self.paddedLength(ids.count)
-        let bound = (ids + Array(repeating: last, count: length - ids.count)).map(StoredValue.integer)
-        let marks = Self.marks(length)
+        guard !ids.isEmpty, ids.count <= Self.maxBatch else { return [] }
+        let (marks, bound) = Self.padded(ids)
         let run = { (sql: String) throws(MappingError) -> Rows in try query(sql, bound) }
         var toMany: [String: [Int64: [Int64]]] = [:]
         var kept: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
@@ -85,13 +83,12 @@ extension StoreLayout {
     /// the owners with these `_id`s (at most `maxBatch`), in position order (ties by key), by owner key.
     package func lists<Rows: StoredRows>(of entity: Entity, relationship index: Int, ids: [Int64],
                                          _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) -> [Int64: [Int64]] {
-        guard let last = ids.last, ids.count <= Self.maxBatch, root.indices.contains(entity.index),
+        guard !ids.isEmpty, ids.count <= Self.maxBatch, root.indices.contains(entity.index),
               entity.relationships.indices.contains(index), let inverse = entity.relationships[index].inverse else { return [:] }
-        let length = Self.paddedLength(ids.count)
-        let bound = (ids + Array(repeating: last, count: length - ids.count)).map(StoredValue.integer)
+        let (marks, bound) = Self.padded(ids)
         var kept: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
         try inverseTargets(of: entity.relationships[index], index: index, inverse: inverse, ownerRoot: root[entity.index],
-                           marks: Self.marks(length), into: &kept) { (sql: String) throws(MappingError) -> Rows in try query(sql, bound) }
+                           marks: marks, into: &kept) { (sql: String) throws(MappingError) -> Rows in try query(sql, bound) }
         var lists: [Int64: [Int64]] = [:]
         for (link, held) in kept {
             lists[link.owner] = held.sorted { ($0.position, $0.target) < ($1.position, $1.target) }.map(\.target)
@@ -117,9 +114,8 @@ extension StoreLayout {
             cursor = try query(select + "BETWEEN ? AND ?", [.integer(dense.low), .integer(dense.high)])
             wanted = Set(ids)
         } else {
-            let length = Self.paddedLength(ids.count)
-            let bound = (ids + Array(repeating: last, count: length - ids.count)).map(StoredValue.integer)
-            cursor = try query(select + "IN (\(Self.marks(length)))", bound)
+            let (marks, bound) = Self.padded(ids)
+            cursor = try query(select + "IN (\(marks))", bound)
         }
         defer { cursor.finish() }
         var found: [Int64: AttributeValue?] = [:]
@@ -179,6 +175,14 @@ extension StoreLayout {
 
     package static func paddedLength(_ count: Int) -> Int { batchLengths.first { $0 >= count } ?? maxBatch }
 
+    /// `ids` (at least one, at most `maxBatch`) as an IN list's marks and values, padded to one of
+    /// the few lengths by repeating the last id.
+    package static func padded(_ ids: [Int64]) -> (marks: String, bound: [StoredValue]) {
+        let length = paddedLength(ids.count)
+        let last = ids.last ?? 0
+        return (marks(length), (ids + Array(repeating: last, count: max(0, length - ids.count))).map(StoredValue.integer))
+    }
+
     /// `count` parameters, for an IN list.
     package static func marks(_ count: Int) -> String {
         markLists[count] ?? Array(repeating: "?", count: count).joined(separator: ", ")
@@ -223,7 +227,6 @@ extension StoreLayout {
         let versioned = dialect == .postgres
         let cursor = try query("\(read.select) \(filter) ORDER BY \"_id\"")
         defer { cursor.finish() }
-        let places = read
         var rows: [StoredObject] = []
         // Rows of one table mostly name the same entity: the last name read is compared as bytes
         // before a new String is made and looked up.
@@ -249,7 +252,7 @@ extension StoreLayout {
             var values: [AttributeValue?] = []
             values.reserveCapacity(entity.attributes.count)
             for (index, attribute) in entity.attributes.enumerated() {
-                if let at = places.attributes[entityIndex][index] {
+                if let at = read.attributes[entityIndex][index] {
                     do {
                         values.append(try cursor.column(at).attribute(attribute.type, column: attributeColumns[entityIndex][index], json: json))
                     } catch {
@@ -267,7 +270,7 @@ extension StoreLayout {
                 if relationship.toMany {
                     let join = joinTables[entityIndex][index]
                     links.append(join.map { (toMany[$0]?[id] ?? []).map { Self.globalKey(root: targetRoot, id: $0) } } ?? [])
-                } else if let at = places.links[entityIndex][index], case .integer(let target) = cursor.column(at) {
+                } else if let at = read.links[entityIndex][index], case .integer(let target) = cursor.column(at) {
                     guard target > 0, target < 1 << 48 else {
                         throw MappingError(.store, "row \(id) of \(quote(table.name)) links to _id \(target), which no row can have")
                     }
@@ -275,7 +278,7 @@ extension StoreLayout {
                     links.append([owner])
                     if let inverse = relationship.inverse, positionColumns[entityIndex][index] != nil {
                         var place = id
-                        if let at = places.positions[entityIndex][index], case .integer(let stored) = cursor.column(at) { place = stored }
+                        if let at = read.positions[entityIndex][index], case .integer(let stored) = cursor.column(at) { place = stored }
                         reverse[OwnerLink(owner: owner, relationship: inverse), default: []].append((place, key))
                     }
                 } else {

@@ -32,13 +32,10 @@ extension SQLiteStore {
                 for (index, value) in values.enumerated() { try query.bind(Int32(clamping: index + 1), value) }
                 return try query.step() ? query.column(0) : nil
             }
-            var deletedIDs: [Int: [Int64]] = [:]
             for (object, entity) in commit.deleted {
-                guard let key = try delete(object, entity) else { continue }
-                removed.append((object, key))
-                deletedIDs[StoreLayout.root(of: key), default: []].append(StoreLayout.rowID(of: key))
+                if let key = try delete(object, entity) { removed.append((object, key)) }
             }
-            for (root, ids) in deletedIDs.sorted(by: { $0.key < $1.key }) { try dropLinks(to: root, ids: ids) }
+            for (root, ids) in StoreLayout.batches(removed.map(\.1)) { try dropLinks(to: root, ids: ids) }
             for row in commit.inserted where layout.root.indices.contains(row.entity.index) {
                 let root = layout.root[row.entity.index]
                 let key = StoreLayout.globalKey(root: root, id: try nextID(root: root))
@@ -95,18 +92,18 @@ extension SQLiteStore {
         guard let key = rowKeys.key(of: row.object).map(StoreLayout.rowID), layout.attributeColumns.indices.contains(entity) else { return }
         let changed: Set<String> = isNew ? [] : Set(row.changed)
         let relationships = row.entity.relationships
-        var marked: [Bool] = []
+        var marked: [Bool] = []  // an update's columns (an insert writes them all)
         var values: [StoredValue] = []
         values.reserveCapacity(3 + row.values.count + 2 * row.links.count)
         if isNew { values += [.integer(key), .text(row.entity.name)] }
         for index in layout.attributeColumns[entity].indices {
             let write = isNew || (row.entity.attributes.indices.contains(index) && changed.contains(row.entity.attributes[index].name))
-            marked.append(write)
+            if !isNew { marked.append(write) }
             if write { values.append(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil)) }
         }
         for (index, column) in layout.linkColumns[entity].enumerated() where column != nil {
             let write = isNew || (relationships.indices.contains(index) && changed.contains(relationships[index].name))
-            marked.append(write)
+            if !isNew { marked.append(write) }
             guard write else { continue }
             let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { rowKeys.key(of: $0) }.map(StoreLayout.rowID) : nil
             values.append(target.map(StoredValue.integer) ?? .null)
@@ -115,7 +112,7 @@ extension SQLiteStore {
         // `listMoves` sets it).
         for (index, column) in layout.positionColumns[entity].enumerated() where column != nil {
             let position = row.positions.indices.contains(index) ? row.positions[index] : nil
-            marked.append(isNew || position != nil)
+            if !isNew { marked.append(position != nil) }
             if isNew || position != nil { values.append(position.map { StoredValue.integer(Int64($0)) } ?? .null) }
         }
         if isNew {
@@ -140,8 +137,8 @@ extension SQLiteStore {
     /// Drops the links no delete rule reaches (to-ones without an inverse, join rows naming a row
     /// as their target) to the deleted rows `ids` of table `root`, in rows the graph may not have
     /// read: SQLite gives the highest `_id` out again, and a later row would otherwise be linked in
-    /// a deleted one's place. One statement per column and 500 ids (those columns have no index:
-    /// a statement per row would read the table once per deleted row).
+    /// a deleted one's place. One statement per column and batch of ids (those columns have no
+    /// index: a statement per row would read the table once per deleted row).
     private func dropLinks(to root: Int, ids: [Int64]) throws(MappingError) {
         let prefixes: [String]
         if let known = linkDrops[root] {
@@ -152,16 +149,9 @@ extension SQLiteStore {
                     .map { "DELETE FROM \(quote($0)) WHERE \"target\" IN " }
             linkDrops[root] = prefixes
         }
-        guard !prefixes.isEmpty else { return }
-        var start = 0
-        while start < ids.count {
-            let chunk = Array(ids[start..<min(ids.count, start + StoreLayout.maxBatch)])
-            start += chunk.count
-            guard let last = chunk.last else { break }
-            let length = StoreLayout.paddedLength(chunk.count)
-            let bound = (chunk + Array(repeating: last, count: length - chunk.count)).map(StoredValue.integer)
-            for prefix in prefixes { try connection.statement(prefix + "(\(StoreLayout.marks(length)))").run(bound) }
-        }
+        guard !prefixes.isEmpty, !ids.isEmpty else { return }
+        let (marks, bound) = StoreLayout.padded(ids)
+        for prefix in prefixes { try connection.statement(prefix + "(\(marks))").run(bound) }
     }
 
     /// The `_id` of an object's row, if it has one.

@@ -1,10 +1,10 @@
 /// On a graph that holds part of its store's rows, an import first walks the payload as the
 /// progress count does (`countInAdvance`) and looks up every identity its representations carry.
-/// The identities the graph does not hold (or holds as faults) are noted in the call's `FaultLog`, with the to-manys
-/// the mappings set whole; if anything was noted, the run stops before mapping anything. The
-/// call reads those rows (and those lists with them) in a few set queries and runs again, so the
-/// first run that maps finds its objects, where before a whole mapping run was made and thrown away
-/// to learn them.
+/// The identities the graph does not hold (or holds as faults) are noted in the call's
+/// `FaultLog`, with the to-manys the mappings set whole; if anything was noted, the run stops
+/// before mapping anything. The call reads those rows (and those lists with them) in a few set
+/// queries and runs again, so the first run that maps finds its objects, where before a whole
+/// mapping run was made and thrown away to learn them.
 extension Importer {
     /// Whether the walk noted rows the graph must read before this run can map.
     mutating func prefetch(_ references: [MappingRef], root: Reader.Node) -> Bool {
