@@ -302,10 +302,9 @@ MAPPING_EXTERN int mapping_context_refresh(mapping_context *ctx);
  * down to 90% of the limit. Every object held then is as its row (each call commits), so nothing
  * uncommitted is evicted. An evicted object's handle stays valid: the next read of it reads its row
  * again (a deleted object's handle stays stale). Strings read with mapping_object_get_string() stay
- * valid across eviction too: their bytes are kept until the context is freed. A call that needs the
- * whole graph (mapping_context_begin, a chunked import) reads every row first, and eviction follows
- * at its end: a program that runs transactions on a store far above the limit sets a larger one, or 0.
- * No effect on a context without a store. Applies from the end of the next call.
+ * valid across eviction too: their bytes are kept until the context is freed. A transaction
+ * (mapping_context_begin, a chunked import) reads what its calls touch and evicts nothing until it
+ * ends; an import deleting orphans reads every row first, and eviction follows at its end. No effect on a context without a store. Applies from the end of the next call.
  * @return MAPPING_OK; MAPPING_EMISUSE.
  */
 MAPPING_EXTERN int mapping_context_set_cache_limit(mapping_context *ctx, size_t objects);

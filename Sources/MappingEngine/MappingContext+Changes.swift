@@ -23,14 +23,14 @@ extension MappingContext {
     /// `commit()` or `rollback()`. Meanwhile other threads' calls wait for it to end (up to the busy
     /// timeout): they neither see it halfway nor join it.
     public func begin() throws(MappingError) {
-        try withGraph { (store: inout ObjectStore) throws(MappingError) in try store.begin() }
+        try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) in try store.begin() }
     }
 
     /// Opens a transaction for the library's own multi-call work (a chunked import) unless the
     /// calling thread has one open already (whose changes then include the caller's). Returns whether
     /// it opened one, which the caller must then end.
     public func beginUnlessOpen() throws(MappingError) -> Bool {
-        try withGraph { (store: inout ObjectStore) throws(MappingError) -> Bool in
+        try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> Bool in
             guard !store.session.explicitTransaction else { return false }
             try store.begin(byCaller: false)
             return true
@@ -40,12 +40,12 @@ extension MappingContext {
     /// Keeps the open transaction's changes if every count rule holds; otherwise rolls it back and throws.
     public func commit() throws(MappingError) {
         let model = spec.model
-        try withGraph { (store: inout ObjectStore) throws(MappingError) in try store.commitTransaction(model: model) }
+        try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) in try store.commitTransaction(model: model) }
     }
 
     /// Undoes everything since `begin()`.
     public func rollback() throws(MappingError) {
-        try withGraph { (store: inout ObjectStore) throws(MappingError) in try store.rollbackTransaction() }
+        try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) in try store.rollbackTransaction() }
     }
 
     /// Fails the open transaction with `error` as a failing call inside it does: it is rolled back,
@@ -53,7 +53,7 @@ extension MappingContext {
     /// the end (a strict chunked import).
     public func fail(with error: MappingError) throws(MappingError) -> Never {
         let model = spec.model
-        try withGraph { (store: inout ObjectStore) throws(MappingError) in
+        try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) in
             // A failure inside it has rolled it back already (and `error` says so).
             guard store.session.abortedBy == nil else { return }
             try store.transaction(model: model) { (_: inout ObjectStore) throws(MappingError) in throw error }

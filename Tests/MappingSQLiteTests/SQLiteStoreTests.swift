@@ -215,7 +215,7 @@ final class SQLiteStoreTests: XCTestCase {
 
     /// Opening reads no rows; a get reads the row it finds, an import the rows it touches, a count
     /// none (the database counts); following a relationship reads its targets; a transaction reads
-    /// the rest.
+    /// what its calls touch, and an import deleting orphans the rest.
     func testRowsAreReadAsTheyAreTouched() throws {
         do {
             let (context, _) = try open()
@@ -262,8 +262,12 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try context.relatedObject(of: rex, relationship: "keeper"), keeper)
         XCTAssertEqual(context.identityEntryCount(of: "Shelter"), 0)
         try context.begin()
+        _ = try context.importJSON(mapping: "animal", #"[{"id": 1, "name": "Rex II"}]"#)
         try context.rollback()
-        XCTAssertEqual(context.identityEntryCount(of: "Shelter"), 3, "a transaction read every row")
+        XCTAssertEqual(context.identityEntryCount(of: "Shelter"), 0, "a transaction reads what its calls touch")
+        XCTAssertEqual(try context.value(of: rex, attribute: "name").0, .string("Rex"))
+        _ = try context.importJSON(mapping: "animal", "[]", options: ImportOptions(orphanScope: ("Keeper", "id == -1")))
+        XCTAssertEqual(context.identityEntryCount(of: "Shelter"), 3, "orphan deletion read every row")
     }
 
     /// A one-to-many kept on its targets' rows is read only when it is followed: reading its owner
@@ -359,7 +363,9 @@ final class SQLiteStoreTests: XCTestCase {
             XCTAssertEqual((error as? MappingError)?.code, .stale)
         }
         try context.begin()
-        XCTAssertEqual(try context.objects(of: "Animal").count, 249)
+        let all = try context.objects(of: "Animal")
+        XCTAssertEqual(all.count, 249)
+        for object in all { _ = try context.value(of: object, attribute: "name") }
         _ = try context.object(of: "Animal", identity: .integer(7))
         XCTAssertEqual(context.cachedObjectCount, 249, "nothing is evicted inside a transaction")
         try context.commit()
@@ -396,7 +402,8 @@ final class SQLiteStoreTests: XCTestCase {
             }
         }
         let (reading, _) = try open(spec)
-        XCTAssertThrowsError(try reading.begin()) { error in
+        let orphans = ImportOptions(orphanScope: ("Cat", "id == -1"))
+        XCTAssertThrowsError(try reading.importJSON(mapping: "cat", "[]", options: orphans)) { error in
             XCTAssertEqual((error as? MappingError)?.code, .store)
             XCTAssertEqual((error as? MappingError)?.attribute, "Person.dog")
             XCTAssertTrue((error as? MappingError)?.message.contains("links to a Cat, not a Dog") == true, "\(error)")

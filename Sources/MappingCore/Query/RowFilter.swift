@@ -32,6 +32,22 @@ public indirect enum RowFilter: Sendable {
     }
 }
 
+extension RowFilter {
+    /// A filter on the fetched entity's own columns that keeps every row this one keeps: each
+    /// test through a relationship becomes "keep" (or "drop", under an odd number of NOTs). For
+    /// a transaction's uncommitted changes, which the database lacks: a row the transaction did
+    /// not change holds its own values there, but what its links lead to may have changed.
+    func ownColumnsOnly(keeping: Bool = true) -> RowFilter {
+        switch self {
+        case .constant, .compare, .prefix, .suffix, .containing: self
+        case .and(let parts): .and(parts.map { $0.ownColumnsOnly(keeping: keeping) })
+        case .or(let parts): .or(parts.map { $0.ownColumnsOnly(keeping: keeping) })
+        case .not(let inner): .not(inner.ownColumnsOnly(keeping: !keeping))
+        case .through, .count, .any: .constant(keeping)
+        }
+    }
+}
+
 /// One key of a sort the database can run: an attribute of the fetched entity, or of the object
 /// a chain of to-one relationships (`hops`, indexes from the fetched entity on) leads to, and
 /// whether it descends. Nulls — and a chain that leads nowhere — sort first ascending and last

@@ -6,9 +6,11 @@
 /// reads every row not read yet, and from then on the graph holds everything, as an in-memory one
 /// does.
 ///
-/// Rows are read only outside transactions (a transaction's call has read everything first), so a
-/// rollback never meets an object it did not see made. What the graph holds of a row is kept over
-/// what the database says: only rows the graph has not read are filled from it.
+/// Rows are read inside transactions as outside them (`reading`): what a row read brings is the
+/// database's, not a change, so a rollback keeps it; the row of an object the transaction deleted
+/// is not read again, and a link to it keeps its handle, which is stale unless the transaction
+/// rolls back. What the graph holds of a row is kept over what the
+/// database says: only rows the graph has not read are filled from it.
 extension ObjectStore {
     /// Whether the graph holds only the rows it has been asked for so far.
     package var isPartial: Bool { session.rowSource != nil }
@@ -39,7 +41,8 @@ extension ObjectStore {
             keys.append(key)
         }
         guard !keys.isEmpty else { return }
-        try fill(try source.rows(keys: keys), from: source, model: model)
+        let rows = try source.rows(keys: keys)
+        try reading { (store) throws(MappingError) in try store.fill(rows, from: source, model: model) }
         for object in faults where faultEntity(object) != nil { dropFault(object) }
         session.faultBatches.read(faults)
     }
@@ -75,7 +78,23 @@ extension ObjectStore {
         // the graph's values win, so it is not read again.
         let unread = keys.filter { key in source.object(forKey: key).map { faultEntity($0) != nil || !contains($0) } ?? true }
         guard !unread.isEmpty else { return }
-        try fill(try source.rows(keys: unread), from: source, model: model)
+        let rows = try source.rows(keys: unread)
+        try reading { (store) throws(MappingError) in try store.fill(rows, from: source, model: model) }
+    }
+
+    /// Runs `body`, which reads rows into the graph, outside the open transaction's journal (if
+    /// any): the objects and faults rows make are the database's, which a rollback keeps
+    /// (`Journal.noteRead`), and filling them saves no before-images.
+    mutating func reading<T>(_ body: (inout ObjectStore) throws(MappingError) -> T) throws(MappingError) -> T {
+        guard let open = journal else { return try body(&self) }
+        open.noteReading()
+        journal = nil
+        readingFor = open
+        defer {
+            journal = open
+            readingFor = nil
+        }
+        return try body(&self)
     }
 
     /// Runs `body` on the rows it touches. On a graph that holds part of its database's rows,
@@ -88,14 +107,21 @@ extension ObjectStore {
     /// is read. With `probing`, runs before the last are probes (`body` is told, to leave out what
     /// its caller sees, such as callbacks), and the run that counts comes after a probe that noted
     /// nothing, so the caller sees one run. A graph holding everything runs `body` once, as is.
+    ///
+    /// Inside a transaction that spans calls, each run is a savepoint (`Savepoint`): a run that
+    /// does not count is undone alone, and the transaction goes on as it was.
     package mutating func touching<T>(model: Model, probing: Bool,
                                       _ body: (inout ObjectStore, _ probe: Bool) throws(MappingError) -> T) throws(MappingError) -> T {
-        guard isPartial, journal == nil else { return try body(&self, false) }
+        // A call inside another's run joins it (its fault log notes for both).
+        guard isPartial, session.faultLog == nil, journal == nil || session.explicitTransaction else {
+            return try body(&self, false)
+        }
         var absent: [Int: Set<IdentityKey>] = [:]
         var probe = probing
         defer { session.listsReadWithRows = [] }
         for _ in 0..<Self.maxRounds {
             let log = FaultLog(absent: absent, probing: probe)
+            let savepoint = journal.map { Savepoint(opening: $0, in: &self) }
             session.faultLog = log
             let outcome: Result<T, MappingError>
             do throws(MappingError) {
@@ -104,6 +130,11 @@ extension ObjectStore {
                 outcome = .failure(error)
             }
             session.faultLog = nil
+            let counts = log.isEmpty && !probe
+            if let savepoint {
+                if counts { return try savepoint.keep(outcome, in: &self) }
+                savepoint.undo(in: &self)
+            }
             if log.isEmpty {
                 if !probe { return try outcome.get() }
                 probe = false
@@ -130,11 +161,9 @@ extension ObjectStore {
     /// are gone become stale). Nothing for a graph that already does.
     package mutating func loadAll(model: Model) throws(MappingError) {
         guard let source = session.rowSource else { return }
-        guard journal == nil else {
-            throw MappingError(.failed, "the store's rows were to be read inside a transaction")
-        }
         // Every row at once: the store checked identities and links across all of them as it read.
-        try fill(try source.allRows(), from: source, model: model, checkedWhole: true)
+        let rows = try source.allRows()
+        try reading { (store) throws(MappingError) in try store.fill(rows, from: source, model: model, checkedWhole: true) }
         source.rowsReleased()
         for slot in 0..<slotsUsed {
             if let fault = faultID(slot: slot) { dropFault(fault) }
@@ -163,6 +192,7 @@ extension ObjectStore {
             }
             let entity = model.entities[stored.entity]
             var object = source.object(forKey: stored.key)
+            if let known = object, deletedInTransaction(known) { continue }
             if let known = object, !contains(known) { object = nil }  // discarded by a rollback
             if let known = object, faultEntity(known) == nil {  // read already
                 if checkedWhole, entity.relationships.indices.contains(where: { listIsUnread(known, $0) }) {
@@ -251,10 +281,12 @@ extension ObjectStore {
     }
 
     /// The object of the row `key` a row read links to through `relationship`: the graph's, else a
-    /// fault made for it now (noted in `found`, so each key gets one).
+    /// fault made for it now (noted in `found`, so each key gets one). An object the open
+    /// transaction deleted keeps its handle, which reads as no object, and as its object again
+    /// if the transaction rolls back.
     private mutating func target(_ key: Int64, _ relationship: Relationship, _ found: inout IntegerKeyTable,
                                  _ source: any RowSource) -> ObjectID {
-        if let known = found[key] ?? source.object(forKey: key), contains(known) { return known }
+        if let known = found[key] ?? source.object(forKey: key), contains(known) || deletedInTransaction(known) { return known }
         let fault = makeFault(relationship.destination)
         found.set(fault, for: key)
         return fault

@@ -12,13 +12,15 @@
 ///
 /// A context with observers or watches reads every list it holds (its change sets name the
 /// owners whose lists changed, which needs the lists), and so does a list with count rules
-/// (`minCount`/`maxCount` are checked on the objects a change touches).
+/// (`minCount`/`maxCount` are checked on the objects a change touches). Inside a transaction that
+/// spans calls, a change reads the lists it changes: a later call of the transaction may read
+/// such a list, and the database's copy would lack the moves not committed yet.
 extension ObjectStore {
     /// Whether a change to the to-many `relationship` of `owner` (a one-to-many, changed from its
     /// targets' side) can leave the list unread: the list is unread, or `owner` is a fault; the
     /// context collects no change sets; the list has no count rules.
     func leavesListUnread(_ owner: ObjectID, _ relationship: Int, model: Model) -> Bool {
-        guard session.rowSource != nil, !session.collectsChanges,
+        guard session.rowSource != nil, !session.collectsChanges, !session.explicitTransaction,
               let kind = faultEntity(owner) ?? (listIsUnread(owner, relationship) ? readEntity(owner) : nil),
               let declared = model.relationship(of: kind, at: relationship), declared.toMany,
               model.inverse(of: declared)?.toMany == false, declared.minCount == nil, declared.maxCount == nil else { return false }
@@ -30,7 +32,7 @@ extension ObjectStore {
     /// (`StoreCommit.unlinked`), as long as the context collects no change sets (which would name
     /// the target). A run that touches it later reads it and runs again, so nothing sees it stale.
     func clearsUnread(_ target: ObjectID, _ relationship: Int, model: Model) -> Bool {
-        guard session.rowSource != nil, !session.collectsChanges, let kind = faultEntity(target),
+        guard session.rowSource != nil, !session.collectsChanges, !session.explicitTransaction, let kind = faultEntity(target),
               let declared = model.relationship(of: kind, at: relationship), !declared.toMany,
               declared.minCount == nil, declared.maxCount == nil else { return false }
         return true
@@ -44,7 +46,7 @@ extension ObjectStore {
     }
 
     /// Reads the targets of the unread lists among `wanted`, in a few queries per relationship; a
-    /// target not read yet becomes a fault. Outside transactions only.
+    /// target not read yet becomes a fault, and one the open transaction deleted keeps its handle.
     package mutating func readLists(_ wanted: [ListFault], model: Model) throws(MappingError) {
         guard let source = session.rowSource, !wanted.isEmpty else { return }
         struct Group: Hashable, Comparable {
@@ -67,7 +69,12 @@ extension ObjectStore {
             for (owner, key) in owners {
                 var targets: [ObjectID] = []
                 for targetKey in lists[key] ?? [] {
-                    if let known = made[targetKey] ?? source.object(forKey: targetKey), contains(known) {
+                    let known = made[targetKey] ?? source.object(forKey: targetKey)
+                    if let known, deletedInTransaction(known) {
+                        targets.append(known)  // stale unless the transaction rolls back
+                        continue
+                    }
+                    if let known, contains(known) {
                         if let read = readEntity(known), !model.isKind(read, of: relationship.destination) {
                             throw MappingError(.store, "\(model.entities[kind].name).\(relationship.name) of a row links to a "
                                                + "\(model.entities[read].name), not a \(model.entities[relationship.destination].name): "

@@ -1,10 +1,13 @@
 /// Fetches and counts on a graph that reads its store's rows as they are touched, run in the
-/// database. Such a graph is only ever outside a transaction between calls, so the database holds
-/// exactly what the graph does: the part of the predicate the database can test (`RowFilter`)
-/// picks rows there. When that part is the whole predicate and the sort (if any) is one the
-/// database runs as the evaluator does (`RowOrder`), the rows' keys are the answer, sorted and
-/// paged by the database, and no row is read. Otherwise the rows it picks (a superset of the
-/// matches) are read, and the fetch finishes in memory over just them.
+/// database. Outside a transaction between calls the database holds exactly what the graph does:
+/// the part of the predicate the database can test (`RowFilter`) picks rows there. When that part
+/// is the whole predicate and the sort (if any) is one the database runs as the evaluator does
+/// (`RowOrder`), the rows' keys are the answer, sorted and paged by the database, and no row is
+/// read. Otherwise the rows it picks (a superset of the matches) are read, and the fetch finishes
+/// in memory over just them. Inside a transaction that changed something, the database lacks its
+/// changes: the rows are picked by the tests on their own columns only (what a row links to may
+/// have changed), the objects the transaction made or changed join them, and the fetch finishes
+/// in memory.
 extension ObjectStore {
     /// The objects `request` selects, found in the database; nil for a graph that holds every row.
     package mutating func fetchRows(_ request: FetchRequest, model: Model) throws(MappingError) -> [ObjectID]? {
@@ -19,7 +22,8 @@ extension ObjectStore {
         } catch {
             throw error.pointing(into: request.sort ?? "")
         }
-        if let order, predicate == nil || translated?.exact == true {
+        let uncommitted = journal.map { !$0.isEmpty } ?? false
+        if !uncommitted, let order, predicate == nil || translated?.exact == true {
             let keys = try source.keys(of: entity, kinds: kinds, where: translated?.filter, order: order, offset: request.offset,
                                        limit: request.limit)
             let found = objects(forKeys: keys, entity, source)
@@ -27,8 +31,23 @@ extension ObjectStore {
             session.faultBatches.remember(found)
             return found
         }
-        let keys = try source.keys(of: entity, kinds: kinds, where: translated?.filter, order: [], offset: 0, limit: nil)
-        let candidates = objects(forKeys: keys, entity, source)
+        // Inside a transaction, a row it did not change may still link to one it did.
+        let filter = uncommitted ? translated?.filter.ownColumnsOnly() : translated?.filter
+        let keys = try source.keys(of: entity, kinds: kinds, where: filter, order: [], offset: 0, limit: nil)
+        var candidates = objects(forKeys: keys, entity, source)
+        if uncommitted, let open = journal {
+            // What the transaction made or changed may match in memory though its row does not (or
+            // it has none yet); creation order, as the graph keeps it, once all are read.
+            var picked = Set(candidates)
+            let kinds = Set(kinds.map(\.index))
+            let (made, changed) = open.touched()
+            for object in made + changed.compactMap({ liveID(slot: $0) })
+            where entityIndex(of: object).map(kinds.contains) == true && picked.insert(object).inserted {
+                candidates.append(object)
+            }
+            try materialize(candidates, model: model)
+            candidates = candidates.filter { contains($0) }.sorted { sequence(of: $0) < sequence(of: $1) }
+        }
         try materialize(candidates, model: model)
         return try touching(model: model, probing: false) { (store, _) throws(MappingError) -> [ObjectID] in
             try GraphReader(model: model, store: store).fetch(request, among: candidates)
@@ -41,7 +60,14 @@ extension ObjectStore {
         guard let source = session.rowSource else { return nil }
         let (entity, kinds, predicate, translated) = try rowQuery(request, model: model)
         guard predicate == nil || translated?.exact == true else { return nil }
-        return try source.count(of: entity, kinds: kinds, where: translated?.filter)
+        guard let open = journal, !open.isEmpty else { return try source.count(of: entity, kinds: kinds, where: translated?.filter) }
+        // Inside a transaction that changed something, only a count of every row can be set right
+        // by what it made and deleted; a predicate's is counted over the fetch.
+        guard predicate == nil else { return nil }
+        let counted = Set(kinds.map(\.index))
+        let made = open.touched().created.filter { contains($0) && entityIndex(of: $0).map(counted.contains) == true }.count
+        let deleted = open.deletedRows(firstSlot: space.firstSlot).filter(counted.contains).count
+        return try source.count(of: entity, kinds: kinds, where: nil) + made - deleted
     }
 
     private func rowQuery(_ request: FetchRequest, model: Model) throws(MappingError)
@@ -94,6 +120,8 @@ extension ObjectStore {
         for key in keys {
             if let known = source.object(forKey: key), contains(known) {
                 objects.append(known)
+            } else if let known = source.object(forKey: key), deletedInTransaction(known) {
+                continue
             } else {
                 let fault = makeFault(entity.index)
                 made[key] = fault

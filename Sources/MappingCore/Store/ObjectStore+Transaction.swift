@@ -4,6 +4,12 @@
 /// A class: the store asks it about every value it changes, and as a struct behind an optional
 /// each question copied (and retained) its tables. Copies of a store made while a transaction is
 /// open only read (queries), so sharing it is safe.
+///
+/// A store-backed graph reads rows inside transactions too. Reading is not a change: the objects
+/// and faults rows make are the database's, so a rollback keeps them (`noteRead`). A call inside a
+/// transaction on such a graph runs in a savepoint, a journal of its own whose `parent` is the
+/// transaction's: a run that met rows not read yet is undone alone, and a run that counts is
+/// merged into the transaction (`ObjectStore.touching`).
 final class Journal {
     struct IdentityChange {
         let map: Int
@@ -11,29 +17,44 @@ final class Journal {
         let previous: ObjectID?
     }
 
+    /// The journal of the transaction a savepoint is in.
+    let parent: Journal?
     var beforeImages: [Int: ObjectRecord] = [:]
     private(set) var created: [ObjectID] = []
     /// Slot numbers (as handles carry them) at or past this one did not exist when the transaction
-    /// began, so their objects are new; only reused slots below it need a set (a cold import of many
-    /// objects then adds none).
+    /// began, so their objects are new, but for the ones rows read took; only reused slots below
+    /// it need a set (a cold import of many objects then adds none).
     let firstFreshSlot: Int
     private var reusedSlots: Set<Int> = []
+    /// Slots at or past `firstFreshSlot` that rows read in the transaction took: not new.
+    private var readSlots: Set<Int> = []
     var identityChanges: [IdentityChange] = []
     /// Identity maps where new objects took free keys without an `identityChanges` entry.
     var mapsWithNewEntries: Set<Int> = []
     /// Slots of objects deleted in the transaction, with the generation their handles carry.
     private(set) var deleted: [(slot: Int, generation: UInt16)] = []
+    /// `deleted`, for lookups: a row read in the transaction must not bring such an object back.
+    private var deletedGenerations: [Int: UInt16] = [:]
     /// Member list lengths and live counts when the transaction began.
     let memberCounts: [Int]
     let liveCounts: [Int]
+    /// Whether rows were read while it was open: their objects joined the member lists among the
+    /// transaction's own, so a rollback cannot just cut the lists back to `memberCounts`.
+    private(set) var sawReads = false
 
-    init(firstFreshSlot: Int, memberCounts: [Int], liveCounts: [Int]) {
+    init(firstFreshSlot: Int, memberCounts: [Int], liveCounts: [Int], parent: Journal? = nil) {
         self.firstFreshSlot = firstFreshSlot
         self.memberCounts = memberCounts
         self.liveCounts = liveCounts
+        self.parent = parent
     }
 
-    func isNew(_ id: ObjectID) -> Bool { id.slot >= firstFreshSlot || reusedSlots.contains(id.slot) }
+    func isNew(_ id: ObjectID) -> Bool { isNew(slot: id.slot) }
+
+    /// `isNew` by the slot number a handle carries.
+    func isNew(slot: Int) -> Bool {
+        slot >= firstFreshSlot ? readSlots.isEmpty || !readSlots.contains(slot) : reusedSlots.contains(slot)
+    }
 
     /// Whether a change to `id` (in `slot`) must first save its before-image.
     @inline(__always)
@@ -41,10 +62,48 @@ final class Journal {
 
     func noteCreated(_ id: ObjectID) {
         created.append(id)
-        if id.slot < firstFreshSlot { reusedSlots.insert(id.slot) }
+        if id.slot < firstFreshSlot {
+            reusedSlots.insert(id.slot)
+        } else if !readSlots.isEmpty {
+            readSlots.remove(id.slot)
+        }
     }
 
-    func noteDeleted(slot: Int, generation: UInt16) { deleted.append((slot, generation)) }
+    /// A fault made for a row read while this journal (or a savepoint in it) is open: not new, in
+    /// this journal and the ones around it.
+    func noteRead(_ id: ObjectID) {
+        var journal: Journal? = self
+        while let open = journal {
+            open.sawReads = true
+            if id.slot >= open.firstFreshSlot { open.readSlots.insert(id.slot) } else { open.reusedSlots.remove(id.slot) }
+            journal = open.parent
+        }
+    }
+
+    /// Notes that rows were read (objects filled) while this journal is open.
+    func noteReading() {
+        var journal: Journal? = self
+        while let open = journal {
+            open.sawReads = true
+            journal = open.parent
+        }
+    }
+
+    func noteDeleted(slot: Int, generation: UInt16) {
+        deleted.append((slot, generation))
+        deletedGenerations[slot] = generation
+    }
+
+    /// Whether the object in storage slot `slot` whose handles carry `generation` was deleted in
+    /// this journal or one around it.
+    func deletedHere(slot: Int, generation: UInt16) -> Bool {
+        var journal: Journal? = self
+        while let open = journal {
+            if open.deletedGenerations[slot] == generation { return true }
+            journal = open.parent
+        }
+        return false
+    }
 
     /// Per object that joined an owner's list not read (`ObjectStore+Lists`), when it last did:
     /// the database appends them in that order, as memory would have.
@@ -59,6 +118,64 @@ final class Journal {
     func noteListJoin(_ id: ObjectID) {
         listJoins[id] = joins
         joins += 1
+    }
+
+    /// Takes in what a savepoint in it recorded, as if this journal had recorded it: a record
+    /// this journal has no image of keeps the savepoint's (it is the record as the transaction
+    /// found it), unless the transaction made the object.
+    func merge(_ savepoint: Journal, firstSlot: Int) {
+        for (slot, image) in savepoint.beforeImages where beforeImages[slot] == nil && !isNew(slot: firstSlot + slot) {
+            beforeImages[slot] = image
+        }
+        for id in savepoint.created { noteCreated(id) }
+        identityChanges.append(contentsOf: savepoint.identityChanges)
+        mapsWithNewEntries.formUnion(savepoint.mapsWithNewEntries)
+        for (slot, generation) in savepoint.deleted { noteDeleted(slot: slot, generation: generation) }
+        for (id, _) in savepoint.listJoins.sorted(by: { $0.value < $1.value }) { noteListJoin(id) }
+        unlinked.append(contentsOf: savepoint.unlinked)
+        if savepoint.sawReads { sawReads = true }
+    }
+
+    /// Whether the transaction changed nothing yet (this journal and the ones around it).
+    var isEmpty: Bool {
+        var journal: Journal? = self
+        while let open = journal {
+            if !open.created.isEmpty || !open.beforeImages.isEmpty || !open.deleted.isEmpty || !open.identityChanges.isEmpty {
+                return false
+            }
+            journal = open.parent
+        }
+        return true
+    }
+
+    /// The entity of each row the transaction deleted (objects it made and deleted have none), by
+    /// their before-images; `firstSlot` turns storage slots into handles' slot numbers.
+    func deletedRows(firstSlot: Int) -> [Int] {
+        var root = self
+        var images: [Int: ObjectRecord] = [:]
+        var slots: [Int] = []
+        var journal: Journal? = self
+        while let open = journal {
+            root = open
+            images.merge(open.beforeImages) { kept, _ in kept }
+            slots.append(contentsOf: open.deleted.map(\.slot))
+            journal = open.parent
+        }
+        return slots.compactMap { slot in root.isNew(slot: firstSlot + slot) ? nil : images[slot]?.entity }
+    }
+
+    /// The objects the transaction made, and the storage slots of those it changed, live or not
+    /// (this journal and the ones around it).
+    func touched() -> (created: [ObjectID], changedSlots: Set<Int>) {
+        var made: [ObjectID] = []
+        var changed: Set<Int> = []
+        var journal: Journal? = self
+        while let open = journal {
+            made.append(contentsOf: open.created)
+            changed.formUnion(open.beforeImages.keys)
+            journal = open.parent
+        }
+        return (made, changed)
     }
 }
 
@@ -199,7 +316,7 @@ extension ObjectStore {
         }
     }
 
-    private mutating func rollback() {
+    fileprivate mutating func rollback() {
         guard let journal else { return }
         self.journal = nil
         for change in journal.identityChanges.reversed() {
@@ -219,6 +336,49 @@ extension ObjectStore {
         for id in journal.created.reversed() {
             discardCreated(id)
         }
-        restoreMembers(counts: journal.memberCounts, liveCounts: journal.liveCounts)
+        restoreMembers(counts: journal.memberCounts, liveCounts: journal.liveCounts, keepingReads: journal.sawReads)
+    }
+}
+
+/// One run of a call inside a transaction that spans calls, on a graph that reads its store's
+/// rows as they are touched (`ObjectStore.touching`): the run's changes go to a journal of their
+/// own, and the transaction's session flags are kept, so that a run that does not count (it met
+/// rows not read yet, or it was a probe) is undone alone and the transaction goes on as it was.
+struct Savepoint {
+    private let outer: Journal
+    private let explicitTransaction: Bool
+    private let transactionIsCallers: Bool
+    private let abortedBy: MappingError?
+
+    init(opening outer: Journal, in store: inout ObjectStore) {
+        self.outer = outer
+        explicitTransaction = store.session.explicitTransaction
+        transactionIsCallers = store.session.transactionIsCallers
+        abortedBy = store.session.abortedBy
+        store.journal = Journal(firstFreshSlot: store.space.firstSlot + store.slotsUsed, memberCounts: store.memberCounts,
+                                liveCounts: store.liveCounts, parent: outer)
+    }
+
+    /// Ends the run that counts. What it changed joins the transaction; a run whose failure rolled
+    /// its changes back (a change fails the transaction it is in) rolls back the rest of the
+    /// transaction too, as a failing call of a graph in memory does.
+    func keep<T>(_ outcome: Result<T, MappingError>, in store: inout ObjectStore) throws(MappingError) -> T {
+        if let savepoint = store.journal {
+            outer.merge(savepoint, firstSlot: store.space.firstSlot)
+            store.journal = outer
+        } else {
+            store.journal = outer
+            store.rollback()
+        }
+        return try outcome.get()
+    }
+
+    /// Undoes a run that does not count, and what its failure did to the transaction's flags.
+    func undo(in store: inout ObjectStore) {
+        if store.journal != nil { store.rollback() }
+        store.journal = outer
+        store.session.explicitTransaction = explicitTransaction
+        store.session.transactionIsCallers = transactionIsCallers
+        store.session.abortedBy = abortedBy
     }
 }

@@ -41,6 +41,9 @@ public struct ObjectStore {
     let indexKeys: [[Int: IndexKey]]
     private var nextSequence = 0
     var journal: Journal?
+    /// The open transaction's journal while rows are read into the graph outside it
+    /// (`ObjectStore.reading`): the faults they make are noted there as not new.
+    var readingFor: Journal?
     /// What the context's session has asked of the graph: transactions across calls, observers,
     /// the database commits are written to (`StoreSession`).
     package var session = StoreSession()
@@ -341,13 +344,22 @@ public struct ObjectStore {
     // MARK: Faults
 
     /// A handle for a row of the graph's database not read yet, linked as an `entity` (the row
-    /// may turn out to be of a sub-entity). Not a change: no transaction records it (a store-backed
-    /// graph reads rows only outside transactions), and it is in no member list until it is read.
+    /// may turn out to be of a sub-entity). Not a change: an open transaction notes it as read,
+    /// not made, and it is in no member list until it is read.
     mutating func makeFault(_ entity: Int) -> ObjectID {
         let slot = takeSlot()
         places[slot] = .fault(entity)
         faultCount += 1
-        return handle(slot: slot)
+        let id = handle(slot: slot)
+        (journal ?? readingFor)?.noteRead(id)
+        return id
+    }
+
+    /// Whether `id` names an object the open transaction deleted: a row read meanwhile (it is
+    /// still in the database until the commit) must not bring it back, nor a link to it.
+    func deletedInTransaction(_ id: ObjectID) -> Bool {
+        guard let open = journal ?? readingFor, id.tag == space.tag else { return false }
+        return open.deletedHere(slot: id.slot - space.firstSlot, generation: id.generation)
     }
 
     /// The entity a live fault was linked as; nil for an object already read, and for a handle
@@ -624,8 +636,17 @@ public struct ObjectStore {
     /// The length of each member list (a transaction's starting point).
     var memberCounts: [Int] { memberLists.map(\.count) }
 
-    /// Puts the member lists and counts back as they were when a transaction began.
-    mutating func restoreMembers(counts: [Int], liveCounts: [Int]) {
+    /// Puts the member lists and counts back as they were when a transaction began, but for the
+    /// objects rows read meanwhile, which stay (`keepingReads`): the lists then lose just the
+    /// objects no longer live.
+    mutating func restoreMembers(counts: [Int], liveCounts: [Int], keepingReads: Bool) {
+        if keepingReads {
+            for entity in memberLists.indices {
+                memberLists[entity] = memberLists[entity].filter { contains($0) }
+                if self.liveCounts.indices.contains(entity) { self.liveCounts[entity] = memberLists[entity].count }
+            }
+            return
+        }
         for entity in memberLists.indices where counts.indices.contains(entity) && memberLists[entity].count > counts[entity] {
             memberLists[entity].removeLast(memberLists[entity].count - counts[entity])
         }

@@ -115,11 +115,11 @@ def test_a_tampered_row_is_refused_when_read_by_name_and_left_as_it_was(original
     before = digest(path)
     for read_only in (False, True):
         with mapping.Context(SPEC, store=str(path), read_only=read_only) as ctx:
-            # Every call that reads the whole graph (a transaction does, first) refuses it, again and
-            # again, and nothing is written.
+            # Every call that reads the whole graph (an import deleting orphans does, first) refuses
+            # it, again and again, and nothing is written.
             for _ in range(2):
                 with pytest.raises(mapping.StoreError) as caught:
-                    ctx.begin()
+                    ctx.import_json("person", "[]", orphans=("Person", None))
                 assert message in str(caught.value), str(caught.value)
         assert digest(path) == before
 

@@ -165,8 +165,8 @@ class Context(Handle, _ContextHTTP):
         limit). At the end of a call outside a transaction, past the limit, the objects least
         recently used are evicted down to 90% of it; each reads its row again when next touched,
         and its Object stays valid (a deleted one's stays stale). Nothing uncommitted is evicted.
-        A call that needs the whole graph (begin(), a chunked import) reads every row first, so a
-        program running transactions on a store far above the limit raises it, or sets None."""
+        A transaction (begin(), a chunked import) reads what its calls touch and evicts nothing
+        until it ends; an import deleting orphans reads every row first, and evicts at its end."""
         limit = ctypes.c_size_t()
         _ffi.context_cache_info(self._ptr, None, ctypes.byref(limit))
         return limit.value or None
