@@ -55,7 +55,8 @@ extension SQLiteStore: RowSource {
         var found: [Int64] = []
         while try query.step() {
             guard case .integer(let id) = query.column(0), id > 0, id < 1 << 48 else {
-                throw MappingError(.store, "a row of the store has an _id out of range: the store was changed outside libmapping")
+                let table = layout.tables[root]?.name ?? entity.name
+                throw MappingError(.store, "a row of \(quote(table)) has an _id out of range: the store was changed outside libmapping")
             }
             found.append(StoreLayout.globalKey(root: root, id: id))
         }

@@ -30,13 +30,15 @@ extension Importer {
         let predicate = try text.map { (text) throws(MappingError) in
             try CompiledPredicate.compile(text, entity: entity, model: model, arguments: [])
         }
+        // A graph that reads its store's rows as they are touched asks the database for the scope
+        // (a fault among them makes the run read it and map again).
+        let inScope = try store.fetchRows(FetchRequest(entity: entity.name, predicate: text), model: model)
         // The reader and evaluator (copies of the graph) are gone before the first delete, which
         // would otherwise copy every array of the graph.
         let orphans: [ObjectID]
         do {
-            let reader = GraphReader(model: model, store: store)
             let evaluator = PredicateEvaluator(store: store)
-            orphans = reader.objects(of: entity).filter { object in
+            orphans = (inScope ?? GraphReader(model: model, store: store).objects(of: entity)).filter { object in
                 !touched.contains(object) && (predicate.map { evaluator.matches(object, $0) } ?? true)
             }
         }

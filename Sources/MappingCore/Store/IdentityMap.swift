@@ -131,4 +131,12 @@ package enum IdentityKey: Hashable {
     init(_ values: [AttributeValue]) {
         self = values.count == 1 ? .single(values[0]) : .compound(values)
     }
+
+    /// The values as JSON text, for messages: `"a"`, or `1, "x"`.
+    var text: String {
+        switch self {
+        case .single(let value): value.jsonValue.text()
+        case .compound(let values): values.map { $0.jsonValue.text() }.joined(separator: ", ")
+        }
+    }
 }

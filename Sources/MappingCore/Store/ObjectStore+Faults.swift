@@ -209,8 +209,8 @@ extension ObjectStore {
                 let holder = lookup(map: identity.map, key: identity.key)
                 if (holder != nil && holder != object)
                     || (!checkedWhole && taken[identity.map, default: [:]].updateValue(stored.key, forKey: identity.key) != nil) {
-                    throw MappingError(.store, "two rows of the store hold one \(entity.name)'s identity: the store was changed "
-                                       + "outside libmapping (its unique index dropped?); keep one of them", attribute: entity.name)
+                    throw MappingError(.store, "two rows of the store hold one \(entity.name) identity (\(identity.key.text)): the store "
+                                       + "was changed outside libmapping (its unique index dropped?); keep one of them", attribute: entity.name)
                 }
             }
             for (index, relationship) in entity.relationships.enumerated() where !checkedWhole && stored.links.indices.contains(index) {

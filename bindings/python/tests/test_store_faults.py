@@ -523,6 +523,61 @@ def test_a_transaction_reads_only_the_rows_its_calls_touch(tmp_path):
         assert ctx.get("Person", 9)["name"] == "nine"
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_orphan_deletion_on_part_of_the_graph_ends_as_in_memory(where, seed):
+    """Imports deleting the orphans of a scope (people by id, tags, companies, whose staff denies)
+    on a store read as touched, inside transactions or not, against the same imports in memory."""
+    rng = random.Random(500 + seed)
+    payload = people(rng, 50)
+    path = make_store(where, payload)
+    memory = mapping.Context(SPEC)
+    memory.import_json("person", json.dumps(payload))
+    ctx = open_store(path)
+    kinds = set()
+    try:
+        for step in range(12):
+            page = rng.sample(people(rng, 60), rng.randint(0, 8))
+            scope = rng.choice([("Person", f"id > {rng.randint(30, 60)}"), ("Person", f"id BETWEEN {{{rng.randint(1, 50)}, 55}} "
+                                                                                        "AND company != nil"),
+                                ("Tag", None), ("Tag", "label BEGINSWITH 't1'"), ("Company", f"id > {rng.randint(5, 12)}"),
+                                ("Manager", "level > 2")])
+            before = {entity: memory.count(entity) for entity in ("Person", "Tag", "Company")}
+            inside = rng.random() < 0.3
+            end = rng.choice(["commit", "rollback"])
+            results = []
+            for context in (ctx, memory):
+                if inside:
+                    context.begin()
+                results.append(outcome(lambda: context.import_json("person", json.dumps(page), orphans=scope)))
+                if inside:  # a failed call rolled the transaction back: rollback ends it
+                    getattr(context, "rollback" if isinstance(results[-1], str) else end)()
+            assert results[0] == results[1], (seed, step, scope)
+            kinds.add(results[0] if isinstance(results[0], str) else
+                      "deleted" if memory.count(scope[0]) < before.get(scope[0], 0) + len(page) and scope[0] != "Manager" else "kept")
+            if rng.random() < 0.3:
+                ctx = reopen(ctx, path)
+        assert_same_graphs(ctx, memory, seed)
+        assert "deleted" in kinds, (seed, kinds)
+    finally:
+        ctx.close()
+
+
+def test_orphan_deletion_reads_the_rows_of_its_scope(tmp_path):
+    """The database picks the scope: an import deleting the orphans among people with ids above 190
+    reads those rows (and what deleting them touches: their companies), not the store. (Without
+    tags: a tag's people would be read, as deleting a person cascades to its tags.)"""
+    rng = random.Random(13)
+    payload = people(rng, 200)
+    for person in payload:
+        person.pop("tags")
+    path = make_store(tmp_path, payload)
+    with open_store(path) as ctx:
+        ctx.import_json("person", json.dumps([{"id": 195, "name": "kept"}]), orphans=("Person", "id > 190"))
+        assert ctx.cached_count < 60
+        assert ctx.count("Person") == 191
+        assert [p["id"] for p in ctx.fetch("Person", "id > 185")] == [186, 187, 188, 189, 190, 195]
+
+
 def random_predicate(rng, entity, depth=0):
     """A predicate and its arguments: comparisons the database can test (integers, strings, dates,
     null tests, IN, BETWEEN), ones it narrows (BEGINSWITH, ENDSWITH, CONTAINS, LIKE) and ones it
