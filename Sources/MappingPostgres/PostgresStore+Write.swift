@@ -210,16 +210,16 @@ extension PostgresStore {
                 setObject(victim.key, nil, &undo)
                 announcement.deleted(victim.key)
             }
-            try dropOneWayLinks(to: root, ids: ids, undo: &undo, announcement: &announcement)
+            try dropLinksNoRuleClears(to: root, ids: ids, undo: &undo, announcement: &announcement)
         }
     }
 
-    /// Clears the to-ones without an inverse that still name rows of table `root` just deleted
-    /// (`ids`). No delete rule reaches them, and a graph keeps such a link as a handle that reads
-    /// as nothing, so the database forgets it too (its foreign key would refuse the commit), in
+    /// Clears the to-ones no delete rule clears (without an inverse, or whose inverse's rule is
+    /// `noAction`) that still name rows of table `root` just deleted (`ids`): a graph keeps such a
+    /// link as a handle that reads as nothing, so the database forgets it too (its foreign key would refuse the commit), in
     /// rows this graph may never have read. The rows cleared are new versions, announced.
-    private func dropOneWayLinks(to root: Int, ids: String, undo: inout KeyUndo, announcement: inout Announcement) throws(MappingError) {
-        for (owner, table, column) in layout.oneWayLinks(to: root) {
+    private func dropLinksNoRuleClears(to root: Int, ids: String, undo: inout KeyUndo, announcement: inout Announcement) throws(MappingError) {
+        for (owner, table, column) in layout.linksNoRuleClears(to: root) {
             let result = try connection.query("UPDATE \(quote(table)) SET \(quote(column)) = NULL, \"_version\" = \"_version\" + 1 "
                                               + "WHERE \(quote(column)) = ANY($1::bigint[]) RETURNING \"_id\", \"_version\"", [ids])
             for row in 0..<result.count {

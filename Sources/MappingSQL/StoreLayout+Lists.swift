@@ -103,17 +103,19 @@ extension StoreLayout {
 }
 
 extension StoreLayout {
-    /// The to-one columns without an inverse that can name a row of table `root`, as (the root of
-    /// the table holding the column, its table, the column), each once. No delete rule reaches
-    /// them: when rows of `root` are deleted, a store clears them in rows the graph may never have
-    /// read, or a later row given a deleted row's `_id` would be linked in its place.
-    package func oneWayLinks(to root: Int) -> [(owner: Int, table: String, column: String)] {
+    /// The to-one columns that can name a row of table `root` and that no delete rule clears when
+    /// that row is deleted — those without an inverse, and those whose inverse's rule is
+    /// `noAction` — as (the root of the table holding the column, its table, the column), each
+    /// once. When rows of `root` are deleted, a store clears them in rows the graph may never have
+    /// read (the graph reads such a link as none), or a later row given a deleted row's `_id`
+    /// would be linked in its place.
+    package func linksNoRuleClears(to root: Int) -> [(owner: Int, table: String, column: String)] {
         var found: [(owner: Int, table: String, column: String)] = []
         var seen: Set<[String]> = []
         for entity in model.entities where self.root.indices.contains(entity.index) {
             for (index, relationship) in entity.relationships.enumerated()
-            where !relationship.toMany && relationship.inverse == nil && self.root.indices.contains(relationship.destination)
-                && self.root[relationship.destination] == root {
+            where !relationship.toMany && (relationship.inverse == nil || model.inverse(of: relationship)?.deleteRule == .noAction)
+                && self.root.indices.contains(relationship.destination) && self.root[relationship.destination] == root {
                 guard let table = tables[self.root[entity.index]]?.name, linkColumns[entity.index].indices.contains(index),
                       let column = linkColumns[entity.index][index], seen.insert([table, column]).inserted else { continue }
                 found.append((self.root[entity.index], table, column))

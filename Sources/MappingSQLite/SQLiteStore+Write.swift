@@ -134,7 +134,8 @@ extension SQLiteStore {
         }
     }
 
-    /// Drops the links no delete rule reaches (to-ones without an inverse, join rows naming a row
+    /// Drops the links no delete rule reaches (to-ones without an inverse or whose inverse's rule is
+    /// `noAction`, join rows naming a row
     /// as their target) to the deleted rows `ids` of table `root`, in rows the graph may not have
     /// read: SQLite gives the highest `_id` out again, and a later row would otherwise be linked in
     /// a deleted one's place. One statement per column and batch of ids (those columns have no
@@ -144,7 +145,7 @@ extension SQLiteStore {
         if let known = linkDrops[root] {
             prefixes = known
         } else {
-            prefixes = layout.oneWayLinks(to: root).map { "UPDATE \(quote($0.table)) SET \(quote($0.column)) = NULL WHERE \(quote($0.column)) IN " }
+            prefixes = layout.linksNoRuleClears(to: root).map { "UPDATE \(quote($0.table)) SET \(quote($0.column)) = NULL WHERE \(quote($0.column)) IN " }
                 + layout.joins.filter { $0.value.target == layout.tables[root]?.name }.keys.sorted()
                     .map { "DELETE FROM \(quote($0)) WHERE \"target\" IN " }
             linkDrops[root] = prefixes

@@ -991,6 +991,52 @@ def test_a_deleted_row_is_not_linked_again_through_links_without_an_inverse(wher
         assert [tag["label"] for tag in ctx.get("Person", 1).related("favorites")] == ["a"]
 
 
+NO_ACTION_SPEC = {
+    "entities": {
+        "Person": {"attributes": {"id": "integer"}, "identification": "id",
+                   "relationships": {"company": {"entity": "Company", "inverse": "staff"},
+                                     "tags": {"entity": "Tag", "toMany": True, "inverse": "people", "deleteRule": "noAction"}}},
+        "Company": {"attributes": {"id": "integer"}, "identification": "id",
+                    "relationships": {"staff": {"entity": "Person", "toMany": True, "inverse": "company",
+                                                "deleteRule": "noAction"}}},
+        "Tag": {"attributes": {"label": "string"}, "identification": "label",
+                "relationships": {"people": {"entity": "Person", "toMany": True, "inverse": "tags", "deleteRule": "noAction"}}},
+    },
+    "mappings": {
+        "person": {"entity": "Person", "attributes": {"id": "id"},
+                   "relationships": {"company": {"mapping": "company"}, "tags": {"mapping": "tag"}}},
+        "company": {"entity": "Company", "attributes": {"id": "id"}},
+        "tag": {"entity": "Tag", "attributes": {"label": "@self"}},
+    },
+}
+
+
+def test_a_deleted_row_is_not_linked_again_through_links_a_no_action_rule_leaves(where):
+    """Deleting a company whose staff's rule is noAction leaves each employee's to-one naming it (the
+    graph reads it as none); the store clears it with the row, so the company made next (SQLite gives
+    out its `_id` again) employs no one, and PostgreSQL's foreign key does not refuse the delete."""
+    location = str(where)
+    payload = [{"id": 1, "company": {"id": 5}, "tags": ["a"]}, {"id": 2, "company": {"id": 6}, "tags": ["b"]}]
+    memory = mapping.Context(NO_ACTION_SPEC)
+    with mapping.Context(NO_ACTION_SPEC, store=location, create=True, cache_limit=cache_limit) as ctx:
+        ctx.import_json("person", json.dumps(payload))
+    with mapping.Context(NO_ACTION_SPEC, store=location, cache_limit=cache_limit) as ctx:
+        for context in (ctx, memory):
+            if context is memory:
+                memory.import_json("person", json.dumps(payload))
+            context.delete(context.get("Company", 6))
+            context.delete(context.get("Tag", "b"))
+            assert context.get("Person", 2).related("company") is None
+            context.import_json("company", json.dumps([{"id": 7}]))
+            context.import_json("tag", json.dumps(["c"]))
+    with mapping.Context(NO_ACTION_SPEC, store=location, cache_limit=cache_limit) as ctx:
+        for context in (ctx, memory):
+            assert context.get("Person", 2).related("company") is None
+            assert list(context.get("Company", 7).related("staff")) == []
+            assert [t["label"] for t in context.get("Person", 2).related("tags")] == []
+            assert [p["id"] for p in context.get("Company", 5).related("staff")] == [1]
+
+
 def test_an_import_of_evicted_objects_maps_once(tmp_path):
     """A context that made its store keeps every identity through eviction, so an evicted object's
     identity finds its fault, not a miss: the walk before mapping reads those rows too, and the one
