@@ -31,9 +31,10 @@ def rss():
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 t = time.perf_counter()
 if kind == "open":
-    ctx = mapping.Context(spec, store=store)
-    ctx.begin()  # a transaction reads every row first (a count would not: the database counts)
-    ctx.rollback()
+    ctx = mapping.Context(spec, store=store, cache_limit=None)
+    # Every row read: a predicate the database cannot test makes a count read all of an entity's rows.
+    for entity, attribute in (("Person", "name"), ("Company", "name"), ("Phone", "number")):
+        ctx.count(entity, f"{attribute} MATCHES %@ OR {attribute} == nil", ".*")
     first = time.perf_counter() - t
     again = 0.0
 else:

@@ -14,7 +14,10 @@ ROUNDS fresh processes:
 - a walk: open the store, fetch every person and read each email, with the default cache limit and
   without one (the extra peak memory: target ≤ 100 MB at 1M with the default);
 - a working set: open the store, read 10,000 random people by id with their email, their
-  company's name and their phones' numbers; the extra peak memory it took (target ≤ 50 MB at 1M).
+  company's name and their phones' numbers; the extra peak memory it took (target ≤ 50 MB at 1M);
+- transactions: open the store, begin, change one person's name, commit; and open the store and
+  import the store's own first 10,000 people (names changed) in chunks of 1,000 (a chunked import
+  is one transaction), beside the same page imported whole.
 
 Sizes: 100k people; 1M as well with MAPPING_BENCH_1M=1 (its store takes minutes to make). Targets
 (issue 24): the page into the 1M store ≤ 1.3× the page into an empty store; the fetch ≤ 3× sqlite3.
@@ -115,6 +118,42 @@ print(json.dumps({"seconds": elapsed, "extra": max(0, peak - before), "read": re
 """
 
 
+TRANSACTION = r"""
+import json, os, pathlib, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+import mapping
+kind, spec, store, page = sys.argv[2], pathlib.Path(sys.argv[3]), sys.argv[4], sys.argv[5]
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+with open(page, "rb") as file:
+    chunks = json.dumps(json.load(file)["people"]).encode()
+before = rss()
+t = time.perf_counter()
+ctx = mapping.Context(spec, store=store, parser="simdjson")
+if kind == "one change":
+    ctx.begin()
+    person = ctx.get("Person", 1)
+    person["name"] = "changed in a transaction"
+    ctx.commit()
+    mapped = 1
+else:
+    mapped = ctx.import_chunked("person", chunks, chunk_size=1_000)
+elapsed = time.perf_counter() - t
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"seconds": elapsed, "extra": max(0, peak - before), "mapped": mapped}))
+"""
+
+
+def transaction(kind, store, page):
+    """A transaction in a fresh process: one change, or a chunked import of `page`."""
+    out = subprocess.run([sys.executable, "-c", TRANSACTION, str(BINDING), kind, str(SPEC), str(store), str(page)],
+                         check=True, capture_output=True, text=True).stdout
+    result = json.loads(out)
+    assert result["mapped"] == (1 if kind == "one change" else PAGE), result
+    return result
+
+
 def iterate_all(store, limit):
     """Every person of the store walked once, reading each one's email, with the default cache
     limit or none: time, extra peak memory, objects held at the end."""
@@ -184,6 +223,13 @@ def measure(folder, count, page):
             if kind.endswith("full"):
                 shutil.copy(original, copy)
             rounds[kind].append(page_into(copy, pages[kind]))
+    transactions = {"one change": [], "chunked": []}
+    for _ in range(ROUNDS):
+        for kind, results in transactions.items():
+            for suffix in ("", "-wal", "-shm"):
+                pathlib.Path(str(copy) + suffix).unlink(missing_ok=True)
+            shutil.copy(original, copy)
+            results.append(transaction(kind, copy, own))
     own.unlink()
     fetches = {"libmapping": [], "sqlite3": []}
     low = count // 3
@@ -202,6 +248,8 @@ def measure(folder, count, page):
     result["fetch"] = (median(fetches["libmapping"]), median(fetches["sqlite3"]))
     result["working"] = (median([w["seconds"] for w in working]), median([w["extra"] for w in working]))
     result["walks"] = walks
+    result["transactions"] = {kind: (median([r["seconds"] for r in results]), median([r["extra"] for r in results]))
+                              for kind, results in transactions.items()}
     return result
 
 
@@ -217,6 +265,7 @@ def main():
     workings = {}
     walks = {}
     owns = {}
+    transactions = {}
     with tempfile.TemporaryDirectory() as folder:
         page = people(folder, PAGE)
         for count in sizes:
@@ -228,6 +277,7 @@ def main():
             fetches[count] = result["fetch"]
             workings[count] = result["working"]
             walks[count] = result["walks"]
+            transactions[count] = (result["transactions"], result["own full"])
     print(f"\nThe same with the store's own first {PAGE:,} people, every name changed (no one moves to another company). "
           f"Medians of {ROUNDS} processes.\n")
     print("| people in the store | into it | into an empty store | ratio | extra peak memory, into it | into an empty store |")
@@ -247,6 +297,17 @@ def main():
     print("|---:|---:|---:|")
     for count, (seconds, extra) in workings.items():
         print(f"| {count:,} | {seconds * 1000:.0f} ms | {extra / 2**20:.0f} MB |")
+
+    print(f"\nFresh process: open the store and run a transaction: begin, change one person's name, commit; and import "
+          f"the store's own first {PAGE:,} people (names changed) in chunks of 1,000, one transaction, beside the same "
+          f"page imported whole (above). Medians of {ROUNDS} processes.\n")
+    print("| people in the store | one change: time | extra peak memory | chunked page: time | extra peak memory | "
+          "the page whole | ratio |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for count, (results, (whole, _)) in transactions.items():
+        (change, change_memory), (chunked, chunked_memory) = results["one change"], results["chunked"]
+        print(f"| {count:,} | {change * 1000:.1f} ms | {change_memory / 2**20:.1f} MB | {chunked * 1000:.0f} ms | "
+              f"{chunked_memory / 2**20:.0f} MB | {whole * 1000:.0f} ms | {chunked / whole:.2f}× |")
 
     print(f"\nFresh process: open the store, fetch every person and read each one's email, once with the default "
           f"cache limit (100,000 objects) and once without a limit. One process each.\n")
