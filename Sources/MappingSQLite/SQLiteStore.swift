@@ -63,7 +63,6 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     public func attached(_ rows: [StoredObject], as found: [(key: Int64, object: ObjectID)]) {
-        rowKeys.reserve(additional: found.count)
         for (key, object) in found { rowKeys.set(object, key: key) }
     }
 

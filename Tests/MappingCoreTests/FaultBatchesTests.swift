@@ -6,10 +6,12 @@ import XCTest
 final class FaultBatchesTests: XCTestCase {
     private func objects(_ range: Range<UInt64>) -> [ObjectID] { range.map { ObjectID(raw: $0) } }
 
+    /// A result in no slot order (objects read before among new faults) is indexed as its faults
+    /// are read.
     func testABatchIsTheFaultsThatFollowTheObjectReadInItsResult() {
         var batches = FaultBatches()
-        let result = objects(1..<251)
-        batches.remember(result)
+        let result = Array(objects(1..<251).reversed())
+        batches.remember(result, faults: result.count)
         XCTAssertEqual(batches.batch(from: result[0]) { _ in true }, Array(result[0..<FaultBatches.size]))
         XCTAssertEqual(batches.batch(from: result[200]) { _ in true }, Array(result[200...]))
         // Objects read already are skipped, and an object no result names is read alone.
@@ -25,17 +27,18 @@ final class FaultBatchesTests: XCTestCase {
         var batches = FaultBatches()
         let half = UInt64(FaultBatches.limit / 2 + 1)
         let first = objects(1..<half + 1)
-        batches.remember(first)
+        batches.remember(first, faults: first.count)
         // All but two of the first result read: its array is still counted until it is forgotten.
         batches.read(Array(first.dropLast(2)))
         XCTAssertEqual(batches.batch(from: first[first.count - 2]) { _ in true }.count, 2)
         let second = objects(half + 1..<2 * half + 1)
-        batches.remember(second)
+        batches.remember(second, faults: second.count)
         XCTAssertEqual(batches.batch(from: first[first.count - 2]) { _ in true }, [first[first.count - 2]],
                        "the oldest result was forgotten to make room")
         XCTAssertEqual(batches.batch(from: second[0]) { _ in true }.count, FaultBatches.size)
         // A result too large to remember is not, and forgets nothing.
-        batches.remember(objects(10_000_000..<10_000_000 + UInt64(FaultBatches.limit)))
+        let large = objects(10_000_000..<10_000_000 + UInt64(FaultBatches.limit))
+        batches.remember(large, faults: large.count)
         XCTAssertEqual(batches.batch(from: second[0]) { _ in true }.count, FaultBatches.size)
     }
 
@@ -45,9 +48,26 @@ final class FaultBatchesTests: XCTestCase {
         var batches = FaultBatches()
         let old = ObjectID(tag: 1, generation: 1, slot: 0)
         let result = [old] + (1..<150).map { ObjectID(tag: 1, generation: 1, slot: UInt32($0)) }
-        batches.remember(result)
+        batches.remember(result, faults: result.count)
         XCTAssertEqual(batches.batch(from: result[1]) { _ in true }.first, result[1])
         let reused = ObjectID(tag: 1, generation: 2, slot: 0)
         XCTAssertEqual(batches.batch(from: reused) { $0 != old }, [reused], "the slot's entry is the old handle's")
+    }
+
+    /// A result whose slots increase (faults made in its order) is searched, not indexed, and
+    /// forgotten once every fault of it is read; a result with fewer than two faults is not kept.
+    func testAResultInSlotOrderIsSearchedAndForgottenOnceRead() {
+        var batches = FaultBatches()
+        let result = objects(1..<251)
+        batches.remember(result, faults: 249)  // one of them read already
+        XCTAssertEqual(batches.batch(from: result[120]) { _ in true }, Array(result[120..<220]))
+        XCTAssertEqual(batches.batch(from: result[249]) { _ in true }, [result[249]])
+        batches.read(Array(result[0..<200]))
+        XCTAssertEqual(batches.batch(from: result[200]) { _ in true }, Array(result[200...]), "still kept: faults are left")
+        batches.read(Array(result[200..<249]))
+        XCTAssertEqual(batches.batch(from: result[249]) { _ in true }, [result[249]], "every fault read: forgotten")
+        let few = objects(300..<400)
+        batches.remember(few, faults: 1)
+        XCTAssertEqual(batches.batch(from: few[0]) { _ in true }, [few[0]])
     }
 }

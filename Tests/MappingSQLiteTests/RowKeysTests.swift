@@ -49,4 +49,30 @@ final class RowKeysTests: XCTestCase {
         keys.set(handle(slot: 42), key: 0)
         XCTAssertNil(keys.key(of: handle(slot: 42)), "key 0 is no row")
     }
+
+    /// Keys whose `_id`s lie far apart (a few random rows of a large table) are kept apart from the
+    /// dense ones, and found alike: also once the dense ones reach past them, in every root table.
+    func testSparseAndDenseKeysAlike() {
+        var keys = RowKeys()
+        let far = Int64(1) << 48 | 900_000  // root 1, an _id far beyond the rows known
+        keys.set(handle(slot: 1), key: far)
+        keys.set(handle(slot: 2), key: 5)
+        XCTAssertEqual(keys.object(forKey: far), handle(slot: 1))
+        XCTAssertEqual(keys.key(of: handle(slot: 1)), far)
+        // Rows 1…5,000 of root 1 read in order: the dense array grows over _ids the table held.
+        for id in 1...5_000 { keys.set(handle(slot: UInt32(10 + id)), key: Int64(1) << 48 | Int64(id)) }
+        XCTAssertEqual(keys.count, 5_002)
+        XCTAssertEqual(keys.object(forKey: Int64(1) << 48 | 4_321), handle(slot: 4_331))
+        XCTAssertEqual(keys.object(forKey: far), handle(slot: 1))
+        XCTAssertNil(keys.object(forKey: Int64(1) << 48 | 5_001))
+        XCTAssertNil(keys.object(forKey: Int64(2) << 48 | 5), "another root table")
+        XCTAssertNil(keys.object(forKey: -5), "no row has a negative key")
+        keys.set(handle(slot: 9), key: -5)
+        XCTAssertEqual(keys.object(forKey: -5), handle(slot: 9), "kept apart, not refused")
+        XCTAssertEqual(keys.remove(handle(slot: 1)), far)
+        XCTAssertNil(keys.object(forKey: far))
+        XCTAssertEqual(keys.remove(handle(slot: 4_331)), Int64(1) << 48 | 4_321)
+        XCTAssertNil(keys.object(forKey: Int64(1) << 48 | 4_321))
+        XCTAssertEqual(keys.count, 5_001)
+    }
 }

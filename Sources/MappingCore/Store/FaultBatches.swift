@@ -3,8 +3,9 @@
 /// a program that walks a result of 10,000 objects reads them in 100 queries, not 10,000. A result
 /// is remembered as its objects in order; each object's place in it is indexed only when a fault
 /// not indexed yet is read (results newest first, each indexed once), so a fetch whose objects are
-/// never read one by one (`values` reads a column) pays nothing per object. An object leaves once
-/// its row is read. Bounded: past `limit` objects in the results remembered, the oldest results are
+/// never read one by one (`values` reads a column) pays nothing per object. A result whose slots
+/// increase (its faults were made in its order, as a fetch of rows not read makes them) is not
+/// indexed at all: a place in it is found by binary search. An object leaves once its row is read. Bounded: past `limit` objects in the results remembered, the oldest results are
 /// forgotten (their faults are then read one at a time, as any other fault).
 package struct FaultBatches {
     package static let size = 100
@@ -23,6 +24,9 @@ package struct FaultBatches {
     /// (result + 1) << 32 | index; 0 for none. A flat array: 8 bytes per slot, where a dictionary
     /// of a 1M-object result took 32 MB and twice that while it grew.
     private var places: [UInt64] = []
+    /// The results whose objects' slots increase, with how many of their faults are not read yet:
+    /// searched, not indexed, and forgotten once none is left.
+    private var sorted: [UInt32: Int] = [:]
     /// How many entries of `places` are set.
     private var indexed = 0
     private var next: UInt32 = 0
@@ -63,35 +67,61 @@ package struct FaultBatches {
         places[entry] = packed
     }
 
-    /// Remembers a result (only worth it when more than one of its objects is a fault).
-    mutating func remember(_ objects: [ObjectID]) {
-        guard objects.count > 1, objects.count < Self.limit else { return }
-        while held + objects.count > Self.limit, let oldest = order.first {
-            order.removeFirst()
-            unindexed.removeAll { $0 == oldest }
-            let forgotten = results[oldest] ?? []
-            for object in forgotten where place(of: object)?.result == oldest { setPlace(object, nil) }
-            results[oldest] = nil
-            held -= forgotten.count
+    /// Where `object` is in a result whose slots increase, if in one (the newest first).
+    private func sortedPlace(of object: ObjectID) -> (result: UInt32, index: Int)? {
+        guard !sorted.isEmpty else { return nil }
+        for number in order.reversed() where sorted[number] != nil {
+            guard let members = results[number] else { continue }
+            var low = 0
+            var high = members.count
+            while low < high {
+                let middle = low + (high - low) / 2
+                if members[middle].slot < object.slot { low = middle + 1 } else { high = middle }
+            }
+            if members.indices.contains(low), members[low] == object { return (number, low) }
         }
+        return nil
+    }
+
+    /// Forgets result `number`.
+    private mutating func forget(_ number: UInt32) {
+        order.removeAll { $0 == number }
+        unindexed.removeAll { $0 == number }
+        sorted[number] = nil
+        let forgotten = results[number] ?? []
+        for object in forgotten where place(of: object)?.result == number { setPlace(object, nil) }
+        results[number] = nil
+        held -= forgotten.count
+    }
+
+    /// Remembers a result holding `faults` faults (only worth it when more than one of its
+    /// objects is a fault).
+    mutating func remember(_ objects: [ObjectID], faults: Int) {
+        guard faults > 1, objects.count < Self.limit else { return }
+        while held + objects.count > Self.limit, let oldest = order.first { forget(oldest) }
         // Numbers wrap after 2^32 - 1 results; by then the old ones were long forgotten.
         let number = next
         next = next == UInt32.max - 1 ? 0 : next + 1
         results[number] = objects
         held += objects.count
         order.append(number)
-        unindexed.append(number)
+        if zip(objects, objects.dropFirst()).allSatisfy({ $0.slot < $1.slot }) {
+            sorted[number] = faults
+        } else {
+            unindexed.append(number)
+        }
     }
 
     /// Up to `size` objects of `object`'s result, from `object` on (those `isFault` keeps).
     mutating func batch(from object: ObjectID, isFault: (ObjectID) -> Bool) -> [ObjectID] {
-        while place(of: object) == nil, let newest = unindexed.popLast() {
+        while place(of: object) == nil, sortedPlace(of: object) == nil, let newest = unindexed.popLast() {
             for (index, member) in (results[newest] ?? []).enumerated() where isFault(member) && place(of: member) == nil {
                 // A slot's entry for an object of an earlier generation is replaced.
                 setPlace(member, (newest, index))
             }
         }
-        guard let place = place(of: object), let result = results[place.result], result.indices.contains(place.index) else {
+        guard let place = place(of: object) ?? sortedPlace(of: object), let result = results[place.result],
+              result.indices.contains(place.index) else {
             return [object]
         }
         var batch: [ObjectID] = []
@@ -106,8 +136,13 @@ package struct FaultBatches {
     mutating func read(_ objects: [ObjectID]) {
         // The entry goes whichever generation of the slot it was set for: one set for an earlier
         // object of the slot is stale (that object is gone, or the slot would not be reused).
-        for object in objects { setPlace(object, nil) }
-        if indexed == 0 && unindexed.isEmpty {
+        for object in objects {
+            setPlace(object, nil)
+            if let (number, _) = sortedPlace(of: object), let pending = sorted[number] {
+                if pending > 1 { sorted[number] = pending - 1 } else { forget(number) }
+            }
+        }
+        if indexed == 0 && unindexed.isEmpty && sorted.isEmpty {
             results = [:]
             order = []
             held = 0

@@ -28,7 +28,8 @@ extension ObjectStore {
                                        limit: request.limit)
             let found = objects(forKeys: keys, entity, source)
             // Read as it is walked, a batch of rows at a time.
-            session.faultBatches.remember(found)
+            let faults = found.reduce(0) { $0 + (faultEntity($1) != nil ? 1 : 0) }
+            session.faultBatches.remember(found, faults: faults)
             return found
         }
         // Inside a transaction, a row it did not change may still link to one it did.
@@ -114,7 +115,9 @@ extension ObjectStore {
 
     /// The object of each key: the one the graph has, else a new fault of `entity`.
     private mutating func objects(forKeys keys: [Int64], _ entity: Entity, _ source: any RowSource) -> [ObjectID] {
-        var made: [Int64: ObjectID] = [:]
+        // Pairs, not a dictionary: the keys of a result are distinct, and a million of them in a
+        // dictionary took tens of MB for the length of the call.
+        var made: [(key: Int64, object: ObjectID)] = []
         var objects: [ObjectID] = []
         objects.reserveCapacity(keys.count)
         for key in keys {
@@ -124,7 +127,7 @@ extension ObjectStore {
                 continue
             } else {
                 let fault = makeFault(entity.index)
-                made[key] = fault
+                made.append((key, fault))
                 objects.append(fault)
             }
         }
