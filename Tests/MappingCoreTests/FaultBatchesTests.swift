@@ -54,18 +54,19 @@ final class FaultBatchesTests: XCTestCase {
         XCTAssertEqual(batches.batch(from: reused) { $0 != old }, [reused], "the slot's entry is the old handle's")
     }
 
-    /// A result whose slots increase (faults made in its order) is searched, not indexed, and
-    /// forgotten once every fault of it is read; a result with fewer than two faults is not kept.
+    /// A large result whose slots increase (faults made in its order) is searched, not indexed,
+    /// and forgotten once every fault of it is read; a result with fewer than two faults is not kept.
     func testAResultInSlotOrderIsSearchedAndForgottenOnceRead() {
         var batches = FaultBatches()
-        let result = objects(1..<251)
-        batches.remember(result, faults: 249)  // one of them read already
+        let count = FaultBatches.searchedFrom + 50
+        let result = objects(1..<UInt64(count) + 1)
+        batches.remember(result, faults: count - 1)  // the last one read already
         XCTAssertEqual(batches.batch(from: result[120]) { _ in true }, Array(result[120..<220]))
-        XCTAssertEqual(batches.batch(from: result[249]) { _ in true }, [result[249]])
-        batches.read(Array(result[0..<200]))
-        XCTAssertEqual(batches.batch(from: result[200]) { _ in true }, Array(result[200...]), "still kept: faults are left")
-        batches.read(Array(result[200..<249]))
-        XCTAssertEqual(batches.batch(from: result[249]) { _ in true }, [result[249]], "every fault read: forgotten")
+        XCTAssertEqual(batches.batch(from: result[count - 1]) { _ in true }, [result[count - 1]])
+        batches.read(Array(result[0..<count - 40]))
+        XCTAssertEqual(batches.batch(from: result[count - 40]) { _ in true }, Array(result[(count - 40)...]), "still kept: faults are left")
+        batches.read(Array(result[(count - 40)..<(count - 1)]))
+        XCTAssertEqual(batches.batch(from: result[count - 1]) { _ in true }, [result[count - 1]], "every fault read: forgotten")
         let few = objects(300..<400)
         batches.remember(few, faults: 1)
         XCTAssertEqual(batches.batch(from: few[0]) { _ in true }, [few[0]])

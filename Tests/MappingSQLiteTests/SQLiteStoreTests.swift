@@ -271,6 +271,37 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try context.count(of: "Keeper"), 1)
     }
 
+    /// A transaction's calls run in savepoints; a run undone after it read rows (a probe of an
+    /// import with callbacks, deleting orphans) keeps the objects the transaction deleted before
+    /// it listed, so that the transaction's rollback brings them back whole. The graph's invariants
+    /// hold after every step.
+    func testARunUndoneInATransactionKeepsWhatTheTransactionDeleted() throws {
+        try storeOf250Dogs()
+        let (context, _) = try open()
+        func assertInvariants(_ step: String) throws {
+            let model = context.model
+            let broken = try context.withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) in
+                store.invariantViolations(model: model)
+            }
+            XCTAssertEqual(broken, [], step)
+        }
+        try context.begin()
+        let first = try XCTUnwrap(context.object(of: "Animal", identity: .integer(1)))
+        try context.delete(first)
+        try assertInvariants("after the delete")
+        var options = ImportOptions(onEvent: { _ in }, orphanScope: ("Animal", "id > 240"))
+        options.progressInterval = 1
+        _ = try context.importJSON(mapping: "animal", #"[{"id": 245, "kind": "dog", "name": "kept"}]"#, options: options)
+        try assertInvariants("after the import deleting orphans")
+        XCTAssertEqual(try context.count(of: "Animal"), 240, "1 and 241…250 but 245 deleted")
+        try context.rollback()
+        try assertInvariants("after the rollback")
+        XCTAssertEqual(try context.value(of: first, attribute: "name").0, .string("A1"))
+        XCTAssertEqual(try context.count(of: "Animal"), 250)
+        XCTAssertEqual(try context.value(of: try XCTUnwrap(context.object(of: "Animal", identity: .integer(250))), attribute: "name").0,
+                       .string("A250"))
+    }
+
     /// A one-to-many kept on its targets' rows is read only when it is followed: reading its owner
     /// makes no fault per target, and targets moving between owners whose lists were never read
     /// read neither list. The file keeps each list in order at places 0…n-1, as memory orders it,

@@ -3,13 +3,16 @@
 /// a program that walks a result of 10,000 objects reads them in 100 queries, not 10,000. A result
 /// is remembered as its objects in order; each object's place in it is indexed only when a fault
 /// not indexed yet is read (results newest first, each indexed once), so a fetch whose objects are
-/// never read one by one (`values` reads a column) pays nothing per object. A result whose slots
-/// increase (its faults were made in its order, as a fetch of rows not read makes them) is not
-/// indexed at all: a place in it is found by binary search. An object leaves once its row is read. Bounded: past `limit` objects in the results remembered, the oldest results are
+/// never read one by one (`values` reads a column) pays nothing per object. A large result whose
+/// slots increase (its faults were made in its order, as a fetch of rows not read makes them) is
+/// not indexed at all: a place in it is found by binary search (only large ones, so that few are
+/// searched). An object leaves once its row is read. Bounded: past `limit` objects in the results remembered, the oldest results are
 /// forgotten (their faults are then read one at a time, as any other fault).
 package struct FaultBatches {
     package static let size = 100
     static let limit = 1 << 20
+    /// Results this long or longer whose slots increase are searched rather than indexed.
+    static let searchedFrom = 1 << 12
 
     /// The slot number of the store's first slot (`HandleSpace`): places are indexed by slot.
     private let base: Int
@@ -105,7 +108,7 @@ package struct FaultBatches {
         results[number] = objects
         held += objects.count
         order.append(number)
-        if zip(objects, objects.dropFirst()).allSatisfy({ $0.slot < $1.slot }) {
+        if objects.count >= Self.searchedFrom, zip(objects, objects.dropFirst()).allSatisfy({ $0.slot < $1.slot }) {
             sorted[number] = faults
         } else {
             unindexed.append(number)

@@ -36,6 +36,13 @@ extension ObjectStore {
         let filter = uncommitted ? translated?.filter.ownColumnsOnly() : translated?.filter
         let keys = try source.keys(of: entity, kinds: kinds, where: filter, order: [], offset: 0, limit: nil)
         var candidates = objects(forKeys: keys, entity, source)
+        if let log = session.faultLog, candidates.contains(where: { faultEntity($0) != nil }) {
+            // Inside a call's run (orphan deletion's scope): rows are read between runs, never
+            // during one, which may hold changes the rows would contradict (a to-one the commit is
+            // to clear). The run notes them, and the fetch finishes when it runs again.
+            log.faults.formUnion(candidates.filter { faultEntity($0) != nil })
+            return candidates
+        }
         if uncommitted, let open = journal {
             // What the transaction made or changed may match in memory though its row does not (or
             // it has none yet); creation order, as the graph keeps it, once all are read.

@@ -140,7 +140,8 @@ final class Journal {
     var isEmpty: Bool {
         var journal: Journal? = self
         while let open = journal {
-            if !open.created.isEmpty || !open.beforeImages.isEmpty || !open.deleted.isEmpty || !open.identityChanges.isEmpty {
+            if !open.created.isEmpty || !open.beforeImages.isEmpty || !open.deleted.isEmpty || !open.identityChanges.isEmpty
+                || !open.listJoins.isEmpty || !open.unlinked.isEmpty {
                 return false
             }
             journal = open.parent
@@ -336,7 +337,10 @@ extension ObjectStore {
         for id in journal.created.reversed() {
             discardCreated(id)
         }
-        restoreMembers(counts: journal.memberCounts, liveCounts: journal.liveCounts, keepingReads: journal.sawReads)
+        let base = space.firstSlot
+        restoreMembers(counts: journal.memberCounts, liveCounts: journal.liveCounts, keepingReads: journal.sawReads) { id in
+            journal.parent?.deletedHere(slot: id.slot - base, generation: id.generation) ?? false
+        }
     }
 }
 

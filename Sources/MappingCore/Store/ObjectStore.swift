@@ -638,12 +638,13 @@ public struct ObjectStore {
 
     /// Puts the member lists and counts back as they were when a transaction began, but for the
     /// objects rows read meanwhile, which stay (`keepingReads`): the lists then lose just the
-    /// objects no longer live.
-    mutating func restoreMembers(counts: [Int], liveCounts: [Int], keepingReads: Bool) {
+    /// objects no longer live, but those `deletedAround` says the transaction around a savepoint
+    /// deleted (its own rollback brings them back, and a deleted object stays listed until then).
+    mutating func restoreMembers(counts: [Int], liveCounts: [Int], keepingReads: Bool, deletedAround: (ObjectID) -> Bool) {
         if keepingReads {
             for entity in memberLists.indices {
-                memberLists[entity] = memberLists[entity].filter { contains($0) }
-                if self.liveCounts.indices.contains(entity) { self.liveCounts[entity] = memberLists[entity].count }
+                memberLists[entity] = memberLists[entity].filter { contains($0) || deletedAround($0) }
+                if self.liveCounts.indices.contains(entity) { self.liveCounts[entity] = memberLists[entity].count(where: contains) }
             }
             return
         }

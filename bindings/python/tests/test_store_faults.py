@@ -562,6 +562,42 @@ def test_orphan_deletion_on_part_of_the_graph_ends_as_in_memory(where, seed):
         ctx.close()
 
 
+STAFF_SPEC = {
+    "entities": {
+        "Person": {"attributes": {"id": "integer"}, "identification": "id",
+                   "relationships": {"company": {"entity": "Company", "inverse": "staff"}}},
+        "Company": {"attributes": {"id": "integer"}, "identification": "id",
+                    "relationships": {"staff": {"entity": "Person", "toMany": True, "ordered": True, "inverse": "company"}}},
+    },
+    "mappings": {
+        "company": {"entity": "Company", "attributes": {"id": "id"}, "relationships": {"staff": {"mapping": "person"}}},
+        "person": {"entity": "Person", "attributes": {"id": "id"}},
+    },
+}
+
+
+def test_orphan_deletion_sees_the_people_its_import_took_out_of_a_staff(where):
+    """An import that sets a company's staff whole drops a person whose row it never read (the
+    commit clears that person's company in the database); deleting the orphans without a company in
+    the same import must see that person as one, as memory does."""
+    location = str(where)
+    payload = [{"id": 1, "staff": [{"id": 1}, {"id": 2}, {"id": 3}]}, {"id": 2, "staff": [{"id": 4}]}]
+    page = [{"id": 1, "staff": [{"id": 1}, {"id": 2}]}]
+    memory = mapping.Context(STAFF_SPEC)
+    memory.import_json("company", json.dumps(payload))
+    with mapping.Context(STAFF_SPEC, store=location, create=True, cache_limit=cache_limit) as ctx:
+        ctx.import_json("company", json.dumps(payload))
+    with mapping.Context(STAFF_SPEC, store=location, cache_limit=cache_limit) as ctx:
+        for context in (ctx, memory):
+            context.import_json("company", json.dumps(page), orphans=("Person", "company == nil"))
+        for context in (ctx, memory):
+            assert context.get("Person", 3) is None
+            assert [p["id"] for p in context.all("Person")] == [1, 2, 4]
+    with mapping.Context(STAFF_SPEC, store=location, cache_limit=cache_limit) as ctx:
+        assert [p["id"] for p in ctx.all("Person")] == [1, 2, 4]
+        assert [p["id"] for p in ctx.get("Company", 1).related("staff")] == [1, 2]
+
+
 def test_orphan_deletion_reads_the_rows_of_its_scope(tmp_path):
     """The database picks the scope: an import deleting the orphans among people with ids above 190
     reads those rows (and what deleting them touches: their companies), not the store. (Without
