@@ -28,6 +28,11 @@ final class Journal {
     private var reusedSlots: Set<Int> = []
     /// Slots at or past `firstFreshSlot` that rows read in the transaction took: not new.
     private var readSlots: Set<Int> = []
+    /// Whether rows can be read while it is open (the graph reads its store's rows as touched,
+    /// which it starts or stops doing only outside transactions). A constant, so that the graphs
+    /// that never read rows ask nothing more of `isNew` (asked for every value changed), which a
+    /// look at `readSlots` would cost in exclusivity checks.
+    private let tracksReads: Bool
     var identityChanges: [IdentityChange] = []
     /// Identity maps where new objects took free keys without an `identityChanges` entry.
     var mapsWithNewEntries: Set<Int> = []
@@ -42,8 +47,9 @@ final class Journal {
     /// transaction's own, so a rollback cannot just cut the lists back to `memberCounts`.
     private(set) var sawReads = false
 
-    init(firstFreshSlot: Int, memberCounts: [Int], liveCounts: [Int], parent: Journal? = nil) {
+    init(firstFreshSlot: Int, memberCounts: [Int], liveCounts: [Int], tracksReads: Bool, parent: Journal? = nil) {
         self.firstFreshSlot = firstFreshSlot
+        self.tracksReads = tracksReads
         self.memberCounts = memberCounts
         self.liveCounts = liveCounts
         self.parent = parent
@@ -53,7 +59,7 @@ final class Journal {
 
     /// `isNew` by the slot number a handle carries.
     func isNew(slot: Int) -> Bool {
-        slot >= firstFreshSlot ? readSlots.isEmpty || !readSlots.contains(slot) : reusedSlots.contains(slot)
+        slot >= firstFreshSlot ? !tracksReads || !readSlots.contains(slot) : reusedSlots.contains(slot)
     }
 
     /// Whether a change to `id` (in `slot`) must first save its before-image.
@@ -64,7 +70,7 @@ final class Journal {
         created.append(id)
         if id.slot < firstFreshSlot {
             reusedSlots.insert(id.slot)
-        } else if !readSlots.isEmpty {
+        } else if tracksReads {
             readSlots.remove(id.slot)
         }
     }
@@ -256,7 +262,8 @@ extension ObjectStore {
 
     private mutating func open() {
         // In handles' slot numbers, as `isNew` reads them.
-        journal = Journal(firstFreshSlot: space.firstSlot + slotsUsed, memberCounts: memberCounts, liveCounts: liveCounts)
+        journal = Journal(firstFreshSlot: space.firstSlot + slotsUsed, memberCounts: memberCounts, liveCounts: liveCounts,
+                          tracksReads: isPartial)
     }
 
     private mutating func commit(model: Model) throws(MappingError) {
@@ -360,7 +367,7 @@ struct Savepoint {
         transactionIsCallers = store.session.transactionIsCallers
         abortedBy = store.session.abortedBy
         store.journal = Journal(firstFreshSlot: store.space.firstSlot + store.slotsUsed, memberCounts: store.memberCounts,
-                                liveCounts: store.liveCounts, parent: outer)
+                                liveCounts: store.liveCounts, tracksReads: true, parent: outer)
     }
 
     /// Ends the run that counts. What it changed joins the transaction; a run whose failure rolled
