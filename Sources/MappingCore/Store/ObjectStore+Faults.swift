@@ -2,9 +2,9 @@
 /// identity reads the row it finds, reading an object reads its row, and a row read makes a fault
 /// for every row it links to, so relationships read in as they are followed. Imports, changes and
 /// serializations run on the rows they touch (`touching`), fetches and counts in the database
-/// (`ObjectStore+RowFetch`); the first call that needs the whole graph (a transaction, a watch)
-/// reads every row not read yet, and from then on the graph holds everything, as an in-memory one
-/// does.
+/// (`ObjectStore+RowFetch`), inside transactions too; the first call that needs the whole graph
+/// (a mapping found by scanning every object of an entity) reads every row not read yet, and from
+/// then on the graph holds everything, as an in-memory one does.
 ///
 /// Rows are read inside transactions as outside them (`reading`): what a row read brings is the
 /// database's, not a change, so a rollback keeps it; the row of an object the transaction deleted
