@@ -9,14 +9,11 @@ minutes to make). Targets (issue 24): ≤ 10× sqlite3 at every size, the 1M fig
 one, and ≤ 10 MB extra peak memory at 1M. A store-backed context reads no row at open, so the curve
 stays flat (before rows were read as touched, opening read every row and the curve grew with the
 store)."""
-import json
 import os
 import random
-import subprocess
-import sys
 import tempfile
 
-from people_store import BINDING, SPEC, median, people_store
+from people_store import BINDING, SPEC, median, people_store, run_script
 
 ROUNDS = 3
 
@@ -47,9 +44,7 @@ print(json.dumps({"seconds": elapsed, "extra": max(0, peak - before), "email": e
 
 
 def answer(kind, store, person):
-    out = subprocess.run([sys.executable, "-c", ANSWER, str(BINDING), kind, str(SPEC), str(store), str(person)],
-                         check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
+    return run_script(ANSWER, BINDING, kind, SPEC, store, person)
 
 
 def measure(folder, count):

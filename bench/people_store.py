@@ -1,5 +1,6 @@
 """What the store benchmarks share: the people payload (bench/people.py) written to a file, and an
 SQLite store made from it in a process of its own."""
+import json
 import pathlib
 import subprocess
 import sys
@@ -17,6 +18,13 @@ with mapping.Context(pathlib.Path(sys.argv[2]), store=sys.argv[3], parser="simdj
     ctx.import_json("person", open(sys.argv[4], "rb").read())
     print(ctx.count("Person"))
 """
+
+
+def run_script(script, *arguments):
+    """Runs `script` (Python text) in a fresh process with `arguments`; what it prints, as JSON.
+    A process of its own: its peak memory and its time are its own."""
+    out = subprocess.run([sys.executable, "-c", script, *map(str, arguments)], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
 
 
 def median(values):

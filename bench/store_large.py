@@ -23,7 +23,6 @@ Sizes: 100k people; 1M as well with MAPPING_BENCH_1M=1 (its store takes minutes 
 (issue 24): the page into the 1M store ≤ 1.3× the page into an empty store; the fetch ≤ 3× sqlite3.
 Reading only the rows a call touches is what makes these comparable at all: before, opening read
 the whole store first."""
-import json
 import os
 import pathlib
 import shutil
@@ -31,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 
-from people_store import BINDING, SPEC, median, people, people_store
+from people_store import BINDING, SPEC, median, people, people_store, run_script
 
 PAGE = 10_000
 ROUNDS = 3
@@ -147,9 +146,7 @@ print(json.dumps({"seconds": elapsed, "extra": max(0, peak - before), "mapped": 
 
 def transaction(kind, store, page):
     """A transaction in a fresh process: one change, or a chunked import of `page`."""
-    out = subprocess.run([sys.executable, "-c", TRANSACTION, str(BINDING), kind, str(SPEC), str(store), str(page)],
-                         check=True, capture_output=True, text=True).stdout
-    result = json.loads(out)
+    result = run_script(TRANSACTION, BINDING, kind, SPEC, store, page)
     assert result["mapped"] == (1 if kind == "one change" else PAGE), result
     return result
 
@@ -157,31 +154,23 @@ def transaction(kind, store, page):
 def iterate_all(store, limit):
     """Every person of the store walked once, reading each one's email, with the default cache
     limit or none: time, extra peak memory, objects held at the end."""
-    out = subprocess.run([sys.executable, "-c", ITERATE, str(BINDING), str(SPEC), str(store), limit],
-                         check=True, capture_output=True, text=True).stdout
-    result = json.loads(out)
+    result = run_script(ITERATE, BINDING, SPEC, store, limit)
     assert result["read"] > 0, result
     return result
 
 
 def working_set(store, count):
-    out = subprocess.run([sys.executable, "-c", WORKING, str(BINDING), str(SPEC), str(store), str(count)],
-                         check=True, capture_output=True, text=True).stdout
-    result = json.loads(out)
+    result = run_script(WORKING, BINDING, SPEC, store, count)
     assert result["read"] > 0, result
     return result
 
 
 def fetch_from(kind, store, low, high):
-    out = subprocess.run([sys.executable, "-c", FETCH, str(BINDING), kind, str(SPEC), str(store), str(low), str(high)],
-                         check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
+    return run_script(FETCH, BINDING, kind, SPEC, store, low, high)
 
 
 def page_into(store, page):
-    out = subprocess.run([sys.executable, "-c", PAGE_IMPORT, str(BINDING), str(SPEC), str(store), str(page)],
-                         check=True, capture_output=True, text=True).stdout
-    result = json.loads(out)
+    result = run_script(PAGE_IMPORT, BINDING, SPEC, store, page)
     assert result["mapped"] == PAGE, result
     return result
 

@@ -216,8 +216,9 @@ extension PostgresStore {
 
     /// Clears the to-ones no delete rule clears (without an inverse, or whose inverse's rule is
     /// `noAction`) that still name rows of table `root` just deleted (`ids`): a graph keeps such a
-    /// link as a handle that reads as nothing, so the database forgets it too (its foreign key would refuse the commit), in
-    /// rows this graph may never have read. The rows cleared are new versions, announced.
+    /// link as a handle that reads as nothing, so the database forgets it too (its foreign key
+    /// would refuse the commit), in rows this graph may never have read. The rows cleared are new
+    /// versions, announced.
     private func dropLinksNoRuleClears(to root: Int, ids: String, undo: inout KeyUndo, announcement: inout Announcement) throws(MappingError) {
         for (owner, table, column) in layout.linksNoRuleClears(to: root) {
             let result = try connection.query("UPDATE \(quote(table)) SET \(quote(column)) = NULL, \"_version\" = \"_version\" + 1 "

@@ -91,7 +91,7 @@ package struct RowKeys {
 
     /// A key's root table and `_id` (`StoreLayout.globalKey`).
     private static func split(_ key: Int64) -> (root: Int, id: Int) {
-        (Int(truncatingIfNeeded: key >> 48), Int(truncatingIfNeeded: key & 0xFFFF_FFFF_FFFF))
+        (StoreLayout.root(of: key), Int(truncatingIfNeeded: StoreLayout.rowID(of: key)))
     }
 
     /// A handle's slot number (its low 32 bits).

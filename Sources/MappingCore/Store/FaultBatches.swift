@@ -6,8 +6,9 @@
 /// never read one by one (`values` reads a column) pays nothing per object. A large result whose
 /// slots increase (its faults were made in its order, as a fetch of rows not read makes them) is
 /// not indexed at all: a place in it is found by binary search (only large ones, so that few are
-/// searched). An object leaves once its row is read. Bounded: past `limit` objects in the results remembered, the oldest results are
-/// forgotten (their faults are then read one at a time, as any other fault).
+/// searched). An object leaves once its row is read. Bounded: past `limit` objects in the results
+/// remembered, the oldest results are forgotten (their faults are then read one at a time, as any
+/// other fault).
 package struct FaultBatches {
     package static let size = 100
     static let limit = 1 << 20

@@ -9,8 +9,8 @@
 /// Rows are read inside transactions as outside them (`reading`): what a row read brings is the
 /// database's, not a change, so a rollback keeps it; the row of an object the transaction deleted
 /// is not read again, and a link to it keeps its handle, which is stale unless the transaction
-/// rolls back. What the graph holds of a row is kept over what the
-/// database says: only rows the graph has not read are filled from it.
+/// rolls back. What the graph holds of a row is kept over what the database says: only rows the
+/// graph has not read are filled from it.
 extension ObjectStore {
     /// Whether the graph holds only the rows it has been asked for so far.
     package var isPartial: Bool { session.rowSource != nil }
@@ -284,7 +284,7 @@ extension ObjectStore {
     /// fault made for it now (noted in `found`, so each key gets one). An object the open
     /// transaction deleted keeps its handle, which reads as no object, and as its object again
     /// if the transaction rolls back.
-    private mutating func target(_ key: Int64, _ relationship: Relationship, _ found: inout IntegerKeyTable,
+    mutating func target(_ key: Int64, _ relationship: Relationship, _ found: inout IntegerKeyTable,
                                  _ source: any RowSource) -> ObjectID {
         if let known = found[key] ?? source.object(forKey: key), contains(known) || deletedInTransaction(known) { return known }
         let fault = makeFault(relationship.destination)

@@ -61,7 +61,7 @@ extension ObjectStore {
             // Grouped by the owner's entity and relationship: one query answers a group.
             groups[Group(entity: kind, relationship: fault.relationship), default: []].append((fault.owner, key))
         }
-        var made: [Int64: ObjectID] = [:]
+        var made = IntegerKeyTable()
         for (group, owners) in groups.sorted(by: { $0.key < $1.key }) {
             let kind = group.entity
             guard let relationship = model.relationship(of: kind, at: group.relationship) else { continue }
@@ -69,28 +69,18 @@ extension ObjectStore {
             for (owner, key) in owners {
                 var targets: [ObjectID] = []
                 for targetKey in lists[key] ?? [] {
-                    let known = made[targetKey] ?? source.object(forKey: targetKey)
-                    if let known, deletedInTransaction(known) {
-                        targets.append(known)  // stale unless the transaction rolls back
-                        continue
+                    let known = target(targetKey, relationship, &made, source)
+                    if let read = readEntity(known), !model.isKind(read, of: relationship.destination) {
+                        throw MappingError(.store, "\(model.entities[kind].name).\(relationship.name) of a row links to a "
+                                           + "\(model.entities[read].name), not a \(model.entities[relationship.destination].name): "
+                                           + "the store was changed by hand", attribute: "\(model.entities[kind].name).\(relationship.name)")
                     }
-                    if let known, contains(known) {
-                        if let read = readEntity(known), !model.isKind(read, of: relationship.destination) {
-                            throw MappingError(.store, "\(model.entities[kind].name).\(relationship.name) of a row links to a "
-                                               + "\(model.entities[read].name), not a \(model.entities[relationship.destination].name): "
-                                               + "the store was changed by hand", attribute: "\(model.entities[kind].name).\(relationship.name)")
-                        }
-                        targets.append(known)
-                    } else {
-                        let fault = makeFault(relationship.destination)
-                        made[targetKey] = fault
-                        targets.append(fault)
-                    }
+                    targets.append(known)
                 }
                 setStoredLinks(.many(LinkList(targets)), of: owner, relationship: group.relationship)
             }
         }
-        if !made.isEmpty { source.attached([], as: made) }
+        if made.count > 0 { source.attached([], as: made.entries) }
     }
 
     /// Reads `object`'s relationship `name` if it is a list not read yet (`object` read already).

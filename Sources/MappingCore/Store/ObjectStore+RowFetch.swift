@@ -53,10 +53,11 @@ extension ObjectStore {
             where entityIndex(of: object).map(kinds.contains) == true && picked.insert(object).inserted {
                 candidates.append(object)
             }
-            try materialize(candidates, model: model)
-            candidates = candidates.filter { contains($0) }.sorted { sequence(of: $0) < sequence(of: $1) }
         }
         try materialize(candidates, model: model)
+        if uncommitted {
+            candidates = candidates.filter { contains($0) }.sorted { sequence(of: $0) < sequence(of: $1) }
+        }
         return try touching(model: model, probing: false) { (store, _) throws(MappingError) -> [ObjectID] in
             try GraphReader(model: model, store: store).fetch(request, among: candidates)
         }
@@ -128,15 +129,16 @@ extension ObjectStore {
         var objects: [ObjectID] = []
         objects.reserveCapacity(keys.count)
         for key in keys {
-            if let known = source.object(forKey: key), contains(known) {
-                objects.append(known)
-            } else if let known = source.object(forKey: key), deletedInTransaction(known) {
-                continue
-            } else {
-                let fault = makeFault(entity.index)
-                made.append((key, fault))
-                objects.append(fault)
+            if let known = source.object(forKey: key) {
+                if contains(known) {
+                    objects.append(known)
+                    continue
+                }
+                if deletedInTransaction(known) { continue }
             }
+            let fault = makeFault(entity.index)
+            made.append((key, fault))
+            objects.append(fault)
         }
         if !made.isEmpty { source.attached([], as: made) }
         return objects

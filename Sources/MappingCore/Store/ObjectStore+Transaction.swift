@@ -75,24 +75,21 @@ final class Journal {
         }
     }
 
+    /// This journal and the ones around it, innermost first.
+    private var chain: some Sequence<Journal> { sequence(first: self, next: \.parent) }
+
     /// A fault made for a row read while this journal (or a savepoint in it) is open: not new, in
     /// this journal and the ones around it.
     func noteRead(_ id: ObjectID) {
-        var journal: Journal? = self
-        while let open = journal {
+        for open in chain {
             open.sawReads = true
             if id.slot >= open.firstFreshSlot { open.readSlots.insert(id.slot) } else { open.reusedSlots.remove(id.slot) }
-            journal = open.parent
         }
     }
 
     /// Notes that rows were read (objects filled) while this journal is open.
     func noteReading() {
-        var journal: Journal? = self
-        while let open = journal {
-            open.sawReads = true
-            journal = open.parent
-        }
+        for open in chain { open.sawReads = true }
     }
 
     func noteDeleted(slot: Int, generation: UInt16) {
@@ -103,12 +100,7 @@ final class Journal {
     /// Whether the object in storage slot `slot` whose handles carry `generation` was deleted in
     /// this journal or one around it.
     func deletedHere(slot: Int, generation: UInt16) -> Bool {
-        var journal: Journal? = self
-        while let open = journal {
-            if open.deletedGenerations[slot] == generation { return true }
-            journal = open.parent
-        }
-        return false
+        chain.contains { $0.deletedGenerations[slot] == generation }
     }
 
     /// Per object that joined an owner's list not read (`ObjectStore+Lists`), when it last did:
@@ -144,15 +136,10 @@ final class Journal {
 
     /// Whether the transaction changed nothing yet (this journal and the ones around it).
     var isEmpty: Bool {
-        var journal: Journal? = self
-        while let open = journal {
-            if !open.created.isEmpty || !open.beforeImages.isEmpty || !open.deleted.isEmpty || !open.identityChanges.isEmpty
-                || !open.listJoins.isEmpty || !open.unlinked.isEmpty {
-                return false
-            }
-            journal = open.parent
+        chain.allSatisfy { open in
+            open.created.isEmpty && open.beforeImages.isEmpty && open.deleted.isEmpty && open.identityChanges.isEmpty
+                && open.listJoins.isEmpty && open.unlinked.isEmpty
         }
-        return true
     }
 
     /// The entity of each row the transaction deleted (objects it made and deleted have none), by
@@ -161,12 +148,10 @@ final class Journal {
         var root = self
         var images: [Int: ObjectRecord] = [:]
         var slots: [Int] = []
-        var journal: Journal? = self
-        while let open = journal {
+        for open in chain {
             root = open
             images.merge(open.beforeImages) { kept, _ in kept }
             slots.append(contentsOf: open.deleted.map(\.slot))
-            journal = open.parent
         }
         return slots.compactMap { slot in root.isNew(slot: firstSlot + slot) ? nil : images[slot]?.entity }
     }
@@ -176,11 +161,9 @@ final class Journal {
     func touched() -> (created: [ObjectID], changedSlots: Set<Int>) {
         var made: [ObjectID] = []
         var changed: Set<Int> = []
-        var journal: Journal? = self
-        while let open = journal {
+        for open in chain {
             made.append(contentsOf: open.created)
             changed.formUnion(open.beforeImages.keys)
-            journal = open.parent
         }
         return (made, changed)
     }
