@@ -19,7 +19,7 @@ extension PostgresStore: RowSource {
     /// `lists`, their one-to-manys too (a refresh of rows whose lists the graph holds).
     func read(keys wanted: [Int64], lists: Bool) throws(MappingError) -> [StoredObject] {
         var found: [StoredObject] = []
-        for (root, ids) in StoreLayout.batches(wanted) { found += try layout.rows(root: root, ids: ids, lists: lists, marked) }
+        for (root, ids) in StoreLayout.batches(wanted) { found += try layout.rows(root: root, ids: ids, lists: lists, uneven: &uneven, marked) }
         return found
     }
 
@@ -28,7 +28,7 @@ extension PostgresStore: RowSource {
             try snapshot { () throws(MappingError) -> [Int64: [Int64]] in
                 var lists: [Int64: [Int64]] = [:]
                 for (_, ids) in StoreLayout.batches(owners) {
-                    lists.merge(try layout.lists(of: entity, relationship: relationship, ids: ids, marked)) { kept, _ in kept }
+                    lists.merge(try layout.lists(of: entity, relationship: relationship, ids: ids, uneven: &uneven, marked)) { kept, _ in kept }
                 }
                 return lists
             }
@@ -79,7 +79,7 @@ extension PostgresStore: RowSource {
 
     public func allRows() throws(MappingError) -> [StoredObject] {
         let all = try reading { () throws(MappingError) in
-            try snapshot { () throws(MappingError) in try layout.load { (sql) throws(MappingError) in try connection.query(sql) } }
+            try snapshot { () throws(MappingError) in try layout.load(uneven: &uneven) { (sql) throws(MappingError) in try connection.query(sql) } }
         }
         // From now on the graph is whole, and follows every row others write.
         holdsEverything = true

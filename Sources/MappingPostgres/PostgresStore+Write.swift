@@ -24,13 +24,17 @@ extension PostgresStore {
                 if try writeRows(commit, undo: &undo) {
                     transaction = try transactionID()
                     try connection.execute("COMMIT")
+                    uneven = []
                     return
                 }
             } catch {
                 if connection.isLost {
                     // Lost during COMMIT: the server says whether it committed. Lost before: the
                     // server rolled the attempt back, and it runs again on a new connection.
-                    if let transaction, try committed(transaction) { return }
+                    if let transaction, try committed(transaction) {
+                        uneven = []
+                        return
+                    }
                     undo.restore(self)
                     guard attempt < Self.attempts else { throw error }
                     try reconnectIfLost()
@@ -87,11 +91,15 @@ extension PostgresStore {
     /// moved positions, join tables, and the announcement. False when it must run again.
     private func writeRows(_ commit: StoreCommit, undo: inout KeyUndo) throws(MappingError) -> Bool {
         var announcement = Announcement()
-        // Places in lists the graph has not read: closed where rows leave, then counted where
+        // Lists read with gaps first, numbered as the graph numbered them.
+        for list in uneven {
+            if let (sql, values) = layout.renumbering(list) { try connection.query(marked: sql, values) }
+        }
+        // Places in lists the graph has not read: left where rows leave, then counted where
         // they join, before any row is written (`StoreCommit.listMoves`).
         for move in commit.listMoves {
-            guard let left = move.left, let owner = rowID(left), let id = rowID(move.object) else { continue }
-            for (sql, values) in layout.closingPlace(move, owner: owner, id: id) { try connection.query(marked: sql, values) }
+            guard move.left != nil, let id = rowID(move.object), let (sql, values) = layout.leavingPlace(move, id: id) else { continue }
+            try connection.query(marked: sql, values)
         }
         for row in commit.unlinked {
             // A graph that holds the row reads it again.

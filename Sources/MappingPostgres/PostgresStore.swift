@@ -39,6 +39,8 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     var sequences: [Int: String] = [:]
     /// Faults (rows never read) the last failed commit met: `faultsMet`.
     var unreadRowsMet: [ObjectID] = []
+    /// Lists read whose places have gaps, renumbered by the next commit (`StoreLayout+Lists`).
+    var uneven: Set<UnevenList> = []
     /// Whether the graph holds every row of the schema (it read them all, for a call that needs the
     /// whole graph); until then it reads rows as they are touched (`PostgresStore+Load`).
     var holdsEverything = false

@@ -25,8 +25,10 @@ extension StoreLayout {
     package static func root(of key: Int64) -> Int { Int(truncatingIfNeeded: key >> 48) }
 
     /// Every object in the store, with its values and the keys of its targets, in `_id` order per
-    /// table (creation order: a graph reopened lists its objects as it did before).
-    package func load<Rows: StoredRows>(_ query: (String) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
+    /// table (creation order: a graph reopened lists its objects as it did before). Lists whose
+    /// places have gaps are noted in `uneven`.
+    package func load<Rows: StoredRows>(uneven: inout Set<UnevenList>,
+                                        _ query: (String) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
         let toMany = try joinTargets(query)
         var reverse: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
         var rows: [StoredObject] = []
@@ -35,28 +37,41 @@ extension StoreLayout {
         }
         try checkLinks(rows)
         try checkIdentities(rows)
-        return withToManysKept(rows, reverse)
+        return withToManysKept(rows, reverse, uneven: &uneven)
     }
 
     /// `rows` with each to-many kept on its targets' to-one columns filled from `kept` (by owner,
-    /// with positions), in position order (ties by key: creation order).
-    private func withToManysKept(_ rows: [StoredObject], _ kept: [OwnerLink: [(position: Int64, target: Int64)]]) -> [StoredObject] {
+    /// with positions), in position order (ties by key: creation order); lists with gaps are noted
+    /// in `uneven`.
+    private func withToManysKept(_ rows: [StoredObject], _ kept: [OwnerLink: [(position: Int64, target: Int64)]],
+                                 uneven: inout Set<UnevenList>) -> [StoredObject] {
         rows.map { row in
             var row = row
             for (index, relationship) in model.entities[row.entity].relationships.enumerated()
             where relationship.toMany && joinTables[row.entity][index] == nil && row.links.indices.contains(index) {
-                let held = kept[OwnerLink(owner: row.key, relationship: index)] ?? []
-                row.links[index] = held.sorted { ($0.position, $0.target) < ($1.position, $1.target) }.map(\.target)
+                row.links[index] = ordered(kept[OwnerLink(owner: row.key, relationship: index)] ?? [], of: relationship,
+                                           owner: row.key, uneven: &uneven)
             }
             return row
         }
+    }
+
+    /// One list's targets in position order (ties by key: creation order), noted in `uneven` when
+    /// its places are not 0…n-1.
+    private func ordered(_ held: [(position: Int64, target: Int64)], of relationship: Relationship, owner: Int64,
+                         uneven: inout Set<UnevenList>) -> [Int64] {
+        let sorted = held.sorted { ($0.position, $0.target) < ($1.position, $1.target) }
+        if !Self.isEven(sorted), let inverse = relationship.inverse {
+            uneven.insert(UnevenList(entity: relationship.destination, relationship: inverse, owner: Self.rowID(of: owner)))
+        }
+        return sorted.map(\.target)
     }
 
     /// The rows of one table with these `_id`s (at most `maxBatch`), like `load`'s but read by key:
     /// their to-manys from their join tables and from the to-one columns of their targets, in
     /// order. `query` runs a statement with the ids bound to its `?`s, in order; the id list is
     /// padded to a few fixed lengths (repeating its last id), so a database keeps few statements.
-    package func rows<Rows: StoredRows>(root rootIndex: Int, ids: [Int64], lists: Bool = true,
+    package func rows<Rows: StoredRows>(root rootIndex: Int, ids: [Int64], lists: Bool = true, uneven: inout Set<UnevenList>,
                                         _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
         guard !ids.isEmpty, ids.count <= Self.maxBatch else { return [] }
         let (marks, bound) = Self.padded(ids)
@@ -76,12 +91,14 @@ extension StoreLayout {
             }
         }
         var ignored: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
-        return withToManysKept(try rows(of: rootIndex, filter: "WHERE \"_id\" IN (\(marks))", toMany: toMany, reverse: &ignored, run), kept)
+        return withToManysKept(try rows(of: rootIndex, filter: "WHERE \"_id\" IN (\(marks))", toMany: toMany, reverse: &ignored, run), kept,
+                               uneven: &uneven)
     }
 
     /// The targets of one-to-many `index` of `entity` (kept on its targets' to-one column) for
-    /// the owners with these `_id`s (at most `maxBatch`), in position order (ties by key), by owner key.
-    package func lists<Rows: StoredRows>(of entity: Entity, relationship index: Int, ids: [Int64],
+    /// the owners with these `_id`s (at most `maxBatch`), in position order (ties by key), by owner
+    /// key; lists with gaps are noted in `uneven`.
+    package func lists<Rows: StoredRows>(of entity: Entity, relationship index: Int, ids: [Int64], uneven: inout Set<UnevenList>,
                                          _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) -> [Int64: [Int64]] {
         guard !ids.isEmpty, ids.count <= Self.maxBatch, root.indices.contains(entity.index),
               entity.relationships.indices.contains(index), let inverse = entity.relationships[index].inverse else { return [:] }
@@ -91,7 +108,7 @@ extension StoreLayout {
                            marks: marks, into: &kept) { (sql: String) throws(MappingError) -> Rows in try query(sql, bound) }
         var lists: [Int64: [Int64]] = [:]
         for (link, held) in kept {
-            lists[link.owner] = held.sorted { ($0.position, $0.target) < ($1.position, $1.target) }.map(\.target)
+            lists[link.owner] = ordered(held, of: entity.relationships[index], owner: link.owner, uneven: &uneven)
         }
         return lists
     }

@@ -18,14 +18,14 @@ extension SQLiteStore: RowSource {
 
     public func rows(keys wanted: [Int64]) throws(MappingError) -> [StoredObject] {
         var rows: [StoredObject] = []
-        for (root, ids) in StoreLayout.batches(wanted) { rows += try layout.rows(root: root, ids: ids, lists: false, bound) }
+        for (root, ids) in StoreLayout.batches(wanted) { rows += try layout.rows(root: root, ids: ids, lists: false, uneven: &uneven, bound) }
         return rows
     }
 
     public func lists(of entity: Entity, relationship: Int, owners: [Int64]) throws(MappingError) -> [Int64: [Int64]] {
         var lists: [Int64: [Int64]] = [:]
         for (_, ids) in StoreLayout.batches(owners) {
-            lists.merge(try layout.lists(of: entity, relationship: relationship, ids: ids, bound)) { kept, _ in kept }
+            lists.merge(try layout.lists(of: entity, relationship: relationship, ids: ids, uneven: &uneven, bound)) { kept, _ in kept }
         }
         return lists
     }
@@ -90,7 +90,7 @@ extension SQLiteStore: RowSource {
     }
 
     public func allRows() throws(MappingError) -> [StoredObject] {
-        try layout.load { (sql) throws(MappingError) in try connection.statement(sql) }
+        try layout.load(uneven: &uneven) { (sql) throws(MappingError) in try connection.statement(sql) }
     }
 
     /// A prepared statement with `values` bound to its parameters, in order.

@@ -15,11 +15,15 @@ extension SQLiteStore {
         let idsBefore = nextIDs
         try connection.execute("BEGIN IMMEDIATE")
         do throws(MappingError) {
-            // Places in lists the graph has not read: closed where rows leave, then counted where
+            // Lists read with gaps first, numbered as the graph numbered them.
+            for list in uneven {
+                if let (sql, values) = layout.renumbering(list) { try connection.statement(sql).run(values) }
+            }
+            // Places in lists the graph has not read: left where rows leave, then counted where
             // they join, before any row is written (`StoreCommit.listMoves`).
             for move in commit.listMoves {
-                guard let left = move.left, let owner = rowID(left), let id = rowID(move.object) else { continue }
-                for (sql, values) in layout.closingPlace(move, owner: owner, id: id) { try connection.statement(sql).run(values) }
+                guard move.left != nil, let id = rowID(move.object), let (sql, values) = layout.leavingPlace(move, id: id) else { continue }
+                try connection.statement(sql).run(values)
             }
             for row in commit.unlinked {
                 guard let owner = rowID(row.owner), let id = rowID(row.object),
@@ -47,6 +51,7 @@ extension SQLiteStore {
             for moved in commit.repositioned { try reposition(moved) }
             for moved in appended { try reposition(moved) }
             try connection.execute("COMMIT")
+            uneven = []
         } catch {
             try? connection.execute("ROLLBACK")
             for object in added { rowKeys.remove(object) }

@@ -26,6 +26,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Per table (root entity), the statements (up to their IN list) that drop links to its
     /// deleted rows (`SQLiteStore+Write`).
     var linkDrops: [Int: [String]] = [:]
+    /// Lists read whose places have gaps, renumbered by the next commit (`StoreLayout+Lists`).
+    var uneven: Set<UnevenList> = []
 
     let readOnly: Bool
 

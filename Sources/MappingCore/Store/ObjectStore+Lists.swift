@@ -5,10 +5,10 @@
 /// read, as for faults), or when the whole graph is read.
 ///
 /// Moving a target between owners whose lists are unread reads neither list: the target's own
-/// row says where it belongs, and the commit tells the database to close the place the target
-/// left and to append it at the end of the list it joined (`StoreCommit.listMoves`), which is
-/// where memory would put it. So an import that gives 10,000 people their companies reads no
-/// company's employees.
+/// row says where it belongs, and the commit tells the database to clear the place the target
+/// left (a gap: stored places keep a list's order, see `StoreLayout+Lists`) and to append it at the
+/// end of the list it joined (`StoreCommit.listMoves`), which is where memory would put it. So an
+/// import that gives 10,000 people their companies reads no company's employees.
 ///
 /// A context with observers or watches reads every list it holds (its change sets name the
 /// owners whose lists changed, which needs the lists), and so does a list with count rules

@@ -49,7 +49,7 @@ public struct StoreCommit {
     }
 
     /// Rows whose to-one moved them out of, or into, an owner's to-many the graph has not read
-    /// (`ObjectStore+Lists`): the store closes the place the row leaves in `left`'s list (before
+    /// (`ObjectStore+Lists`): the store clears the place the row leaves in `left`'s list (before
     /// writing any row) and puts the row last in `joined`'s (after). Their rows' `positions` for
     /// that relationship are nil, which keeps what the database holds.
     public internal(set) var listMoves: [ListMove] = []

@@ -312,25 +312,60 @@ def test_imports_on_part_of_the_graph_end_as_in_memory(where, seed):
             if rng.random() < 0.3:
                 ctx = reopen(ctx, path)
         assert_same_graphs(ctx, memory, seed)
+        # The lists as the database orders them, read by a context that holds none of them.
+        ctx = reopen(ctx, path)
+        assert_same_graphs(ctx, memory, seed)
     finally:
         ctx.close()
-    assert_dense_positions(path)
+    assert_distinct_places(path, "Person", "company")
 
 
-def assert_dense_positions(path):
-    """Each company's staff in an SQLite file holds the places 0…n-1 (people moved between lists
-    the context never read close the place they leave and take the next one where they join)."""
+def assert_distinct_places(path, table, link):
+    """In an SQLite file, each list kept on `table`'s `link` column gives each of its rows a place
+    of its own: a row leaving a list the context never read leaves a gap there, and one joining
+    takes the place after the last; no two rows tie, so the order never falls back on row ids."""
     if not isinstance(path, str) or path.startswith("postgresql:"):
         return
     with sqlite3.connect(path) as db:
-        rows = db.execute('SELECT "company", "company_position" FROM "Person" WHERE "company" IS NOT NULL '
-                          'ORDER BY "company", "company_position"').fetchall()
-    assert rows, "the store holds people with companies"
+        rows = db.execute(f'SELECT "{link}", "{link}_position" FROM "{table}" WHERE "{link}" IS NOT NULL '
+                          f'ORDER BY "{link}", "{link}_position"').fetchall()
+    assert rows, f"the store holds {table} rows in lists"
     places = {}
-    for company, position in rows:
-        places.setdefault(company, []).append(position)
-    for company, held in places.items():
-        assert held == list(range(len(held))), (company, held)
+    for owner, position in rows:
+        places.setdefault(owner, []).append(position)
+    for owner, held in places.items():
+        assert None not in held and len(set(held)) == len(held), (owner, held)
+
+
+def test_a_list_read_with_gaps_takes_new_members_after_its_last(where):
+    """People leave a company whose staff no context read (their places stay empty: nothing after
+    them is rewritten); a context that then reads the staff and adds people keeps them after the
+    last, in the database too, as memory does."""
+    staff = [{"id": n, "name": f"P{n}", "company": {"id": 1, "name": "one"}} for n in range(1, 7)]
+    path = make_store(where, staff)
+    memory = mapping.Context(SPEC)
+    memory.import_json("person", json.dumps(staff))
+    moves = [{"id": 2, "company": {"id": 2}}, {"id": 3, "company": {"id": 2}}, {"id": 5, "company": {"id": 2}}]
+    joins = [{"id": 7, "name": "P7", "company": {"id": 1}}, {"id": 8, "name": "P8", "company": {"id": 1}}]
+    with open_store(path) as ctx:
+        ctx.import_json("person", json.dumps(moves))
+    memory.import_json("person", json.dumps(moves))
+    if not path.startswith("postgresql:"):
+        db = sqlite3.connect(path)
+        places = db.execute('SELECT "id", "company_position" FROM "Person" WHERE "company" = '
+                            '(SELECT "_id" FROM "Company" WHERE "id" = 1) ORDER BY "company_position"').fetchall()
+        db.close()
+        assert places == [(1, 0), (4, 3), (6, 5)]  # gaps where 2, 3 and 5 were
+    with open_store(path) as ctx:
+        assert [p["id"] for p in ctx.get("Company", 1).related("staff")] == [1, 4, 6]
+        ctx.import_json("person", json.dumps(joins))
+    memory.import_json("person", json.dumps(joins))
+    with open_store(path) as ctx:
+        for company in (1, 2):
+            want = [p["id"] for p in memory.get("Company", company).related("staff")]
+            assert [p["id"] for p in ctx.get("Company", company).related("staff")] == want, company
+        assert want == [2, 3, 5] and [p["id"] for p in memory.get("Company", 1).related("staff")] == [1, 4, 6, 7, 8]
+    assert_distinct_places(path, "Person", "company")
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -1152,15 +1187,12 @@ def test_lists_set_whole_from_their_owners_end_as_in_memory(where, seed, longest
             assert [p["number"] for p in ours.related("phones")] == [p["number"] for p in person.related("phones")], (seed, person["id"])
     finally:
         ctx.close()
-    if not location.startswith("postgresql:"):
-        with sqlite3.connect(location) as db:
-            rows = db.execute('SELECT "owner", "owner_position" FROM "Phone" WHERE "owner" IS NOT NULL '
-                              'ORDER BY "owner", "owner_position"').fetchall()
-        places = {}
-        for owner, position in rows:
-            places.setdefault(owner, []).append(position)
-        for owner, held in places.items():
-            assert held == list(range(len(held))), (seed, owner, held)
+    # Every list as the database orders it, read by a context that holds none of them.
+    with mapping.Context(spec, store=location, cache_limit=cache_limit) as ctx:
+        for person in memory.all("Person"):
+            ours = ctx.get("Person", person["id"])
+            assert [p["number"] for p in ours.related("phones")] == [p["number"] for p in person.related("phones")], (seed, person["id"])
+    assert_distinct_places(location, "Phone", "owner")
 
 
 def test_a_position_at_the_top_of_the_range_is_a_store_error(tmp_path):
