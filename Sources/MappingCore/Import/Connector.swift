@@ -81,22 +81,13 @@ struct Connector {
         return found
     }
 
-    /// Every object of the destination (and its sub-entities) whose values match every pair.
+    /// Every object of the destination (and its sub-entities) whose values match every pair (on
+    /// part of a store-backed graph, the matching rows are read first: `ObjectStore+Scan`).
     private func scan(_ destination: Entity, _ pairs: [(source: Int, destination: Int)], _ wanted: [[AttributeValue?]],
                       _ connection: ConnectionPlan, store: ObjectStore) -> [ObjectID] {
-        var found: [ObjectID] = []
-        for candidate in model.entities where accepts(candidate.index, destination, connection) {
-            guard store.members.indices.contains(candidate.index) else { continue }
-            for object in store.members[candidate.index] {
-                guard store.contains(object) else { continue }
-                let matchesAll = zip(pairs, wanted).allSatisfy { pair, values in
-                    candidate.attributes.indices.contains(pair.destination)
-                        && values.contains(store.attributeValue(of: object, pair.destination))
-                }
-                if matchesAll { found.append(object) }
-            }
-        }
-        return found
+        let kinds = model.entities.filter { accepts($0.index, destination, connection) }.map(\.index)
+        let tests = zip(pairs, wanted).map { pair, values in RowScan.Test(attribute: pair.destination, values: values) }
+        return store.matching(RowScan(entity: destination.index, kinds: kinds, tests: tests), bytewise: false, model: model)
     }
 
     private func accepts(_ entity: Int, _ destination: Entity, _ connection: ConnectionPlan) -> Bool {

@@ -37,18 +37,16 @@ extension Importer {
     mutating func findByScan(_ mapping: MappingPlan, _ entity: Entity, values: [AttributeValue]?,
                                      create: Bool) -> (ObjectID, isNew: Bool)? {
         if let values {
+            // On part of a store-backed graph, the rows with these values are read first
+            // (`ObjectStore+Scan`).
+            let kinds = model.entities.filter { model.isKind($0.index, of: entity.index) }.map(\.index)
+            let tests = zip(mapping.identification, values).map { attribute, value in RowScan.Test(attribute: attribute, values: [value]) }
             let evaluator = PredicateEvaluator(store: store)
-            for candidate in model.entities where model.isKind(candidate.index, of: entity.index) {
-                guard store.members.indices.contains(candidate.index) else { continue }
-                for object in store.members[candidate.index] {
-                    guard store.contains(object) else { continue }
-                    let same = zip(mapping.identification, values).allSatisfy { attribute, value in
-                        store.holds(value, of: object, attribute)
-                    }
-                    if same, mapping.identificationPredicate.map({ evaluator.matches(object, $0) }) ?? true {
-                        return (object, false)
-                    }
-                }
+            let scan = RowScan(entity: entity.index, kinds: kinds, tests: tests)
+            if let found = store.matching(scan, bytewise: true, model: model, first: true, accept: { object in
+                mapping.identificationPredicate.map { evaluator.matches(object, $0) } ?? true
+            }).first {
+                return (found, false)
             }
         }
         guard create else { return nil }

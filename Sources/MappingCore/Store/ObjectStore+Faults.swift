@@ -2,9 +2,10 @@
 /// identity reads the row it finds, reading an object reads its row, and a row read makes a fault
 /// for every row it links to, so relationships read in as they are followed. Imports, changes and
 /// serializations run on the rows they touch (`touching`), fetches and counts in the database
-/// (`ObjectStore+RowFetch`), inside transactions too; the first call that needs the whole graph
-/// (a mapping found by scanning every object of an entity) reads every row not read yet, and from
-/// then on the graph holds everything, as an in-memory one does.
+/// (`ObjectStore+RowFetch`), inside transactions too, scans through the rows holding the values
+/// they look for (`ObjectStore+Scan`); the first call that needs the whole graph (a scan the
+/// database cannot run) reads every row not read yet, and from then on the graph holds
+/// everything, as an in-memory one does.
 ///
 /// Rows are read inside transactions as outside them (`reading`): what a row read brings is the
 /// database's, not a change, so a rollback keeps it; the row of an object the transaction deleted
@@ -117,10 +118,11 @@ extension ObjectStore {
             return try body(&self, false)
         }
         var absent: [Int: Set<IdentityKey>] = [:]
+        var scansRead: Set<RowScan> = []
         var probe = probing
         defer { session.listsReadWithRows = [] }
         for _ in 0..<Self.maxRounds {
-            let log = FaultLog(absent: absent, probing: probe)
+            let log = FaultLog(absent: absent, scansRead: scansRead, probing: probe)
             let savepoint = journal.map { Savepoint(opening: $0, in: &self) }
             session.faultLog = log
             let outcome: Result<T, MappingError>
@@ -149,6 +151,8 @@ extension ObjectStore {
                 try read(entity, identities: Array(keys), model: model)
                 for key in keys where lookup(map: map, key: key) == nil { absent[map, default: []].insert(key) }
             }
+            try read(log.scans, model: model)
+            scansRead.formUnion(log.scans)
         }
         try loadAll(model: model)
         return try body(&self, false)
@@ -304,13 +308,19 @@ package final class FaultLog {
     var needsAll = false
     /// Identities the database is known not to hold, for this call.
     let absent: [Int: Set<IdentityKey>]
+    /// Scans whose rows the call has read (`ObjectStore+Scan`).
+    let scansRead: Set<RowScan>
     /// Whether the run is a probe, which never commits.
     let probing: Bool
 
-    init(absent: [Int: Set<IdentityKey>], probing: Bool) {
+    init(absent: [Int: Set<IdentityKey>], scansRead: Set<RowScan>, probing: Bool) {
         self.absent = absent
+        self.scansRead = scansRead
         self.probing = probing
     }
+
+    /// Scans the call ran whose rows are not read yet.
+    var scans: Set<RowScan> = []
 
     /// To-manys whose targets the call read or changed, not read yet.
     var lists: Set<ListFault> = []
@@ -318,7 +328,7 @@ package final class FaultLog {
     /// owners' rows in the rounds after, rather than a round later each.
     var listsSet: Set<ListKind> = []
 
-    var isEmpty: Bool { faults.isEmpty && identities.isEmpty && lists.isEmpty && !needsAll }
+    var isEmpty: Bool { faults.isEmpty && identities.isEmpty && lists.isEmpty && scans.isEmpty && !needsAll }
 
     func noteMissing(map: Int, key: IdentityKey) {
         guard absent[map]?.contains(key) != true else { return }

@@ -122,7 +122,7 @@ extension ObjectStore {
     }
 
     /// The object of each key: the one the graph has, else a new fault of `entity`.
-    private mutating func objects(forKeys keys: [Int64], _ entity: Entity, _ source: any RowSource) -> [ObjectID] {
+    mutating func objects(forKeys keys: [Int64], _ entity: Entity, _ source: any RowSource) -> [ObjectID] {
         // Pairs, not a dictionary: the keys of a result are distinct, and a million of them in a
         // dictionary took tens of MB for the length of the call.
         var made: [(key: Int64, object: ObjectID)] = []

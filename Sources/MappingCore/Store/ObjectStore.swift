@@ -32,6 +32,11 @@ public struct ObjectStore {
         session.faultLog?.needsAll = true
         return memberLists
     }
+    /// The objects of an entity the graph holds (`memberLists`), for a scan that has had the rows
+    /// it needs read (`ObjectStore+Scan`).
+    func membersHeld(_ entity: Int) -> [ObjectID] {
+        memberLists.indices.contains(entity) ? memberLists[entity] : []
+    }
     /// How many live objects each entity has (exactly that entity).
     private(set) var liveCounts: [Int]
     private(set) var identityMaps: [IdentityMap]
