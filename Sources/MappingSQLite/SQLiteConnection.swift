@@ -7,8 +7,10 @@ import MappingSQL
 final class SQLiteConnection: @unchecked Sendable {
     private let db: OpaquePointer
     let path: String
-    private var statements: [String: Statement] = [:]
-    private var keyed: [RowStatement: Statement] = [:]
+    // Prepared statements, looked up for every row a commit writes: without run-time exclusivity
+    // checks (as `StringArena`'s fields), in short calls under the context's lock that never overlap.
+    @exclusivity(unchecked) private var statements: [String: Statement] = [:]
+    @exclusivity(unchecked) private var keyed: [RowStatement: Statement] = [:]
 
     private init(db: OpaquePointer, path: String) {
         self.db = db
@@ -126,6 +128,12 @@ final class Statement {
     func reset() {
         sqlite3_reset(raw)
         sqlite3_clear_bindings(raw)
+    }
+
+    /// Ends the statement's current run, keeping its bindings (for a caller that binds every
+    /// parameter again).
+    func rewind() {
+        sqlite3_reset(raw)
     }
 
     func bind(_ index: Int32, _ value: StoredValue) throws(MappingError) {

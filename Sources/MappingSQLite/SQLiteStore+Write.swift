@@ -46,8 +46,8 @@ extension SQLiteStore {
                 rowKeys.set(row.object, key: key)
                 added.append(row.object)
             }
-            for row in commit.inserted { try write(row, isNew: true) }
-            for row in commit.updated + commit.moved { try write(row, isNew: false) }
+            for row in commit.inserted { try insert(row) }
+            for row in commit.updated + commit.moved { try update(row) }
             for moved in commit.repositioned { try reposition(moved) }
             for moved in appended { try reposition(moved) }
             try connection.execute("COMMIT")
@@ -89,26 +89,68 @@ extension SQLiteStore {
         return key
     }
 
-    /// A new row whole; an updated row's columns the commit changed (`StoreCommit.Row.changed`:
-    /// the others hold what the file holds, and rewriting an indexed column costs SQLite its
-    /// index entries) and its known positions; and the to-manys kept in join tables that changed.
-    private func write(_ row: StoreCommit.Row, isNew: Bool) throws(MappingError) {
+    /// A new row whole, its values bound as they are read (a cold import writes every row this
+    /// way: an array of values per row was a visible share of it), and its to-manys kept in join
+    /// tables.
+    private func insert(_ row: StoreCommit.Row) throws(MappingError) {
         let entity = row.entity.index
         guard let key = rowKeys.key(of: row.object).map(StoreLayout.rowID), layout.attributeColumns.indices.contains(entity) else { return }
-        let changed: Set<String> = isNew ? [] : Set(row.changed)
-        let relationships = row.entity.relationships
-        var marked: [Bool] = []  // an update's columns (an insert writes them all)
-        var values: [StoredValue] = []
-        values.reserveCapacity(3 + row.values.count + 2 * row.links.count)
-        if isNew { values += [.integer(key), .text(row.entity.name)] }
+        let query = try insertStatement(entity)
+        var column: Int32 = 0
+        func bind(_ value: StoredValue) throws(MappingError) {
+            column += 1
+            try query.bind(column, value)
+        }
+        try bind(.integer(key))
+        try bind(.text(row.entity.name))
         for index in layout.attributeColumns[entity].indices {
-            let write = isNew || (row.entity.attributes.indices.contains(index) && changed.contains(row.entity.attributes[index].name))
-            if !isNew { marked.append(write) }
+            try bind(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
+        }
+        for (index, link) in layout.linkColumns[entity].enumerated() where link != nil {
+            let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { rowKeys.key(of: $0) }.map(StoreLayout.rowID) : nil
+            try bind(target.map(StoredValue.integer) ?? .null)
+        }
+        for (index, place) in layout.positionColumns[entity].enumerated() where place != nil {
+            let position = row.positions.indices.contains(index) ? row.positions[index] : nil
+            try bind(position.map { StoredValue.integer(Int64($0)) } ?? .null)
+        }
+        while try query.step() {}
+        try writeJoins(row, key: key, replacing: false)
+    }
+
+    /// The prepared INSERT of an entity's rows, kept per entity (found by index, not by hashing a
+    /// statement key per row), ready to bind: every parameter is bound for each row, so the old
+    /// bindings are not cleared.
+    private func insertStatement(_ entity: Int) throws(MappingError) -> Statement {
+        if insertStatements.indices.contains(entity), let prepared = insertStatements[entity] {
+            prepared.rewind()
+            return prepared
+        }
+        let prepared = try statement(.insert(entity: entity))
+        if entity >= insertStatements.count { insertStatements += repeatElement(nil, count: entity + 1 - insertStatements.count) }
+        insertStatements[entity] = prepared
+        return prepared
+    }
+
+    /// An updated row's columns the commit changed (`StoreCommit.Row.changed`: the others hold
+    /// what the file holds, and rewriting an indexed column costs SQLite its index entries) and
+    /// its known positions; and the to-manys kept in join tables that changed.
+    private func update(_ row: StoreCommit.Row) throws(MappingError) {
+        let entity = row.entity.index
+        guard let key = rowKeys.key(of: row.object).map(StoreLayout.rowID), layout.attributeColumns.indices.contains(entity) else { return }
+        let changed = Set(row.changed)
+        let relationships = row.entity.relationships
+        var marked: [Bool] = []  // the columns written
+        var values: [StoredValue] = []
+        values.reserveCapacity(1 + row.values.count + 2 * row.links.count)
+        for index in layout.attributeColumns[entity].indices {
+            let write = row.entity.attributes.indices.contains(index) && changed.contains(row.entity.attributes[index].name)
+            marked.append(write)
             if write { values.append(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil)) }
         }
         for (index, column) in layout.linkColumns[entity].enumerated() where column != nil {
-            let write = isNew || (relationships.indices.contains(index) && changed.contains(relationships[index].name))
-            if !isNew { marked.append(write) }
+            let write = relationships.indices.contains(index) && changed.contains(relationships[index].name)
+            marked.append(write)
             guard write else { continue }
             let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { rowKeys.key(of: $0) }.map(StoreLayout.rowID) : nil
             values.append(target.map(StoredValue.integer) ?? .null)
@@ -117,18 +159,25 @@ extension SQLiteStore {
         // `listMoves` sets it).
         for (index, column) in layout.positionColumns[entity].enumerated() where column != nil {
             let position = row.positions.indices.contains(index) ? row.positions[index] : nil
-            if !isNew { marked.append(position != nil) }
-            if isNew || position != nil { values.append(position.map { StoredValue.integer(Int64($0)) } ?? .null) }
+            marked.append(position != nil)
+            if let position { values.append(.integer(Int64(position))) }
         }
-        if isNew {
-            try statement(.insert(entity: entity)).run(values)
-        } else if marked.contains(true) {
+        if marked.contains(true) {
             values.append(.integer(key))
             try statement(.update(entity: entity, columns: marked)).run(values)
         }
+        try writeJoins(row, key: key, replacing: true, changed: changed)
+    }
+
+    /// The to-manys of a row kept in join tables: all of a new row's; of an updated row
+    /// (`replacing`), those in `changed`, whose old entries go first.
+    private func writeJoins(_ row: StoreCommit.Row, key: Int64, replacing: Bool, changed: Set<String> = []) throws(MappingError) {
+        let entity = row.entity.index
+        let relationships = row.entity.relationships
+        guard layout.joinTables.indices.contains(entity) else { return }
         for (index, join) in layout.joinTables[entity].enumerated() {
             guard join != nil, row.links.indices.contains(index) else { continue }
-            if !isNew {
+            if replacing {
                 guard relationships.indices.contains(index), changed.contains(relationships[index].name) else { continue }
                 try statement(.deleteJoin(entity: entity, relationship: index)).run([.integer(key)])
             }

@@ -19,13 +19,16 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let layout: StoreLayout
     /// The key (`StoreLayout.globalKey`) of each object read or written, and the object of each
     /// key: kept in step with the file by `write` and with the graph by `attached` (under the
-    /// context's lock).
-    var rowKeys = RowKeys()
+    /// context's lock). Without run-time exclusivity checks (as `StringArena`'s fields): every
+    /// row read or written looks it up, in short calls under the context's lock that never overlap.
+    @exclusivity(unchecked) var rowKeys = RowKeys()
     /// Per table (root entity), the next `_id` to give out, once read.
-    var nextIDs: [Int: Int64] = [:]
+    @exclusivity(unchecked) var nextIDs: [Int: Int64] = [:]
     /// Per table (root entity), the statements (up to their IN list) that drop links to its
     /// deleted rows (`SQLiteStore+Write`).
     var linkDrops: [Int: [String]] = [:]
+    /// Per entity, its prepared INSERT once used (`SQLiteStore+Write`).
+    @exclusivity(unchecked) var insertStatements: [Statement?] = []
     /// Lists read whose places have gaps, renumbered by the next commit (`StoreLayout+Lists`).
     var uneven: Set<UnevenList> = []
 

@@ -11,16 +11,18 @@
 /// costs one store to an array; no list is reordered on a read.
 ///
 /// A class held by the graph's session, so that the graph's read accessors (not mutating) can note
-/// a use.
+/// a use. Its fields have no run-time exclusivity checks (as `StringArena`'s): a use is noted on
+/// every value read or set, where a check cost more than the note, and every access is a short
+/// method call under the context's lock that never overlaps another.
 package final class ObjectCache {
     /// The database an evicted object reads its row from again.
     let source: any RowSource
     /// Objects read or made, oldest from `head`; the evicted, the deleted and the ones met again
     /// are skipped as they come up.
-    private var queue: [ObjectID] = []
-    private var head = 0
+    @exclusivity(unchecked) private var queue: [ObjectID] = []
+    @exclusivity(unchecked) private var head = 0
     /// Per slot (from the store's first), whether its object was used since it last came up.
-    private var used: [Bool] = []
+    @exclusivity(unchecked) private var used: [Bool] = []
 
     /// The default limit: 100,000 objects, some 40 MB of a typical graph (the people benchmark's
     /// objects take about 420 bytes each).

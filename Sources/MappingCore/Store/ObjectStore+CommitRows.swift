@@ -6,8 +6,10 @@ extension ObjectStore {
         for object in journal.created {
             if let row = row(object, model, &positions, changed: []) { commit.inserted.append(row) }
         }
-        var written = Set(journal.created)
-        for updated in changes.updated where written.insert(updated.object).inserted {
+        // Rows written already (new ones are: `isNew`, rather than a set of every object a cold
+        // import made).
+        var written: Set<ObjectID> = []
+        for updated in changes.updated where !journal.isNew(updated.object) && written.insert(updated.object).inserted {
             let before = liveSlot(of: updated.object).flatMap { journal.beforeImages[$0] }
             if let row = row(updated.object, model, &positions, changed: updated.changed, before: before) { commit.updated.append(row) }
         }
@@ -33,7 +35,7 @@ extension ObjectStore {
                 var place = 0
                 for target in targets(of: updated.object, index) where contains(target) {
                     defer { place += 1 }
-                    guard placeBefore[target] != place, written.insert(target).inserted else { continue }
+                    guard placeBefore[target] != place, !journal.isNew(target), written.insert(target).inserted else { continue }
                     if faultEntity(target) != nil, let inverse = relationship.inverse, model.entities.indices.contains(relationship.destination) {
                         commit.repositioned.append(.init(object: target, entity: model.entities[relationship.destination],
                                                          relationship: inverse, position: place))

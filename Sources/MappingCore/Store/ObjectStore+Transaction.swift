@@ -17,29 +17,33 @@ final class Journal {
         let previous: ObjectID?
     }
 
+    // The mutable fields have no run-time exclusivity checks (as `StringArena`'s): each change of
+    // a transaction notes itself here, and every access is a short call under the context's lock
+    // that never overlaps another.
+
     /// The journal of the transaction a savepoint is in.
     let parent: Journal?
-    var beforeImages: [Int: ObjectRecord] = [:]
-    private(set) var created: [ObjectID] = []
+    @exclusivity(unchecked) var beforeImages: [Int: ObjectRecord] = [:]
+    @exclusivity(unchecked) private(set) var created: [ObjectID] = []
     /// Slot numbers (as handles carry them) at or past this one did not exist when the transaction
     /// began, so their objects are new, but for the ones rows read took; only reused slots below
     /// it need a set (a cold import of many objects then adds none).
     let firstFreshSlot: Int
-    private var reusedSlots: Set<Int> = []
+    @exclusivity(unchecked) private var reusedSlots: Set<Int> = []
     /// Slots at or past `firstFreshSlot` that rows read in the transaction took: not new.
-    private var readSlots: Set<Int> = []
+    @exclusivity(unchecked) private var readSlots: Set<Int> = []
     /// Whether rows can be read while it is open (the graph reads its store's rows as touched,
     /// which it starts or stops doing only outside transactions). A constant, so that the graphs
     /// that never read rows ask nothing more of `isNew` (asked for every value changed), which a
     /// look at `readSlots` would cost in exclusivity checks.
     private let tracksReads: Bool
-    var identityChanges: [IdentityChange] = []
+    @exclusivity(unchecked) var identityChanges: [IdentityChange] = []
     /// Identity maps where new objects took free keys without an `identityChanges` entry.
-    var mapsWithNewEntries: Set<Int> = []
+    @exclusivity(unchecked) var mapsWithNewEntries: Set<Int> = []
     /// Slots of objects deleted in the transaction, with the generation their handles carry.
-    private(set) var deleted: [(slot: Int, generation: UInt16)] = []
+    @exclusivity(unchecked) private(set) var deleted: [(slot: Int, generation: UInt16)] = []
     /// `deleted`, for lookups: a row read in the transaction must not bring such an object back.
-    private var deletedGenerations: [Int: UInt16] = [:]
+    @exclusivity(unchecked) private var deletedGenerations: [Int: UInt16] = [:]
     /// Member list lengths and live counts when the transaction began.
     let memberCounts: [Int]
     let liveCounts: [Int]
