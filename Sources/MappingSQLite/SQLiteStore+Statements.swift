@@ -39,10 +39,12 @@ extension SQLiteStore {
     private func sql(for key: RowStatement) -> String? {
         switch key {
         case .insert(let entity):
-            guard let table = table(of: entity) else { return nil }
+            // The entity's name is part of the text (a statement per entity): binding it for every
+            // row copied it every time.
+            guard let table = table(of: entity), layout.model.entities.indices.contains(entity) else { return nil }
             let columns = rowColumns(entity)
-            return "INSERT INTO \(quote(table)) (\"_id\", \"_entity\"\(columns.map { ", " + quote($0) }.joined())) VALUES (?, ?"
-                + String(repeating: ", ?", count: columns.count) + ")"
+            return "INSERT INTO \(quote(table)) (\"_id\", \"_entity\"\(columns.map { ", " + quote($0) }.joined())) VALUES (?, "
+                + quote(layout.model.entities[entity].name, "'") + String(repeating: ", ?", count: columns.count) + ")"
         case .update(let entity, let marked):
             guard let table = table(of: entity) else { return nil }
             let columns = zip(rowColumns(entity), marked).filter(\.1).map { quote($0.0) + " = ?" }

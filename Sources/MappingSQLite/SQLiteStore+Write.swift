@@ -101,8 +101,7 @@ extension SQLiteStore {
             column += 1
             try query.bind(column, value)
         }
-        try bind(.integer(key))
-        try bind(.text(row.entity.name))
+        try bind(.integer(key))  // the entity's name is in the statement
         for index in layout.attributeColumns[entity].indices {
             try bind(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
         }

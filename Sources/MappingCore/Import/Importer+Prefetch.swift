@@ -4,11 +4,13 @@
 /// `FaultLog`, with the to-manys the mappings set whole; if anything was noted, the run stops
 /// before mapping anything. The call reads those rows (and those lists with them) in a few set
 /// queries and runs again, so the first run that maps finds its objects, where before a whole
-/// mapping run was made and thrown away to learn them.
+/// mapping run was made and thrown away to learn them. The runs after it walk no more: what the
+/// walk noted has been read (what it missed, the mapping run notes as before).
 extension Importer {
     /// Whether the walk noted rows the graph must read before this run can map.
     mutating func prefetch(_ references: [MappingRef], root: Reader.Node) -> Bool {
-        guard let log = store.session.faultLog, log.isEmpty else { return false }
+        guard let log = store.session.faultLog, log.isEmpty, !log.prefetched else { return false }
+        log.walked = true
         prefetching = true
         defer { prefetching = false }
         _ = countInAdvance(references, root: root)

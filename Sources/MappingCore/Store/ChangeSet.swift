@@ -52,32 +52,14 @@ extension ObjectStore {
         for (slot, before) in journal.beforeImages.sorted(by: { $0.key < $1.key }) {
             guard model.entities.indices.contains(before.entity) else { continue }
             let entity = model.entities[before.entity]
-            guard let object = liveID(slot: slot), let now = record(object) else {
+            guard let object = liveID(slot: slot), place(of: object) != nil else {
                 changes.deleted.append(.init(entity: entity.name, identity: Self.identity(of: before, entity)))
                 continue
             }
-            let changed = Self.changedNames(before, now, entity, liveBefore: liveBefore, liveNow: contains)
+            let changed = changedNames(of: object, since: before, entity, liveBefore: liveBefore)
             if !changed.isEmpty { changes.updated.append(.init(object: object, entity: entity.name, changed: changed)) }
         }
         return changes
-    }
-
-    /// The names of the attributes and relationships whose values differ between two records of one
-    /// object, each relationship's targets taken as they were live then and now.
-    private static func changedNames(_ before: ObjectRecord, _ now: ObjectRecord, _ entity: Entity,
-                                     liveBefore: (ObjectID) -> Bool, liveNow: (ObjectID) -> Bool) -> [String] {
-        var names: [String] = []
-        for (index, attribute) in entity.attributes.enumerated()
-        where before.values.indices.contains(index) && now.values.indices.contains(index) && before.values[index] != now.values[index] {
-            names.append(attribute.name)
-        }
-        for (index, relationship) in entity.relationships.enumerated()
-        where before.links.indices.contains(index) && now.links.indices.contains(index) {
-            if before.links[index].targets.filter(liveBefore) != now.links[index].targets.filter(liveNow) {
-                names.append(relationship.name)
-            }
-        }
-        return names
     }
 
     /// An object's identity as JSON: the single identification value, or an object of them.

@@ -18,6 +18,15 @@ package enum Links {
     /// only a record (a before-image) holds this; readers are given the list once it is read.
     case unread
 
+    /// The targets, without making an array for a to-one.
+    var targetSequence: ArraySlice<ObjectID> {
+        switch self {
+        case .one(let id?): [id][...]
+        case .one(nil), .unread: []
+        case .many(let list): list.ids[...]
+        }
+    }
+
     package var targets: [ObjectID] {
         switch self {
         case .one(let id): id.map { [$0] } ?? []

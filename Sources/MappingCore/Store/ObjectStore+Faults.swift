@@ -119,10 +119,11 @@ extension ObjectStore {
         }
         var absent: [Int: Set<IdentityKey>] = [:]
         var scansRead: Set<RowScan> = []
+        var prefetched = false
         var probe = probing
         defer { session.listsReadWithRows = [] }
         for _ in 0..<Self.maxRounds {
-            let log = FaultLog(absent: absent, scansRead: scansRead, probing: probe)
+            let log = FaultLog(absent: absent, scansRead: scansRead, prefetched: prefetched, probing: probe)
             let savepoint = journal.map { Savepoint(opening: $0, in: &self) }
             session.faultLog = log
             let outcome: Result<T, MappingError>
@@ -132,6 +133,7 @@ extension ObjectStore {
                 outcome = .failure(error)
             }
             session.faultLog = nil
+            prefetched = prefetched || log.walked
             let counts = log.isEmpty && !probe
             if let savepoint {
                 if counts { return try savepoint.keep(outcome, in: &self) }
@@ -310,12 +312,18 @@ package final class FaultLog {
     let absent: [Int: Set<IdentityKey>]
     /// Scans whose rows the call has read (`ObjectStore+Scan`).
     let scansRead: Set<RowScan>
+    /// Whether an earlier run of the call walked its payload for the rows it needs
+    /// (`Importer.prefetch`), which have been read since: a walk again would find them all.
+    let prefetched: Bool
+    /// Whether this run walked its payload so.
+    var walked = false
     /// Whether the run is a probe, which never commits.
     let probing: Bool
 
-    init(absent: [Int: Set<IdentityKey>], scansRead: Set<RowScan>, probing: Bool) {
+    init(absent: [Int: Set<IdentityKey>], scansRead: Set<RowScan>, prefetched: Bool, probing: Bool) {
         self.absent = absent
         self.scansRead = scansRead
+        self.prefetched = prefetched
         self.probing = probing
     }
 

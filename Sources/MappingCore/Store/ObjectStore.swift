@@ -191,6 +191,51 @@ public struct ObjectStore {
         return ObjectRecord(entity: Int(place.entity), sequence: table.sequence(place.row), values: values, links: links)
     }
 
+    /// The names of the attributes and relationships of a live object whose values differ from
+    /// `before` (its before-image), read in place (no record is made): a value as `holds`
+    /// compares it (text by its bytes, as it is stored and written), each relationship's targets
+    /// as they were live then (`liveBefore`) and are now.
+    func changedNames(of id: ObjectID, since before: ObjectRecord, _ entity: Entity, liveBefore: (ObjectID) -> Bool) -> [String] {
+        guard let place = place(of: id) else { return [] }
+        let table = tables[Int(place.entity)]
+        var names: [String] = []
+        for (index, attribute) in entity.attributes.enumerated()
+        where before.values.indices.contains(index) && index < table.columns.count
+            && !table.holds(before.values[index], index, row: place.row, arena: arena) {
+            names.append(attribute.name)
+        }
+        for (index, relationship) in entity.relationships.enumerated() where before.links.indices.contains(index) {
+            if !sameTargets(before.links[index], liveBefore, table.links(index, row: place.row) ?? .one(nil)) {
+                names.append(relationship.name)
+            }
+        }
+        return names
+    }
+
+    /// Whether two values of a relationship hold the same targets in order: those of `before`
+    /// that `liveBefore` keeps, and the live ones of `now`. No array is made (a commit asks this
+    /// of every relationship of every object it changed), and the graph is asked directly, not
+    /// through a method reference, which would copy it per call.
+    private func sameTargets(_ before: Links, _ liveBefore: (ObjectID) -> Bool, _ now: Links) -> Bool {
+        switch (before, now) {
+        case (.one(let x), .one(let y)):
+            return x.flatMap { liveBefore($0) ? $0 : nil } == y.flatMap { contains($0) ? $0 : nil }
+        case (.unread, .unread):
+            return true
+        default:
+            let left = before.targetSequence, right = now.targetSequence
+            var i = left.startIndex, j = right.startIndex
+            while true {
+                while i < left.endIndex && !liveBefore(left[i]) { i += 1 }
+                while j < right.endIndex && !contains(right[j]) { j += 1 }
+                guard i < left.endIndex, j < right.endIndex else { return i == left.endIndex && j == right.endIndex }
+                if left[i] != right[j] { return false }
+                i += 1
+                j += 1
+            }
+        }
+    }
+
     /// The entity of a live object.
     func entityIndex(of id: ObjectID) -> Int? {
         place(of: id).map { Int($0.entity) }

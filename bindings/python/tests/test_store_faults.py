@@ -1311,3 +1311,19 @@ def test_scans_read_the_rows_they_match_and_end_as_in_memory(where, seed):
     with mapping.Context(SCAN_SPEC, store=location, cache_limit=cache_limit) as ctx:
         for entity in ("Owner", "Pet", "Puppy"):
             assert describe_scanned(ctx, entity) == describe_scanned(memory, entity), (seed, entity)
+
+
+def test_text_changed_to_a_canonically_equivalent_one_is_written(where):
+    """"é" as one code point, then as e and a combining accent: the same text to Unicode, other
+    bytes to the store and to Python. The new bytes are the object's, in memory and in the store,
+    and the change is reported."""
+    path = make_store(where, [{"id": 1, "name": "caf\u00e9"}])
+    with open_store(path) as ctx:
+        seen = []
+        observer = ctx.observe(lambda changes: seen.append(changes))
+        ctx.import_json("person", json.dumps([{"id": 1, "name": "cafe\u0301"}]))
+        assert ctx.get("Person", 1)["name"] == "cafe\u0301"
+        assert seen, "the change is reported"
+        observer.close()
+    with open_store(path) as ctx:
+        assert ctx.get("Person", 1)["name"] == "cafe\u0301"
