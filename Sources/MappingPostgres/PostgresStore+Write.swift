@@ -97,10 +97,7 @@ extension PostgresStore {
         }
         // Places in lists the graph has not read: left where rows leave, then counted where
         // they join, before any row is written (`StoreCommit.listMoves`).
-        for move in commit.listMoves {
-            guard move.left != nil, let id = rowID(move.object), let (sql, values) = layout.leavingPlace(move, id: id) else { continue }
-            try connection.query(marked: sql, values)
-        }
+        for (sql, values) in layout.leavingPlaces(commit.listMoves, id: rowID) { try connection.query(marked: sql, values) }
         for row in commit.unlinked {
             // A graph that holds the row reads it again.
             guard let owner = rowID(row.owner), let key = rows[row.object]?.key,
@@ -108,9 +105,9 @@ extension PostgresStore {
             try connection.query(marked: sql, values)
             announcement.changed(key)
         }
-        let appended = try layout.placesAtEnd(commit.listMoves, owner: rowID) { (sql, values) throws(MappingError) -> StoredValue? in
+        let appended = try layout.placesAtEnd(commit.listMoves, owner: rowID) { (sql, values) throws(MappingError) -> [[StoredValue]] in
             let result = try connection.query(marked: sql, values)
-            return result.count == 1 ? result.value(row: 0, column: 0) : nil
+            return (0..<result.count).map { [result.value(row: $0, column: 0), result.value(row: $0, column: 1)] }
         }
         try delete(commit.deleted, undo: &undo, announcement: &announcement)
         try assignKeys(commit.inserted, undo: &undo)

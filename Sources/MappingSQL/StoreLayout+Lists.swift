@@ -17,11 +17,13 @@ extension StoreLayout {
     package struct ListStatements: Sendable {
         /// The list's rows numbered 0…n-1 in its order (owner).
         let renumbering: String
-        /// The leaving row holds no place until it is written (its `_id`).
+        /// The leaving row holds no place until it is written (its `_id`; PostgreSQL: an array of
+        /// them).
         let clearing: String
         /// A row that left the owner's list names no owner (`_id`, owner).
         let unlinking: String
-        /// The place after the list's last (owner).
+        /// The place after the list's last (owner; PostgreSQL: owner and place for an array of
+        /// owners, those with rows).
         let end: String
         /// Table and position column, for errors.
         let place: String
@@ -34,10 +36,14 @@ extension StoreLayout {
                 + "row_number() OVER (ORDER BY coalesce(\(position), \"_id\"), \"_id\") - 1 AS \"place\" FROM \(table) "
                 + "WHERE \(link) = ?) AS \"numbered\" WHERE \(table).\"_id\" = \"numbered\".\"_id\" AND \(table).\(position) "
                 + (dialect == .postgres ? "IS DISTINCT FROM" : "IS NOT") + " \"numbered\".\"place\""
-            clearing = "UPDATE \(table) SET \(position) = NULL WHERE \"_id\" = ?"
+            // PostgreSQL takes a commit's rows as arrays, one statement for all (a round trip each
+            // was most of a page's moves); SQLite's statements cost no round trip.
+            clearing = "UPDATE \(table) SET \(position) = NULL WHERE \"_id\" " + (dialect == .postgres ? "= ANY(?::BIGINT[])" : "= ?")
             let version = dialect == .postgres ? ", \"_version\" = \"_version\" + 1" : ""
             unlinking = "UPDATE \(table) SET \(link) = NULL, \(position) = NULL\(version) WHERE \"_id\" = ? AND \(link) = ?"
-            end = "SELECT coalesce(max(\(position)), -1) + 1 FROM \(table) WHERE \(link) = ?"
+            end = dialect == .postgres
+                ? "SELECT \(link), max(\(position)) + 1 FROM \(table) WHERE \(link) = ANY(?::BIGINT[]) GROUP BY \(link)"
+                : "SELECT coalesce(max(\(position)), -1) + 1 FROM \(table) WHERE \(link) = ?"
             place = "\(table).\(position)"
         }
     }
@@ -61,12 +67,26 @@ extension StoreLayout {
         return listStatements[entity][relationship]
     }
 
-    /// The place a row (`_id` `id`) leaves in a list: it holds none until it is written (so the
-    /// lists it joins do not count it); the rows after it keep theirs.
-    package func leavingPlace(_ move: StoreCommit.ListMove, id: Int64) -> (sql: String, values: [StoredValue])? {
-        guard let list = listStatements(entity: move.entity.index, relationship: move.relationship) else { return nil }
-        return (list.clearing, [.integer(id)])
+    /// The places rows leave in lists (`id` gives a row's `_id`): they hold none until they are
+    /// written (so the lists they join do not count them); the rows after them keep theirs. A
+    /// statement per row (SQLite), or per list column (PostgreSQL).
+    package func leavingPlaces(_ moves: [StoreCommit.ListMove], id: (ObjectID) -> Int64?) -> [(sql: String, values: [StoredValue])] {
+        var leaving: [String: (sql: String, ids: [Int64])] = [:]
+        var statements: [(sql: String, values: [StoredValue])] = []
+        for move in moves {
+            guard move.left != nil, let row = id(move.object),
+                  let list = listStatements(entity: move.entity.index, relationship: move.relationship) else { continue }
+            if dialect == .postgres {
+                leaving[list.place, default: (list.clearing, [])].ids.append(row)
+            } else {
+                statements.append((list.clearing, [.integer(row)]))
+            }
+        }
+        return statements + leaving.sorted { $0.key < $1.key }.map { ($0.value.sql, [.text(Self.arrayLiteral($0.value.ids))]) }
     }
+
+    /// `ids` as a PostgreSQL array literal.
+    static func arrayLiteral(_ ids: [Int64]) -> String { "{" + ids.map(String.init).joined(separator: ",") + "}" }
 
     /// Numbering a list read with gaps 0…n-1 in its order, as the graph numbered it.
     package func renumbering(_ list: UnevenList) -> (sql: String, values: [StoredValue])? {
@@ -82,23 +102,45 @@ extension StoreLayout {
     }
 
     /// The places of rows joining lists the graph has not read: after each list's last, in the
-    /// order they joined. `owner` gives a row's `_id`; `first` runs a query of one value (the
-    /// place after the list's last). Asked before any row is written, so the joining rows are not
-    /// counted.
+    /// order they joined. `owner` gives a row's `_id`; `rows` runs a query and gives its rows. The
+    /// lists' ends are asked before any row is written, so the joining rows are not counted: a
+    /// query per list (SQLite), or per list column (PostgreSQL, every owner in one array).
     package func placesAtEnd(_ moves: [StoreCommit.ListMove], owner: (ObjectID) -> Int64?,
-                             first: (String, [StoredValue]) throws(MappingError) -> StoredValue?) throws(MappingError) -> [StoreCommit.Repositioned] {
+                             rows: (String, [StoredValue]) throws(MappingError) -> [[StoredValue]]) throws(MappingError) -> [StoreCommit.Repositioned] {
+        // Each list joined once (entities sharing a table share the column).
+        var joined: [String: (statements: ListStatements, owners: [Int64])] = [:]
+        var seen: Set<ListEnd> = []
+        for move in moves {
+            guard let target = move.joined, let id = owner(target),
+                  let statements = listStatements(entity: move.entity.index, relationship: move.relationship) else { continue }
+            if seen.insert(ListEnd(place: statements.place, owner: id)).inserted {
+                joined[statements.place, default: (statements, [])].owners.append(id)
+            }
+        }
         var next: [ListEnd: Int64] = [:]
+        for (place, (statements, owners)) in joined.sorted(by: { $0.key < $1.key }) {
+            let unreadable = MappingError(.store, "cannot read the positions of \(statements.place)")
+            if dialect == .postgres {
+                for row in try rows(statements.end, [.text(Self.arrayLiteral(owners))]) {
+                    guard row.count == 2, case .integer(let id) = row[0] else { throw unreadable }
+                    switch row[1] {
+                    case .integer(let after): next[ListEnd(place: place, owner: id)] = after
+                    case .null: break  // every row of the list without a place: it starts at 0
+                    default: throw unreadable
+                    }
+                }
+            } else {
+                for id in owners {
+                    guard case .integer(let after)? = try rows(statements.end, [.integer(id)]).first?.first else { throw unreadable }
+                    next[ListEnd(place: place, owner: id)] = after
+                }
+            }
+        }
         var places: [StoreCommit.Repositioned] = []
         for move in moves {
-            guard let joined = move.joined, let id = owner(joined),
+            guard let target = move.joined, let id = owner(target),
                   let statements = listStatements(entity: move.entity.index, relationship: move.relationship) else { continue }
-            let list = ListEnd(place: statements.place, owner: id)  // entities sharing a table share the column
-            if next[list] == nil {
-                guard case .integer(let after) = try first(statements.end, [.integer(id)]) else {
-                    throw MappingError(.store, "cannot read the positions of \(statements.place)")
-                }
-                next[list] = after
-            }
+            let list = ListEnd(place: statements.place, owner: id)
             let place = next[list] ?? 0
             // A position at the top of the range is a store changed by hand, not a list that long.
             let (following, overflow) = place.addingReportingOverflow(1)

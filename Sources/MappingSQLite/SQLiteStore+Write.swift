@@ -21,20 +21,19 @@ extension SQLiteStore {
             }
             // Places in lists the graph has not read: left where rows leave, then counted where
             // they join, before any row is written (`StoreCommit.listMoves`).
-            for move in commit.listMoves {
-                guard move.left != nil, let id = rowID(move.object), let (sql, values) = layout.leavingPlace(move, id: id) else { continue }
-                try connection.statement(sql).run(values)
-            }
+            for (sql, values) in layout.leavingPlaces(commit.listMoves, id: rowID) { try connection.statement(sql).run(values) }
             for row in commit.unlinked {
                 guard let owner = rowID(row.owner), let id = rowID(row.object),
                       let (sql, values) = layout.unlinking(row, owner: owner, id: id) else { continue }
                 try connection.statement(sql).run(values)
             }
-            let appended = try layout.placesAtEnd(commit.listMoves, owner: rowID) { (sql, values) throws(MappingError) -> StoredValue? in
+            let appended = try layout.placesAtEnd(commit.listMoves, owner: rowID) { (sql, values) throws(MappingError) -> [[StoredValue]] in
                 let query = try connection.statement(sql)
                 defer { query.reset() }
                 for (index, value) in values.enumerated() { try query.bind(Int32(clamping: index + 1), value) }
-                return try query.step() ? query.column(0) : nil
+                var rows: [[StoredValue]] = []
+                while try query.step() { rows.append([query.column(0)]) }
+                return rows
             }
             for (object, entity) in commit.deleted {
                 if let key = try delete(object, entity) { removed.append((object, key)) }

@@ -1327,3 +1327,34 @@ def test_text_changed_to_a_canonically_equivalent_one_is_written(where):
         observer.close()
     with open_store(path) as ctx:
         assert ctx.get("Person", 1)["name"] == "cafe\u0301"
+
+
+COMPOUND_SPEC = {
+    "entities": {"Seat": {"attributes": {"row": "string", "number": "integer", "taken": "boolean", "at": "date"},
+                          "identification": ["row", "number"]}},
+    "mappings": {"seat": {"entity": "Seat", "attributes": {"row": "row", "number": "number", "taken": "taken", "at": "at"}}},
+}
+
+
+def test_compound_identities_are_found_in_the_store(where):
+    """An identification of two attributes (text and integer): a page of seats, some already in the
+    store and some new, is matched by both values through the database, one object per identity,
+    on a context that has read no row."""
+    location = str(where / "seats.db") if isinstance(where, pathlib.Path) and where.is_dir() else str(where)
+    first = [{"row": r, "number": n, "taken": False, "at": "2026-01-01T00:00:00Z"} for r in ("A", "B", "it's") for n in range(1, 40)]
+    with mapping.Context(COMPOUND_SPEC, store=location, create=True) as ctx:
+        ctx.import_json("seat", json.dumps(first))
+    page = [{"row": "B", "number": 7, "taken": True}, {"row": "it's", "number": 39, "taken": True},
+            {"row": "C", "number": 7, "taken": True}, {"row": "B", "number": 40, "taken": False}]
+    with mapping.Context(COMPOUND_SPEC, store=location, cache_limit=cache_limit) as ctx:
+        assert ctx.cached_count == 0
+        ctx.import_json("seat", json.dumps(page))
+        if cache_limit is None:
+            # The two seats the page names that the store holds, and the two it makes.
+            assert ctx.cached_count == 4, ctx.cached_count
+    with mapping.Context(COMPOUND_SPEC, store=location) as ctx:
+        assert ctx.count("Seat") == 3 * 39 + 2
+        assert ctx.get("Seat", ["B", 7])["taken"] is True and ctx.get("Seat", ["B", 8])["taken"] is False
+        assert ctx.get("Seat", ["it's", 39])["taken"] is True
+        assert ctx.get("Seat", ["C", 7])["taken"] is True and ctx.get("Seat", ["B", 40]) is not None
+        assert str(ctx.get("Seat", ["A", 1])["at"]).startswith("2026-01-01")
