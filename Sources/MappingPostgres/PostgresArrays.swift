@@ -28,12 +28,6 @@ struct ArrayText {
     mutating func append(_ number: Int64) { append(.integer(number)) }
 
     var literal: String { String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self) }
-
-    static func integers(_ numbers: [Int64]) -> String {
-        var array = ArrayText()
-        for number in numbers { array.append(number) }
-        return array.literal
-    }
 }
 
 extension StoredValue {

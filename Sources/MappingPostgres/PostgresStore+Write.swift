@@ -198,14 +198,14 @@ extension PostgresStore {
         for (root, unordered) in byRoot.sorted(by: { $0.key < $1.key }) {
             guard let table = layout.tables[root] else { continue }
             let doomed = unordered.sorted { $0.key < $1.key }  // the order every process locks rows in
-            let ids = ArrayText.integers(doomed.map { StoreLayout.rowID(of: $0.key) })
+            let ids = StoreLayout.integerArray(doomed.map { StoreLayout.rowID(of: $0.key) })
             for (join, ends) in layout.joins.sorted(by: { $0.key < $1.key }) {
                 if ends.owner == table.name { try connection.query("DELETE FROM \(quote(join)) WHERE \"owner\" = ANY($1::bigint[])", [ids]) }
                 if ends.target == table.name { try connection.query("DELETE FROM \(quote(join)) WHERE \"target\" = ANY($1::bigint[])", [ids]) }
             }
             let result = try connection.query("DELETE FROM \(quote(table.name)) AS t USING unnest($1::bigint[], $2::bigint[]) AS v(id, version) "
                                               + "WHERE t.\"_id\" = v.id AND t.\"_version\" = v.version RETURNING t.\"_id\"",
-                                              [ids, ArrayText.integers(doomed.map(\.version))])
+                                              [ids, StoreLayout.integerArray(doomed.map(\.version))])
             guard result.count == doomed.count else {
                 throw MappingError(.conflict, "another process changed or deleted \(doomed.count - Int(result.count)) of the \(doomed.count) "
                                    + "\(table.name) row(s) this commit deletes since this context read them; nothing was changed")

@@ -82,11 +82,11 @@ extension StoreLayout {
                 statements.append((list.clearing, [.integer(row)]))
             }
         }
-        return statements + leaving.sorted { $0.key < $1.key }.map { ($0.value.sql, [.text(Self.arrayLiteral($0.value.ids))]) }
+        return statements + leaving.sorted { $0.key < $1.key }.map { ($0.value.sql, [.text(Self.integerArray($0.value.ids))]) }
     }
 
-    /// `ids` as a PostgreSQL array literal.
-    static func arrayLiteral(_ ids: [Int64]) -> String { "{" + ids.map(String.init).joined(separator: ",") + "}" }
+    /// Integers as a PostgreSQL array literal (`{1,2,3}`), for a statement's array parameter.
+    package static func integerArray(_ numbers: [Int64]) -> String { "{" + numbers.map(String.init).joined(separator: ",") + "}" }
 
     /// Numbering a list read with gaps 0…n-1 in its order, as the graph numbered it.
     package func renumbering(_ list: UnevenList) -> (sql: String, values: [StoredValue])? {
@@ -121,7 +121,7 @@ extension StoreLayout {
         for (place, (statements, owners)) in joined.sorted(by: { $0.key < $1.key }) {
             let unreadable = MappingError(.store, "cannot read the positions of \(statements.place)")
             if dialect == .postgres {
-                for row in try rows(statements.end, [.text(Self.arrayLiteral(owners))]) {
+                for row in try rows(statements.end, [.text(Self.integerArray(owners))]) {
                     guard row.count == 2, case .integer(let id) = row[0] else { throw unreadable }
                     switch row[1] {
                     case .integer(let after): next[ListEnd(place: place, owner: id)] = after
