@@ -304,8 +304,9 @@ MAPPING_EXTERN int mapping_context_refresh(mapping_context *ctx);
  * again (a deleted object's handle stays stale). Strings read with mapping_object_get_string() stay
  * valid across eviction too: their bytes are kept until the context is freed. A transaction
  * (mapping_context_begin, a chunked import) reads what its calls touch and evicts nothing until it
- * ends; a call that scans (an identificationPredicate, a connection by foreign key) reads every
- * row first, and eviction follows at its end. No effect on a context without a store. Applies from the end of the next call.
+ * ends; a call that scans for values the database cannot compare as memory does (decimals, JSON,
+ * in an identificationPredicate's mapping or a connection by attributes) reads every row first, and
+ * eviction follows at its end. No effect on a context without a store. Applies from the end of the next call.
  * @return MAPPING_OK; MAPPING_EMISUSE.
  */
 MAPPING_EXTERN int mapping_context_set_cache_limit(mapping_context *ctx, size_t objects);

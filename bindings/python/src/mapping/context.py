@@ -166,7 +166,8 @@ class Context(Handle, _ContextHTTP):
         recently used are evicted down to 90% of it; each reads its row again when next touched,
         and its Object stays valid (a deleted one's stays stale). Nothing uncommitted is evicted.
         A transaction (begin(), a chunked import) reads what its calls touch and evicts nothing
-        until it ends; a call that scans (an identificationPredicate, a connection by foreign key)
+        until it ends; a call that scans for values the database cannot compare as memory does
+        (decimals, JSON, in an identificationPredicate's mapping or a connection by attributes)
         reads every row first, and evicts at its end."""
         limit = ctypes.c_size_t()
         _ffi.context_cache_info(self._ptr, None, ctypes.byref(limit))
