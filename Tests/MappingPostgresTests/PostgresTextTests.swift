@@ -34,7 +34,8 @@ final class PostgresTextTests: XCTestCase {
         XCTAssertEqual(array.literal, #"{-5,NULL,"a \"b\" \\c","",Infinity,-Infinity,NaN,0.1,"NULL"}"#)
         XCTAssertEqual(array.count, 9)
         XCTAssertEqual(ArrayText().literal, "{}")
-        XCTAssertEqual(ArrayText.integers([1, 2]), "{1,2}")
+        XCTAssertEqual(StoreLayout.integerArray([1, 2]), "{1,2}")
+        XCTAssertEqual(StoreLayout.integerArray([]), "{}")
     }
 
     func testAnnouncementsFitThePayloadLimitAndReadBackWhatWasSent() {

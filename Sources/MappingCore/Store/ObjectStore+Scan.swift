@@ -83,9 +83,9 @@ package struct RowScan: Hashable {
     /// Whether the database compares every value as memory does (`bytewise`: text as `holds`
     /// compares it, by its bytes; else as values are equal, by canonical equivalence, which a
     /// byte comparison matches only for text `bytesNarrow` keeps): not decimals (stored as text)
-    /// or JSON.
+    /// or JSON. A scan without tests (which no mapping makes) reads every row.
     func runsInDatabase(bytewise: Bool, model: Model) -> Bool {
-        guard model.entities.indices.contains(entity) else { return false }
+        guard model.entities.indices.contains(entity), !tests.isEmpty else { return false }
         let attributes = model.entities[entity].attributes
         return tests.allSatisfy { test in
             attributes.indices.contains(test.attribute) && test.values.allSatisfy { value in
