@@ -76,24 +76,8 @@ extension ObjectStore {
 
     private func row(_ object: ObjectID, _ model: Model, _ cache: inout PositionCache, changed: [String],
                      before: ObjectRecord? = nil) -> StoreCommit.Row? {
-        guard let record = record(object), model.entities.indices.contains(record.entity) else { return nil }
-        let entity = model.entities[record.entity]
-        // Loops rather than `map`/`filter(contains)`: a method reference captures a copy of the
-        // store (a retain of each of its arrays) per call, which was a visible share of a commit.
-        var links: [[ObjectID]] = []
-        links.reserveCapacity(record.links.count)
-        for link in record.links {
-            switch link {
-            case .one(let target?) where contains(target): links.append([target])
-            case .one: links.append([])
-            case .unread: links.append([])
-            case .many(let list):
-                var live: [ObjectID] = []
-                live.reserveCapacity(list.count)
-                for target in list.ids where contains(target) { live.append(target) }
-                links.append(live)
-            }
-        }
+        guard let (kind, values, links) = commitParts(of: object), model.entities.indices.contains(kind) else { return nil }
+        let entity = model.entities[kind]
         var positions: [Int?] = []
         positions.reserveCapacity(entity.relationships.count)
         for (index, relationship) in entity.relationships.enumerated() {
@@ -137,7 +121,7 @@ extension ObjectStore {
                 return list.ids
             }
         }
-        return StoreCommit.Row(object: object, entity: entity, values: record.values, links: links, positions: positions,
+        return StoreCommit.Row(object: object, entity: entity, values: values, links: links, positions: positions,
                                changed: changed, before: held)
     }
 }

@@ -236,6 +236,34 @@ public struct ObjectStore {
         }
     }
 
+    /// A live object's entity, values and the live targets of each relationship (none for a
+    /// list not read), read from its columns for a commit's row: no record is made, whose
+    /// relationships a commit would only copy again. Loops rather than `map`/`filter(contains)`:
+    /// a method reference captures a copy of the store (a retain of each of its arrays) per call.
+    func commitParts(of id: ObjectID) -> (entity: Int, values: [AttributeValue?], links: [[ObjectID]])? {
+        guard let place = place(of: id) else { return nil }
+        let table = tables[Int(place.entity)]
+        var values: [AttributeValue?] = []
+        values.reserveCapacity(table.columns.count)
+        for attribute in table.columns.indices { values.append(table.value(attribute, row: place.row, arena: arena)) }
+        var links: [[ObjectID]] = []
+        links.reserveCapacity(table.links.count)
+        for relationship in table.links.indices {
+            switch table.links(relationship, row: place.row) {
+            case .one(let target?)? where contains(target):
+                links.append([target])
+            case .many(let list)?:
+                var live: [ObjectID] = []
+                live.reserveCapacity(list.count)
+                for target in list.ids where contains(target) { live.append(target) }
+                links.append(live)
+            default:
+                links.append([])
+            }
+        }
+        return (Int(place.entity), values, links)
+    }
+
     /// The entity of a live object.
     func entityIndex(of id: ObjectID) -> Int? {
         place(of: id).map { Int($0.entity) }
