@@ -93,7 +93,7 @@ extension SQLiteStore {
     /// tables.
     private func insert(_ row: StoreCommit.Row) throws(MappingError) {
         let entity = row.entity.index
-        guard let key = rowKeys.key(of: row.object).map(StoreLayout.rowID), layout.attributeColumns.indices.contains(entity) else { return }
+        guard let key = rowID(row.object), layout.attributeColumns.indices.contains(entity) else { return }
         let query = try insertStatement(entity)
         var column: Int32 = 0
         func bind(_ value: StoredValue) throws(MappingError) {
@@ -105,7 +105,7 @@ extension SQLiteStore {
             try bind(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
         }
         for (index, link) in layout.linkColumns[entity].enumerated() where link != nil {
-            let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { rowKeys.key(of: $0) }.map(StoreLayout.rowID) : nil
+            let target = row.links.indices.contains(index) ? row.links[index].first.flatMap(rowID) : nil
             try bind(target.map(StoredValue.integer) ?? .null)
         }
         for (index, place) in layout.positionColumns[entity].enumerated() where place != nil {
@@ -135,7 +135,7 @@ extension SQLiteStore {
     /// its known positions; and the to-manys kept in join tables that changed.
     private func update(_ row: StoreCommit.Row) throws(MappingError) {
         let entity = row.entity.index
-        guard let key = rowKeys.key(of: row.object).map(StoreLayout.rowID), layout.attributeColumns.indices.contains(entity) else { return }
+        guard let key = rowID(row.object), layout.attributeColumns.indices.contains(entity) else { return }
         let changed = Set(row.changed)
         let relationships = row.entity.relationships
         var marked: [Bool] = []  // the columns written
@@ -150,7 +150,7 @@ extension SQLiteStore {
             let write = relationships.indices.contains(index) && changed.contains(relationships[index].name)
             marked.append(write)
             guard write else { continue }
-            let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { rowKeys.key(of: $0) }.map(StoreLayout.rowID) : nil
+            let target = row.links.indices.contains(index) ? row.links[index].first.flatMap(rowID) : nil
             values.append(target.map(StoredValue.integer) ?? .null)
         }
         // A position is nil where the owner's list is not read: the stored one stands (or
@@ -180,7 +180,7 @@ extension SQLiteStore {
                 try statement(.deleteJoin(entity: entity, relationship: index)).run([.integer(key)])
             }
             for (position, target) in row.links[index].enumerated() {
-                guard let targetKey = rowKeys.key(of: target).map(StoreLayout.rowID) else { continue }
+                guard let targetKey = rowID(target) else { continue }
                 try statement(.insertJoin(entity: entity, relationship: index)).run([.integer(key), .integer(targetKey), .integer(Int64(position))])
             }
         }

@@ -182,13 +182,19 @@ public struct ObjectStore {
 
     private func record(at place: Place) -> ObjectRecord {
         let table = tables[Int(place.entity)]
-        var values: [AttributeValue?] = []
-        values.reserveCapacity(table.columns.count)
-        for attribute in table.columns.indices { values.append(table.value(attribute, row: place.row, arena: arena)) }
+        let values = self.values(of: table, row: place.row)
         var links: [Links] = []
         links.reserveCapacity(table.links.count)
         for relationship in table.links.indices { links.append(table.links(relationship, row: place.row) ?? .one(nil)) }
         return ObjectRecord(entity: Int(place.entity), sequence: table.sequence(place.row), values: values, links: links)
+    }
+
+    /// Every attribute value of one row of a table, copied out of its columns.
+    private func values(of table: EntityTable, row: Int) -> [AttributeValue?] {
+        var values: [AttributeValue?] = []
+        values.reserveCapacity(table.columns.count)
+        for attribute in table.columns.indices { values.append(table.value(attribute, row: row, arena: arena)) }
+        return values
     }
 
     /// The names of the attributes and relationships of a live object whose values differ from
@@ -243,9 +249,7 @@ public struct ObjectStore {
     func commitParts(of id: ObjectID) -> (entity: Int, values: [AttributeValue?], links: [[ObjectID]])? {
         guard let place = place(of: id) else { return nil }
         let table = tables[Int(place.entity)]
-        var values: [AttributeValue?] = []
-        values.reserveCapacity(table.columns.count)
-        for attribute in table.columns.indices { values.append(table.value(attribute, row: place.row, arena: arena)) }
+        let values = self.values(of: table, row: place.row)
         var links: [[ObjectID]] = []
         links.reserveCapacity(table.links.count)
         for relationship in table.links.indices {

@@ -98,9 +98,15 @@ def where(request, tmp_path, monkeypatch):
     return f"{SERVER}&schema=f_{uuid.uuid4().hex[:12]}"
 
 
+def store_location(where, name):
+    """Where a store goes: the SQLite file `name` in `where` when it is a folder, else `where` (a
+    PostgreSQL schema's URI)."""
+    return str(where / name) if isinstance(where, pathlib.Path) and where.is_dir() else str(where)
+
+
 def make_store(where, payload):
     """A store holding `payload`, at `where` (a folder gets an SQLite file); its location."""
-    location = str(where / "people.db") if isinstance(where, pathlib.Path) and where.is_dir() else str(where)
+    location = store_location(where, "people.db")
     with open_store(location) as ctx:
         ctx.import_json("person", json.dumps(payload))
     return location
@@ -1160,7 +1166,7 @@ def test_lists_set_whole_from_their_owners_end_as_in_memory(where, seed, longest
     rng = random.Random(500 + seed + longest)
     numbers = 30 + longest
     spec = PHONES_SPEC
-    location = str(where / "phones.db") if isinstance(where, pathlib.Path) and where.is_dir() else str(where)
+    location = store_location(where, "phones.db")
     first = phone_pages(rng, 12, numbers, longest) + [{"id": n, "name": "x", "phones": [f"+{n}", f"+{n + 12}"]} for n in range(1, 13)]
     with mapping.Context(spec, store=location, cache_limit=cache_limit, create=True) as ctx:
         ctx.import_json("person", json.dumps(first))
@@ -1265,7 +1271,7 @@ def test_scans_read_the_rows_they_match_and_end_as_in_memory(where, seed):
     some pages, against the same pages in memory; a scan reads the rows holding its values, not
     the whole store."""
     rng = random.Random(900 + seed)
-    location = str(where / "scans.db") if isinstance(where, pathlib.Path) and where.is_dir() else str(where)
+    location = store_location(where, "scans.db")
     first = [{"tag": n, "name": f"p{n}", "kind": KINDS[n % 3], "age": n % 15, "size": [1.5, 2.0][n % 2]} for n in range(1, 41)]
     puppies = [{"tag": n, "name": f"u{n}", "kind": "dog", "age": 1, "size": 1.5, "breed": "b"} for n in range(41, 46)]
     with mapping.Context(SCAN_SPEC, store=location, cache_limit=cache_limit, create=True) as ctx:
@@ -1340,7 +1346,7 @@ def test_compound_identities_are_found_in_the_store(where):
     """An identification of two attributes (text and integer): a page of seats, some already in the
     store and some new, is matched by both values through the database, one object per identity,
     on a context that has read no row."""
-    location = str(where / "seats.db") if isinstance(where, pathlib.Path) and where.is_dir() else str(where)
+    location = store_location(where, "seats.db")
     first = [{"row": r, "number": n, "taken": False, "at": "2026-01-01T00:00:00Z"} for r in ("A", "B", "it's") for n in range(1, 40)]
     with mapping.Context(COMPOUND_SPEC, store=location, create=True) as ctx:
         ctx.import_json("seat", json.dumps(first))
