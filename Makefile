@@ -234,9 +234,11 @@ test-asan: deps
 	$(MAKE) -s -C Tests/c LIBDIR=$(ROOT)/.build-asan/debug ASAN_CC=$(dir $(shell command -v $(SWIFT)))clang asan
 
 # libFuzzer drivers (Tests/fuzz) against the AddressSanitizer build: FUZZ_SECONDS per driver (60 by
-# default); FUZZ_DRIVERS to pick some (import spec predicate paths response chunks store observe).
+# default), or until FUZZ_RUNS executions when that comes first; FUZZ_DRIVERS to pick some (import
+# spec predicate paths response chunks store observe).
 # Not in `make test`. LeakSanitizer is on: a leak is a finding.
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
 FUZZ_DRIVERS ?=
 # The library is built with coverage instrumentation (its own build folder), so libFuzzer is guided
 # by the library's branches, not only the drivers'. Optimized (FUZZ_CONFIG=release, the default): an
@@ -249,7 +251,7 @@ fuzz: deps
 	  -Xcxx -fsanitize=undefined -Xcxx -fsanitize=fuzzer-no-link
 	@if [ "$(MAPPING_SIMDJSON)" = 1 ]; then $(SWIFT) build -c $(FUZZ_CONFIG) --product mapping-simdjson --sanitize=address \
 	  --scratch-path .build-fuzzlib -Xcc -fsanitize=undefined -Xcxx -fsanitize=undefined; fi
-	FUZZ_SECONDS=$(FUZZ_SECONDS) bash Tests/fuzz/run.sh $(ROOT)/.build-fuzzlib/$(FUZZ_CONFIG) \
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) bash Tests/fuzz/run.sh $(ROOT)/.build-fuzzlib/$(FUZZ_CONFIG) \
 	  $(dir $(shell command -v $(SWIFT)))clang $(FUZZ_DRIVERS)
 
 # Benchmarks never run in `make test`. Lookup costs at 10k and 1M objects, side by side in one run.

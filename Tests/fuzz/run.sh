@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer drivers against the AddressSanitizer build of libmapping and runs each for
-# FUZZ_SECONDS seconds (default 60), one after the other, on a working copy of its seed corpus, then
+# FUZZ_SECONDS seconds (default 60), or until FUZZ_RUNS executions when that is set, one after the other, on a working copy of its seed corpus, then
 # prints one line per driver: executions, coverage (edges), corpus size and whether it found
 # anything. LeakSanitizer is on: a leak is a finding too. A finding is kept in
 # .build-fuzz/artifacts/<driver>/ and fails the run: turn it into a regression test.
@@ -10,6 +10,8 @@ libdir=$1
 clang=$2
 shift 2
 seconds=${FUZZ_SECONDS:-60}
+runs_limit=()
+[ -n "${FUZZ_RUNS:-}" ] && runs_limit=(-runs="$FUZZ_RUNS")
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$root/.build-fuzz
 drivers=("$@")
@@ -36,7 +38,7 @@ for driver in "${drivers[@]}"; do
   # SWIFT_BACKTRACE: the Swift runtime's crash handler would print its own report after a finding
   # and trip ASan while doing it; libFuzzer's report is the one wanted.
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-    "$binary" "$corpus" "${dict[@]}" -max_total_time="$seconds" -max_len=4096 \
+    "$binary" "$corpus" "${dict[@]}" -max_total_time="$seconds" "${runs_limit[@]}" -max_len=4096 \
     -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" > "$log" 2>&1
   code=$?
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
@@ -44,7 +46,8 @@ for driver in "${drivers[@]}"; do
   edges=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+')
   files=$(ls "$corpus" | wc -l)
   found=$(ls "$artifacts" | wc -l)
-  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$driver" "$seconds" "${runs:-?}" "${speed:-?}" "${edges:-?}" "$files" "$found"
+  taken=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | grep -oE '[0-9]+ second' | grep -oE '[0-9]+')
+  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$driver" "${taken:-$seconds}" "${runs:-?}" "${speed:-?}" "${edges:-?}" "$files" "$found"
   # libFuzzer stops checking each input for leaks after 1000 inputs that kept memory without
   # leaking it (a driver that lets its state grow): say so, the leak column is then incomplete.
   if grep -q 'libFuzzer disabled leak detection' "$log"; then
