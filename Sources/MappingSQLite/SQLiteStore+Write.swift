@@ -136,7 +136,7 @@ extension SQLiteStore {
     private func update(_ row: StoreCommit.Row) throws(MappingError) {
         let entity = row.entity.index
         guard let key = rowID(row.object), layout.attributeColumns.indices.contains(entity) else { return }
-        let changed = Set(row.changed)
+        let changed = row.changed  // a few names: searched, which costs less than hashing them into a set
         let relationships = row.entity.relationships
         var marked: [Bool] = []  // the columns written
         var values: [StoredValue] = []
@@ -169,7 +169,7 @@ extension SQLiteStore {
 
     /// The to-manys of a row kept in join tables: all of a new row's; of an updated row
     /// (`replacing`), those in `changed`, whose old entries go first.
-    private func writeJoins(_ row: StoreCommit.Row, key: Int64, replacing: Bool, changed: Set<String> = []) throws(MappingError) {
+    private func writeJoins(_ row: StoreCommit.Row, key: Int64, replacing: Bool, changed: [String] = []) throws(MappingError) {
         let entity = row.entity.index
         let relationships = row.entity.relationships
         guard layout.joinTables.indices.contains(entity) else { return }

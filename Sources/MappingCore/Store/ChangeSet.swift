@@ -42,9 +42,7 @@ extension ObjectStore {
         let deletedHere = Set(journal.deleted.map {
             ObjectID(tag: space.tag, generation: $0.generation, slot: UInt32(truncatingIfNeeded: space.firstSlot + $0.slot))
         }.filter { !journal.isNew($0) })
-        let liveBefore = { (id: ObjectID) -> Bool in
-            deletedHere.contains(id) || (self.contains(id) && !journal.isNew(id))
-        }
+        let liveBefore = LiveBefore(deletedHere: deletedHere, journal: journal)
         for object in journal.created {
             guard let kind = entityIndex(of: object), model.entities.indices.contains(kind) else { continue }
             changes.inserted.append(.init(object: object, entity: model.entities[kind].name))

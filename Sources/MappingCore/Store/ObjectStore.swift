@@ -201,7 +201,7 @@ public struct ObjectStore {
     /// `before` (its before-image), read in place (no record is made): a value as `holds`
     /// compares it (text by its bytes, as it is stored and written), each relationship's targets
     /// as they were live then (`liveBefore`) and are now.
-    func changedNames(of id: ObjectID, since before: ObjectRecord, _ entity: Entity, liveBefore: (ObjectID) -> Bool) -> [String] {
+    func changedNames(of id: ObjectID, since before: ObjectRecord, _ entity: Entity, liveBefore: LiveBefore) -> [String] {
         guard let place = place(of: id) else { return [] }
         let table = tables[Int(place.entity)]
         var names: [String] = []
@@ -218,21 +218,38 @@ public struct ObjectStore {
         return names
     }
 
+    /// The objects live when a transaction began: those live now that it did not make, and those
+    /// it deleted that it had not made. A value, not a closure: a closure calling `contains` would
+    /// capture a copy of the store, made again for every object a commit compares.
+    struct LiveBefore {
+        let deletedHere: Set<ObjectID>
+        let journal: Journal
+    }
+
+    private func wasLive(_ id: ObjectID, _ before: LiveBefore) -> Bool {
+        before.deletedHere.contains(id) || (contains(id) && !before.journal.isNew(id))
+    }
+
     /// Whether two values of a relationship hold the same targets in order: those of `before`
     /// that `liveBefore` keeps, and the live ones of `now`. No array is made (a commit asks this
     /// of every relationship of every object it changed), and the graph is asked directly, not
     /// through a method reference, which would copy it per call.
-    private func sameTargets(_ before: Links, _ liveBefore: (ObjectID) -> Bool, _ now: Links) -> Bool {
+    private func sameTargets(_ before: Links, _ liveBefore: LiveBefore, _ now: Links) -> Bool {
         switch (before, now) {
         case (.one(let x), .one(let y)):
-            return x.flatMap { liveBefore($0) ? $0 : nil } == y.flatMap { contains($0) ? $0 : nil }
+            // Unwrapped by hand: a closure calling `contains` would capture a copy of the store.
+            var was: ObjectID?
+            if let x, wasLive(x, liveBefore) { was = x }
+            var now: ObjectID?
+            if let y, contains(y) { now = y }
+            return was == now
         case (.unread, .unread):
             return true
         default:
             let left = before.targetSequence, right = now.targetSequence
             var i = left.startIndex, j = right.startIndex
             while true {
-                while i < left.endIndex && !liveBefore(left[i]) { i += 1 }
+                while i < left.endIndex && !wasLive(left[i], liveBefore) { i += 1 }
                 while j < right.endIndex && !contains(right[j]) { j += 1 }
                 guard i < left.endIndex, j < right.endIndex else { return i == left.endIndex && j == right.endIndex }
                 if left[i] != right[j] { return false }
@@ -321,7 +338,11 @@ public struct ObjectStore {
 
     /// The live targets of one relationship of a live object, in order.
     func targets(of id: ObjectID, _ relationship: Int) -> [ObjectID] {
-        links(of: id, relationship)?.targets.filter(contains) ?? []
+        guard let all = links(of: id, relationship)?.targets else { return [] }
+        var live: [ObjectID] = []
+        live.reserveCapacity(all.count)
+        for target in all where contains(target) { live.append(target) }  // `filter(contains)` would copy the store
+        return live
     }
 
     /// Creation order across the store (results found through an index keep it).
