@@ -139,6 +139,18 @@ extension StoreLayout {
             case .link(let link):
                 return "(\"_id\" IN (SELECT \(quote(link)) FROM \(quote(target)) WHERE \(quote(link)) IS NOT NULL AND \"_id\" IN (\(kept))))"
             }
+        case .rowIn(let keys):
+            guard root.indices.contains(entity.index) else { return "(1 = 0)" }
+            let table = root[entity.index]
+            let ids = keys.filter { Self.root(of: $0) == table }.map(Self.rowID)
+            guard !ids.isEmpty else { return "(1 = 0)" }
+            // One parameter however many keys (an IN list of markers has a limit).
+            if dialect == .postgres {
+                parameters.append(.text(Self.integerArray(ids)))
+                return "(\"_id\" = ANY(?::BIGINT[]))"
+            }
+            parameters.append(.text("[" + ids.map(String.init).joined(separator: ",") + "]"))
+            return "(\"_id\" IN (SELECT \"value\" FROM json_each(?)))"
         case .compare(let attribute, let op, let values):
             guard attributeColumns.indices.contains(entity.index), attributeColumns[entity.index].indices.contains(attribute) else {
                 return "(1 = 0)"

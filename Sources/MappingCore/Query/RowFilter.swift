@@ -25,6 +25,9 @@ public indirect enum RowFilter: Sendable {
     /// attributes are the destination's): ANY; with NOT around it, NONE, and around a negated
     /// inner filter, ALL.
     case any(relationship: Int, RowFilter)
+    /// The rows with one of these keys (as `RowSource` gives them; keys of other tables keep
+    /// nothing here).
+    case rowIn(keys: [Int64])
 
     public enum Op: Sendable {
         /// A null attribute equals nothing but null (`!=` holds for it).
@@ -39,11 +42,34 @@ extension RowFilter {
     /// not change holds its own values there, but what its links lead to may have changed.
     func ownColumnsOnly(keeping: Bool = true) -> RowFilter {
         switch self {
-        case .constant, .compare, .prefix, .suffix, .containing: self
+        case .constant, .compare, .prefix, .suffix, .containing, .rowIn: self
         case .and(let parts): .and(parts.map { $0.ownColumnsOnly(keeping: keeping) })
         case .or(let parts): .or(parts.map { $0.ownColumnsOnly(keeping: keeping) })
         case .not(let inner): .not(inner.ownColumnsOnly(keeping: !keeping))
         case .through, .count, .any: .constant(keeping)
+        }
+    }
+
+    /// The rows whose test by this filter reads, as the database holds them, one of the rows
+    /// `keys` (besides their own): through a to-one that leads to one, or to a row that does;
+    /// with a to-many target that is one, or that does. Inside a transaction these are the rows
+    /// the database may judge otherwise than memory, whose `keys` rows have changed (a row of
+    /// theirs the database lacks a change to: memory, not the database, must test them).
+    func reaching(_ keys: [Int64]) -> RowFilter {
+        guard !keys.isEmpty else { return .constant(false) }
+        switch self {
+        case .constant, .compare, .prefix, .suffix, .containing, .rowIn:
+            return .constant(false)
+        case .and(let parts), .or(let parts):
+            return .or(parts.map { $0.reaching(keys) })
+        case .not(let inner):
+            return inner.reaching(keys)
+        case .through(let relationship, let inner, _):
+            return .through(relationship: relationship, .or([.rowIn(keys: keys), inner.reaching(keys)]), whenNone: false)
+        case .count(let relationship, _, _):
+            return .any(relationship: relationship, .rowIn(keys: keys))
+        case .any(let relationship, let inner):
+            return .any(relationship: relationship, .or([.rowIn(keys: keys), inner.reaching(keys)]))
         }
     }
 }

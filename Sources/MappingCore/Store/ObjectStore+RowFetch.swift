@@ -32,8 +32,16 @@ extension ObjectStore {
             session.faultBatches.remember(found, faults: faults)
             return found
         }
-        // Inside a transaction, a row it did not change may still link to one it did.
-        let filter = uncommitted ? translated?.filter.ownColumnsOnly() : translated?.filter
+        // Inside a transaction, the database tests a row it did not change as memory does, unless
+        // the test reads a row the transaction changed (a row linking to one): those rows are
+        // picked too, and the objects the change touched join them (`uncommittedCandidates`).
+        var filter = translated?.filter
+        var touched: [ObjectID] = []
+        if uncommitted, let open = journal {
+            let (keys, objects) = uncommittedCandidates(open, source)
+            touched = objects
+            filter = filter.map { .or([$0, $0.reaching(keys)]) }
+        }
         let keys = try source.keys(of: entity, kinds: kinds, where: filter, order: [], offset: 0, limit: nil)
         var candidates = objects(forKeys: keys, entity, source)
         if let log = session.faultLog, candidates.contains(where: { faultEntity($0) != nil }) {
@@ -43,24 +51,69 @@ extension ObjectStore {
             log.faults.formUnion(candidates.filter { faultEntity($0) != nil })
             return candidates
         }
-        if uncommitted, let open = journal {
-            // What the transaction made or changed may match in memory though its row does not (or
-            // it has none yet); creation order, as the graph keeps it, once all are read.
+        if uncommitted {
+            // What the transaction touched may match in memory though its row does not (or it has
+            // none yet); creation order, as the graph keeps it, once all are read.
             var picked = Set(candidates)
-            let kinds = Set(kinds.map(\.index))
-            let (made, changed) = open.touched()
-            for object in made + changed.compactMap({ liveID(slot: $0) })
-            where entityIndex(of: object).map(kinds.contains) == true && picked.insert(object).inserted {
-                candidates.append(object)
-            }
+            for object in touched where picked.insert(object).inserted { candidates.append(object) }
         }
         try materialize(candidates, model: model)
         if uncommitted {
-            candidates = candidates.filter { contains($0) }.sorted { sequence(of: $0) < sequence(of: $1) }
+            // Touched objects of other entities came along (read now, their kind is known).
+            let kinds = Set(kinds.map(\.index))
+            candidates = candidates.filter { contains($0) && entityIndex(of: $0).map(kinds.contains) == true }
+                .sorted { sequence(of: $0) < sequence(of: $1) }
         }
         return try touching(model: model, probing: false) { (store, _) throws(MappingError) -> [ObjectID] in
             try GraphReader(model: model, store: store).fetch(request, among: candidates)
         }
+    }
+
+    /// What an open transaction changed, for a fetch inside it: the live objects memory holds
+    /// otherwise than the database — those it made or changed, and the other ends of the links it
+    /// made or broke (a list not read that a row joined or left changed, though its owner was
+    /// not noted) — and the keys of their rows and of the rows it deleted. A row the transaction
+    /// did not change is tested by the database as by memory until its test reads one of these
+    /// rows, found from its own (unchanged) row on; so those rows and these objects are all a
+    /// fetch must test in memory. Each is found from what the transaction noted: the cost grows
+    /// with the change, not with the store.
+    private func uncommittedCandidates(_ open: Journal, _ source: any RowSource) -> (keys: [Int64], objects: [ObjectID]) {
+        var keys: [Int64] = []
+        var objects: [ObjectID] = []
+        /// The links of a live object now (none for a list not read: changes to those are noted).
+        func current(_ object: ObjectID) -> [Links] {
+            guard let place = place(of: object) else { return [] }
+            let table = tables[Int(place.entity)]
+            return table.links.indices.map { table.links($0, row: place.row) ?? .one(nil) }
+        }
+        let (made, _) = open.touched()
+        let (images, deleted, listMembers) = open.changes()
+        for object in made {
+            objects.append(object)
+            for links in current(object) { objects += links.targets }
+        }
+        // A changed object, and the targets it gained or lost since its image (the whole list
+        // would make a long list's every member a candidate for one member added).
+        for (slot, image) in images {
+            let object = liveID(slot: slot)
+            if let object { objects.append(object) }
+            let now = object.map(current) ?? []
+            for (index, before) in image.links.enumerated() {
+                let after = now.indices.contains(index) ? now[index] : .one(nil)
+                if case .unread = before { continue }
+                if case .unread = after { continue }
+                let was = Set(before.targets), `is` = Set(after.targets)
+                objects += was.symmetricDifference(`is`)
+            }
+        }
+        for (slot, generation) in deleted {
+            let object = ObjectID(tag: space.tag, generation: generation, slot: UInt32(truncatingIfNeeded: space.firstSlot + slot))
+            if let key = source.key(of: object) { keys.append(key) }
+        }
+        objects += listMembers
+        objects = Array(Set(objects.filter { contains($0) }))
+        keys += objects.compactMap { source.key(of: $0) }
+        return (keys, objects)
     }
 
     /// How many objects `request` selects (its sort and page aside), counted by the database when

@@ -138,6 +138,23 @@ final class Journal {
         if savepoint.sawReads { sawReads = true }
     }
 
+    /// What the transaction changed, for a fetch that must find every object whose match it may
+    /// have changed (this journal and the ones around it): the before-images (of objects changed
+    /// or deleted), the objects deleted (slot and generation), and the objects whose lists not read
+    /// they joined or left.
+    func changes() -> (images: [(slot: Int, record: ObjectRecord)], deleted: [(slot: Int, generation: UInt16)], listMembers: [ObjectID]) {
+        var images: [(slot: Int, record: ObjectRecord)] = []
+        var deleted: [(slot: Int, generation: UInt16)] = []
+        var listMembers: [ObjectID] = []
+        for open in chain {
+            images.append(contentsOf: open.beforeImages.map { ($0.key, $0.value) })
+            deleted.append(contentsOf: open.deleted)
+            listMembers.append(contentsOf: open.listJoins.keys)
+            for (object, _, owner) in open.unlinked { listMembers += [object, owner] }
+        }
+        return (images, deleted, listMembers)
+    }
+
     /// Whether the transaction changed nothing yet (this journal and the ones around it).
     var isEmpty: Bool {
         chain.allSatisfy { open in
