@@ -44,6 +44,18 @@ extension ObjectStore {
         }
         let keys = try source.keys(of: entity, kinds: kinds, where: filter, order: [], offset: 0, limit: nil)
         var candidates = objects(forKeys: keys, entity, source)
+        if uncommitted {
+            // What the transaction touched may match in memory though its row does not (or it has
+            // none yet): the objects of the fetched kinds, and faults linked as one of them (or
+            // as an entity above them, which they may be).
+            let related = Set(model.entities.indices.filter { kind in
+                kinds.contains { model.isKind(kind, of: $0.index) || model.isKind($0.index, of: kind) }
+            })
+            var picked = Set(candidates)
+            for object in touched where entityIndex(of: object).map(related.contains) == true && picked.insert(object).inserted {
+                candidates.append(object)
+            }
+        }
         if let log = session.faultLog, candidates.contains(where: { faultEntity($0) != nil }) {
             // Inside a call's run (orphan deletion's scope): rows are read between runs, never
             // during one, which may hold changes the rows would contradict (a to-one the commit is
@@ -51,15 +63,9 @@ extension ObjectStore {
             log.faults.formUnion(candidates.filter { faultEntity($0) != nil })
             return candidates
         }
-        if uncommitted {
-            // What the transaction touched may match in memory though its row does not (or it has
-            // none yet); creation order, as the graph keeps it, once all are read.
-            var picked = Set(candidates)
-            for object in touched where picked.insert(object).inserted { candidates.append(object) }
-        }
         try materialize(candidates, model: model)
         if uncommitted {
-            // Touched objects of other entities came along (read now, their kind is known).
+            // Creation order, as the graph keeps it, once all are read (and their kinds known).
             let kinds = Set(kinds.map(\.index))
             candidates = candidates.filter { contains($0) && entityIndex(of: $0).map(kinds.contains) == true }
                 .sorted { sequence(of: $0) < sequence(of: $1) }
