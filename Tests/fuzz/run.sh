@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer drivers against the AddressSanitizer build of libmapping and runs each for
-# FUZZ_SECONDS seconds (default 60), or until FUZZ_RUNS executions when that is set, one after the other, on a working copy of its seed corpus, then
-# prints one line per driver: executions, coverage (edges), corpus size and whether it found
-# anything. LeakSanitizer is on: a leak is a finding too. A finding is kept in
+# FUZZ_SECONDS seconds (default 60), or until FUZZ_RUNS executions when that is set, one after the
+# other, on a working copy of its seed corpus, then prints one line per driver: seconds taken,
+# executions, coverage (edges), corpus size and whether it found anything. LeakSanitizer is on: a leak is a finding too. A finding is kept in
 # .build-fuzz/artifacts/<driver>/ and fails the run: turn it into a regression test.
 # Usage (from the repository root): bash Tests/fuzz/run.sh LIBDIR CLANG [driver ...]
 set -uo pipefail
