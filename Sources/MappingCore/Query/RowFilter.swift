@@ -36,20 +36,6 @@ public indirect enum RowFilter: Sendable {
 }
 
 extension RowFilter {
-    /// A filter on the fetched entity's own columns that keeps every row this one keeps: each
-    /// test through a relationship becomes "keep" (or "drop", under an odd number of NOTs). For
-    /// a transaction's uncommitted changes, which the database lacks: a row the transaction did
-    /// not change holds its own values there, but what its links lead to may have changed.
-    func ownColumnsOnly(keeping: Bool = true) -> RowFilter {
-        switch self {
-        case .constant, .compare, .prefix, .suffix, .containing, .rowIn: self
-        case .and(let parts): .and(parts.map { $0.ownColumnsOnly(keeping: keeping) })
-        case .or(let parts): .or(parts.map { $0.ownColumnsOnly(keeping: keeping) })
-        case .not(let inner): .not(inner.ownColumnsOnly(keeping: !keeping))
-        case .through, .count, .any: .constant(keeping)
-        }
-    }
-
     /// The rows whose test by this filter reads, as the database holds them, one of the rows
     /// `keys` (besides their own): through a to-one that leads to one, or to a row that does;
     /// with a to-many target that is one, or that does. Inside a transaction these are the rows
