@@ -27,8 +27,9 @@ struct TapeReader: JSONReader {
     private static let countMask: UInt64 = 0xFF_FFFF
 
     /// A tape word; 0 (no kind, read as null) outside the tape, so a bad index never reads past it.
+    /// One unsigned comparison covers both ends (a negative index is a huge unsigned one).
     @inline(__always) private func word(_ index: Int) -> UInt64 {
-        guard index >= 0, index < length else { return 0 }
+        guard UInt(bitPattern: index) < UInt(bitPattern: length) else { return 0 }
         return tape[index]
     }
 
@@ -80,6 +81,27 @@ struct TapeReader: JSONReader {
             index = after(index + 1)
         }
         return found
+    }
+
+    static var identifiesNodes: Bool { true }
+
+    func same(_ a: Int, _ b: Int) -> Bool { a == b }
+
+    /// One walk of the members, each key looked up in the table; a later duplicate overwrites an
+    /// earlier one, so each slot ends with the last value, as `member(of:key:)` finds it.
+    func gather(_ node: Int, _ table: MemberTable, into nodes: inout [Int?], at base: Int) {
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            for slot in 0..<table.count where nodes.indices.contains(base + slot) { nodes[base + slot] = nil }
+            guard tag(node) == UInt8(ascii: "{") else { return }
+            let end = after(node) - 1
+            var index = node + 1
+            while index < end {
+                if let slot = table.slot(of: bytes(index)), nodes.indices.contains(base + slot) {
+                    nodes[base + slot] = index + 1
+                }
+                index = after(index + 1)
+            }
+        }
     }
 
     @inline(__always) private static func same(_ name: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -97,6 +97,52 @@ final class ParserDifferentialTests: XCTestCase {
         XCTAssertEqual(members[3], JSONMember("k3", .string("again")))
     }
 
+    /// simdjson's reader gathers a representation's mapped members in one walk (`MemberTable`);
+    /// jansson looks each key up. Keys chosen to meet every branch of the table: 1–3 bytes (which
+    /// share bytes), 4–7, 8–16, longer ones equal in their first and last 8 bytes, non-ASCII, more
+    /// keys than the smallest table holds, alternatives, a relationship, duplicates, keys the mapping
+    /// does not read (the empty one among them), and a nested object of the same mapping.
+    func testGatheredMembersAnswerAsKeyLookups() throws {
+        let keys = ["a", "ab", "aba", "abcd", "abcde", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmnop",
+                    "abcdefghXbcdefghi", "abcdefghYbcdefghi", "ab\\u00e9", "\\u00e9", "k9", "k10"]
+        let attributes = keys.indices.map { #""v\#($0)": "string""# }.joined(separator: ", ")
+        let mapped = keys.enumerated().map { #""v\#($0.offset)": "\#($0.element)""# }.joined(separator: ", ")
+        let spec = """
+        {"entities": {"Item": {"attributes": {"id": "integer", \(attributes), "alt": "string"},
+                               "relationships": {"child": {"entity": "Item"}}}},
+         "mappings": {"item": {"entity": "Item", "attributes": {"id": "id", \(mapped), "alt": ["missing", "k10", "a"]},
+                               "relationships": {"child": {"mapping": "item"}}}}}
+        """
+        let members = keys.enumerated().map { #""\#($0.element)": "value \#($0.offset)""# }
+        let payloads = [
+            "{\"id\": 1, " + members.joined(separator: ", ") + "}",
+            "{\"id\": 2, " + members.reversed().joined(separator: ", ") + ", \"abcdefghZbcdefghi\": \"not mapped\", \"abc\": \"nor this\"}",
+            #"{"id": 3, "a": "first", "abcdefghXbcdefghi": "x", "a": "last", "": "empty", "child": {"id": 4, "ab": "inner", "a": "inner a"}, "ab": "outer"}"#,
+            #"[{"id": 5, "k10": "ten", "k9": null}, {"id": 6, "aba": 7}, {"id": 7}, {"id": 8, "child": null}]"#,
+        ]
+        for payload in payloads {
+            try assertSame(spec) { ctx in _ = try ctx.importJSON(mapping: "item", payload) }
+        }
+        let ctx = try TestFixtures.context(spec)
+        try ctx.choose(parser: .simdjson)
+        let third = try XCTUnwrap(try ctx.importJSON(mapping: "item", payloads[2]).first)
+        XCTAssertEqual(try ctx.value(of: third, attribute: "v0").0, .string("last"), "the last of a duplicated key")
+        XCTAssertEqual(try ctx.value(of: third, attribute: "v1").0, .string("outer"))
+        XCTAssertEqual(try ctx.value(of: third, attribute: "v9").0, .string("x"))
+        XCTAssertNil(try ctx.value(of: third, attribute: "v10").0, "a long key equal in its first and last 8 bytes is another key")
+        XCTAssertEqual(try ctx.value(of: third, attribute: "alt").0, .string("last"), "the first alternative present")
+        let child = try XCTUnwrap(try ctx.relatedObject(of: third, relationship: "child"))
+        XCTAssertEqual(try ctx.value(of: child, attribute: "v1").0, .string("inner"), "the nested object's own members")
+        XCTAssertEqual(try ctx.value(of: child, attribute: "v0").0, .string("inner a"))
+        XCTAssertNil(try ctx.value(of: child, attribute: "v9").0)
+        let second = try XCTUnwrap(try ctx.importJSON(mapping: "item", payloads[1]).first)
+        XCTAssertEqual(try ctx.value(of: second, attribute: "v11").0, .string("value 11"), "a non-ASCII key")
+        XCTAssertEqual(try ctx.value(of: second, attribute: "v12").0, .string("value 12"))
+        XCTAssertEqual(try ctx.value(of: second, attribute: "v10").0, .string("value 10"))
+        XCTAssertEqual(try ctx.value(of: second, attribute: "v14").0, .string("value 14"))
+        XCTAssertEqual(try ctx.value(of: second, attribute: "alt").0, .string("value 14"))
+    }
+
     func testMalformedTextFailsAlikeAndChangesNothing() throws {
         let deep = String(repeating: "[", count: 1500) + String(repeating: "]", count: 1500)
         let texts = ["[1,\n 2,,]", "", "  ", "{\"a\": 1} trailing", "{\"data\": {\"people\": [{\"id\": 18446744073709551615}]}}",

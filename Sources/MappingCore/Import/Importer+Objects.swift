@@ -21,10 +21,12 @@ extension Importer {
         representations.append(node)
         collectionIndexes.append(index)
         parentObjects.append(objectsBeingMapped.last)
+        let gathered = gatherMembers(node, mapping)
         defer {
             representations.removeLast()
             collectionIndexes.removeLast()
             parentObjects.removeLast()
+            if gathered { releaseMembers() }
         }
         options.onEvent?(.willMapObject(mapping: mapping.name))
         if auditCounts != nil { audit(node, mapping) }

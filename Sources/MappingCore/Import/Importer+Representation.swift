@@ -7,6 +7,7 @@ extension Importer {
     /// The node at `keyPath` below `node` (or below a parent representation or the payload's root,
     /// for `@parent.`/`@root.` paths); `nil` when a step is missing or lands on `null` midway.
     mutating func resolve(_ keyPath: KeyPath, in node: Reader.Node) -> Reader.Node? {
+        if let member = keyPath.member, let found = gathered(member, in: node) { return found }
         if let key = keyPath.singleKey, reader.kind(of: node) == .object {
             return reader.member(of: node, key: key)
         }

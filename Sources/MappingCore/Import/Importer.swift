@@ -51,6 +51,17 @@ package struct Importer<Reader: JSONReader> {
     var representations: [Reader.Node] = []
     /// The payload's root, for `@root.` key paths.
     var documentRoot: Reader.Node?
+    /// The members of the representations being mapped that their mappings read, gathered in one
+    /// walk of each (`Importer+Members`): a frame per representation, its slots in `memberNodes`.
+    var memberFrames: [MemberFrame] = []
+    var memberNodes: [Reader.Node?] = []
+    var memberTop = 0
+
+    struct MemberFrame {
+        let node: Reader.Node
+        let mapping: Int
+        let base: Int
+    }
 
     /// How deep mapped objects may nest (each nested relationship is one level). Bounds the
     /// recursion so hostile input gets an error instead of exhausting the stack.

@@ -124,6 +124,7 @@ enum MappingLoader {
     private static func plan(_ object: SpecObject, name: String, index: Int, entity: Entity, model: Model,
                              names: Names) throws(MappingError) -> MappingPlan {
         let rootPath = try object.string("rootPath").map(KeyPath.init)
+        var members = MemberTable.Builder()
         var attributes: [AttributeMappingPlan] = []
         if let section = object["attributes"] {
             let attributeSection = try SpecObject(section, path: object.path("attributes"))
@@ -133,7 +134,7 @@ enum MappingLoader {
                     throw entity.unknownAttribute(member.key, code: .spec, path: path)
                 }
                 attributes.append(AttributeMappingPlan(attribute: attribute,
-                                                       alternatives: try keyPaths(member.value, path: path),
+                                                       alternatives: try keyPaths(member.value, path: path, mapping: index, members: &members),
                                                        transformer: try transformer(member.value, path: path)))
             }
         }
@@ -172,7 +173,7 @@ enum MappingLoader {
                 }
                 let assignment = try policy(try spec.string("assignment"), relationship, path: spec.path("assignment"))
                 let keyPathText = try spec.string("keyPath") ?? member.key
-                relationships.append(RelationshipMappingPlan(relationship: relationshipIndex, keyPath: KeyPath(keyPathText),
+                relationships.append(RelationshipMappingPlan(relationship: relationshipIndex, keyPath: KeyPath(keyPathText, mapping: index, members: &members),
                                                              mapping: target, assignment: assignment,
                                                              weak: try spec.bool("weak") ?? false))
             }
@@ -220,7 +221,7 @@ enum MappingLoader {
                            identificationPredicate: identificationPredicate,
                            modificationAttribute: modificationAttribute,
                            deletionPredicate: try predicate(object, "deletionPredicate", entity: entity, model: model),
-                           optional: optional)
+                           optional: optional, members: MemberTable(keys: members.keys))
     }
 
     /// `"optional": ["body_html", …]`: attributes and relationships this mapping maps whose keys a
@@ -292,19 +293,20 @@ enum MappingLoader {
 
     /// An attribute's source: a key path string, `null` (the representation itself), a list of
     /// alternatives (first present wins), or `{"keyPath": …}`.
-    private static func keyPaths(_ value: JSONValue, path: String) throws(MappingError) -> [KeyPath] {
+    private static func keyPaths(_ value: JSONValue, path: String, mapping: Int,
+                                 members: inout MemberTable.Builder) throws(MappingError) -> [KeyPath] {
         switch value {
         case .null:
             return [KeyPath("@self")]
         case .string(let text):
-            return [KeyPath(text)]
+            return [KeyPath(text, mapping: mapping, members: &members)]
         case .array(let elements) where !elements.isEmpty:
             var alternatives: [KeyPath] = []
             for (offset, element) in elements.enumerated() {
                 guard case .string(let text) = element else {
                     throw MappingError(.spec, "expected a key path string", path: JSONPathText.appending(path, index: offset))
                 }
-                alternatives.append(KeyPath(text))
+                alternatives.append(KeyPath(text, mapping: mapping, members: &members))
             }
             return alternatives
         case .object:
@@ -313,7 +315,7 @@ enum MappingLoader {
             guard let keyPath = object["keyPath"] else {
                 throw MappingError(.spec, "missing required key \"keyPath\"", path: path)
             }
-            return try keyPaths(keyPath, path: object.path("keyPath"))
+            return try keyPaths(keyPath, path: object.path("keyPath"), mapping: mapping, members: &members)
         default:
             throw MappingError(.spec, "expected a key path string, a list of them, null or an object, found \(value.kindName)", path: path)
         }

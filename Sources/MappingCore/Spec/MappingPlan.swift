@@ -43,13 +43,15 @@ public final class MappingPlan: Sendable {
     /// `"optional"`: the names of attributes and relationships whose keys a whole payload may lack
     /// without an audit warning.
     public let optional: Set<String>
+    /// The keys its key paths of one step read, by slot (see `KeyPath.member`).
+    public let members: MemberTable
 
     init(name: String, index: Int, entity: Int, rootPath: KeyPath?, attributes: [AttributeMappingPlan],
          relationships: [RelationshipMappingPlan], identitySources: [Int?], mapsSelf: Bool,
          defaultsForMissingAttributes: Bool, nullifiesMissingRelationships: Bool, forcesCollection: Bool,
          keyAttribute: Int?, connections: [ConnectionPlan], identification: [Int], identifiesByScan: Bool,
          identificationPredicate: CompiledPredicate?, modificationAttribute: Int?, deletionPredicate: CompiledPredicate?,
-         optional: Set<String>) {
+         optional: Set<String>, members: MemberTable) {
         self.name = name
         self.index = index
         self.entity = entity
@@ -69,6 +71,7 @@ public final class MappingPlan: Sendable {
         self.modificationAttribute = modificationAttribute
         self.deletionPredicate = deletionPredicate
         self.optional = optional
+        self.members = members
     }
 }
 
@@ -149,8 +152,19 @@ public final class KeyPath: Sendable, CustomStringConvertible {
     /// The one key of the commonest path (`"name"`: one step, from the representation itself), so
     /// the importer can look it up without walking `steps`.
     let singleKey: PlanKey?
+    /// For a key path of one step that its mapping reads (a `singleKey`), the mapping's index and
+    /// the key's slot in that mapping's `MemberTable`: the importer finds the value there, gathered
+    /// in one pass over the representation's members.
+    let member: (mapping: Int, slot: Int)?
 
-    public init(_ text: String) {
+    public convenience init(_ text: String) {
+        var unused = MemberTable.Builder()
+        self.init(text, mapping: nil, members: &unused)
+    }
+
+    /// A key path of mapping `mapping` (nil: of none), its one key (if it has one) given a slot by
+    /// `members`.
+    init(_ text: String, mapping: Int?, members: inout MemberTable.Builder) {
         description = text
         var rest = Substring(text)
         var anchor = Anchor.current
@@ -180,6 +194,11 @@ public final class KeyPath: Sendable, CustomStringConvertible {
             }
         }
         singleKey = anchor == .current && steps.count == 1 ? steps.first?.key : nil
+        if let mapping, let singleKey, let slot = members.slot(for: singleKey) {
+            member = (mapping, slot)
+        } else {
+            member = nil
+        }
     }
 
     /// The representation itself.

@@ -45,9 +45,29 @@ public protocol JSONReader {
     /// The decimal a real number was written as when its double rounded it (`nil` when the double
     /// is exact); `.range` when the text spelled several numbers that round to it (see `NumberLiterals`).
     func recoveredDecimal(of node: Node) throws(MappingError) -> ExactDecimal?
+
+    /// Whether `same(_:_:)` can tell a node from another cheaply, so the importer gathers each
+    /// representation's members once (`gather`) and knows the representation again when it reads them.
+    static var identifiesNodes: Bool { get }
+    /// Whether `a` and `b` are the same node of the document (false when the reader cannot tell).
+    func same(_ a: Node, _ b: Node) -> Bool
+    /// Sets `nodes[base + slot]` for every slot of `table` to what `member(of: node, key:)` finds
+    /// for its key (`nil` when the object lacks it; the last value of a key the object has twice),
+    /// in one walk of the members where the reader can.
+    func gather(_ node: Node, _ table: MemberTable, into nodes: inout [Node?], at base: Int)
 }
 
 extension JSONReader {
+    public static var identifiesNodes: Bool { false }
+
+    public func same(_ a: Node, _ b: Node) -> Bool { false }
+
+    public func gather(_ node: Node, _ table: MemberTable, into nodes: inout [Node?], at base: Int) {
+        for (slot, key) in table.keys.enumerated() where nodes.indices.contains(base + slot) {
+            nodes[base + slot] = member(of: node, key: key)
+        }
+    }
+
     public func forEachElement(of node: Node, _ body: (Int, Node) throws(MappingError) -> Void) throws(MappingError) {
         for index in 0..<count(of: node) {
             if let element = element(of: node, at: index) { try body(index, element) }
