@@ -19,7 +19,7 @@ struct IdentityMap {
         case integer(Int64), string(Int64), other
     }
 
-    private func filed(_ key: IdentityKey, _ arena: StringArena, storing: Bool) -> Filed {
+    @inline(__always) private func filed(_ key: IdentityKey, _ arena: StringArena, storing: Bool) -> Filed {
         switch key {
         case .single(.integer(let number)): return .integer(number)
         case .single(.string(let text)):
@@ -29,7 +29,9 @@ struct IdentityMap {
         }
     }
 
-    func object(for key: IdentityKey, arena: StringArena) -> ObjectID? {
+    /// Inlined, as the store's other small readers (rule 3 of `HotPath.md`): called through the
+    /// store's array of maps, a call copied the map out of it (a retain of each table it holds).
+    @inline(__always) func object(for key: IdentityKey, arena: StringArena) -> ObjectID? {
         switch filed(key, arena, storing: false) {
         case .integer(let number): return integers[number]
         case .string(let shared): return strings[shared]

@@ -37,7 +37,7 @@ package struct IntegerKeyTable {
         return probe
     }
 
-    package subscript(key: Int64) -> ObjectID? {
+    @inline(__always) package subscript(key: Int64) -> ObjectID? {
         guard count > 0 else { return nil }
         let found = slots[position(of: key)].object
         return found == 0 ? nil : ObjectID(raw: found)

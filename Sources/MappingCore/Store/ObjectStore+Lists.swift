@@ -19,7 +19,7 @@ extension ObjectStore {
     /// Whether a change to the to-many `relationship` of `owner` (a one-to-many, changed from its
     /// targets' side) can leave the list unread: the list is unread, or `owner` is a fault; the
     /// context collects no change sets; the list has no count rules.
-    func leavesListUnread(_ owner: ObjectID, _ relationship: Int, model: Model) -> Bool {
+    @inline(__always) func leavesListUnread(_ owner: ObjectID, _ relationship: Int, model: Model) -> Bool {
         guard session.rowSource != nil, !session.collectsChanges, !session.explicitTransaction,
               let kind = faultEntity(owner) ?? (listIsUnread(owner, relationship) ? readEntity(owner) : nil),
               let declared = model.relationship(of: kind, at: relationship), declared.toMany,

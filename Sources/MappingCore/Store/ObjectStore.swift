@@ -104,7 +104,7 @@ public struct ObjectStore {
     }
 
     /// The index of an attribute of an entity, if it is indexed.
-    func indexKey(entity: Int, attribute: Int) -> IndexKey? {
+    @inline(__always) func indexKey(entity: Int, attribute: Int) -> IndexKey? {
         // Most entities have no index: skip the dictionary (a SipHash per value set) for them.
         guard indexKeys.indices.contains(entity), !indexKeys[entity].isEmpty else { return nil }
         return indexKeys[entity][attribute]
@@ -286,7 +286,7 @@ public struct ObjectStore {
     }
 
     /// The entity of a live object.
-    func entityIndex(of id: ObjectID) -> Int? {
+    @inline(__always) func entityIndex(of id: ObjectID) -> Int? {
         place(of: id).map { Int($0.entity) }
     }
 
@@ -313,7 +313,7 @@ public struct ObjectStore {
 
     /// One relationship of a live object. A to-many not read from the store yet reads as empty,
     /// and the call reading it is noted as needing it (`ObjectStore+Lists`).
-    func links(of id: ObjectID, _ relationship: Int) -> Links? {
+    @inline(__always) func links(of id: ObjectID, _ relationship: Int) -> Links? {
         guard let place = place(of: id) else { return nil }
         let links = tables[Int(place.entity)].links(relationship, row: place.row)
         if case .unread = links {
@@ -373,7 +373,7 @@ public struct ObjectStore {
         return handle(slot: slot)
     }
 
-    package func lookup(map: Int, key: IdentityKey) -> ObjectID? {
+    @inline(__always) package func lookup(map: Int, key: IdentityKey) -> ObjectID? {
         guard identityMaps.indices.contains(map) else { return nil }
         let found = identityMaps[map].object(for: key, arena: arena)
         // Not in the graph may still be in the database, unless the call knows it is not (or the
@@ -646,7 +646,7 @@ public struct ObjectStore {
         let entity = Int(place.entity)
         // An object the transaction did not make may need a before-image: `setValue` decides that,
         // only once the value is known to differ (re-imports mostly bring equal values).
-        let inPlace = journal.map { $0.isNew(id) } != false && indexKey(entity: entity, attribute: attribute) == nil
+        let inPlace = journal?.isNew(id) != false && indexKey(entity: entity, attribute: attribute) == nil
         // One mutating call compares and (when it may) writes: a read first would copy the table.
         switch tables[entity].updateString(bytes, attribute, row: place.row, arena: arena, write: inPlace) {
         case .unchanged, .written: return
