@@ -30,6 +30,37 @@ extension Importer {
         return true
     }
 
+    /// Sets attribute `position` of `mapping` from its gathered member `node`, as `applyAttribute`
+    /// would for the route's one key path: the same string path, coercion and errors, without
+    /// reaching through the attribute mapping object (rule 11 of `HotPath.md`).
+    mutating func applyRouted(_ node: Reader.Node, _ mapping: MappingPlan, _ position: Int, to object: ObjectID,
+                              entity: Entity) throws(MappingError) {
+        guard mapping.routes.indices.contains(position) else { return }
+        let route = mapping.routes[position]
+        if route.type == .string, reader.kind(of: node) == .string {
+            let reader = self.reader
+            reader.withStringBytes(of: node) { store.setString($0, of: object, attribute: route.attribute) }
+            return
+        }
+        switch try coerceRouted(node, mapping, position, entity) {
+        case .value(let value): store.setValue(value, of: object, attribute: route.attribute)
+        case .null: store.setValue(nil, of: object, attribute: route.attribute)
+        case .skip: break
+        }
+    }
+
+    /// A gathered member as the type of attribute `position`'s route, with `coerceNode`'s errors.
+    mutating func coerceRouted(_ node: Reader.Node, _ mapping: MappingPlan, _ position: Int,
+                               _ entity: Entity) throws(MappingError) -> Coerced {
+        guard mapping.routes.indices.contains(position) else { return .skip }
+        do throws(MappingError) {
+            return try Coercion.coerce(node, reader: reader, to: mapping.routes[position].type, depthLimit: Self.maxValueDepth)
+        } catch {
+            guard mapping.attributes.indices.contains(position), let keyPath = mapping.attributes[position].alternatives.first else { throw error }
+            throw located(error, mapping.attributes[position], entity, keyPath)
+        }
+    }
+
     /// The incoming value as the attribute's type. The common case — a payload value, no
     /// transformer — takes a small function of its own: the transformer path cannot be specialized
     /// across modules, and would otherwise drag the common case into running unspecialized.

@@ -67,6 +67,14 @@ extension Importer {
                 continue
             }
             guard let source, mapping.attributes.indices.contains(source) else { return nil }
+            if let base = memberFrames.last.flatMap({ $0.mapping == mapping.index && reader.same($0.node, node) ? $0.base : nil }),
+               mapping.routes.indices.contains(source), mapping.routes[source].slot >= 0 {
+                // The identity's member was gathered: coerced as `applyRouted` does.
+                guard let found = gatheredMember(mapping.routes[source].slot, base: base) else { return nil }
+                guard case .value(let value) = try coerceRouted(found, mapping, source, entity) else { return nil }
+                values.append(value)
+                continue
+            }
             let attributeMapping = mapping.attributes[source]
             guard let (found, keyPath) = firstPresent(attributeMapping.alternatives, in: node),
                   case .value(let value) = try coerce(found, attributeMapping, entity, keyPath) else {

@@ -28,4 +28,11 @@ extension Importer {
               frame.base + member.slot < memberTop, memberNodes.indices.contains(frame.base + member.slot) else { return nil }
         return .some(memberNodes[frame.base + member.slot])
     }
+
+    /// The node gathered in `slot` of the frame at `base`; nil for a key the object lacks, or a
+    /// negative slot (a route of the general path).
+    @inline(__always) func gatheredMember(_ slot: Int, base: Int) -> Reader.Node? {
+        guard slot >= 0, base + slot < memberTop, memberNodes.indices.contains(base + slot) else { return nil }
+        return memberNodes[base + slot]
+    }
 }

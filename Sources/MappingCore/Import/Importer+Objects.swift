@@ -60,9 +60,16 @@ extension Importer {
             store.setValue(keyValue, of: object, attribute: attribute)
             present += 1
         }
-        for attributeMapping in mapping.attributes {
-            if try applyAttribute(attributeMapping, from: node, to: object, entity: entity, isNew: isNew,
-                                  defaults: mapping.defaultsForMissingAttributes) {
+        let base = gathered ? memberFrames.last?.base : nil
+        for position in mapping.routes.indices {
+            // A gathered member goes straight to its column; anything else (a missing key, which
+            // may take a default, or a route of the general path) through `applyAttribute`.
+            if let base, let found = gatheredMember(mapping.routes[position].slot, base: base) {
+                try applyRouted(found, mapping, position, to: object, entity: entity)
+                present += 1
+            } else if mapping.attributes.indices.contains(position),
+                      try applyAttribute(mapping.attributes[position], from: node, to: object, entity: entity, isNew: isNew,
+                                         defaults: mapping.defaultsForMissingAttributes) {
                 present += 1
             }
         }

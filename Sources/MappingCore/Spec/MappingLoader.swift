@@ -221,7 +221,8 @@ enum MappingLoader {
                            identificationPredicate: identificationPredicate,
                            modificationAttribute: modificationAttribute,
                            deletionPredicate: try predicate(object, "deletionPredicate", entity: entity, model: model),
-                           optional: optional, members: MemberTable(keys: members.keys))
+                           optional: optional, members: MemberTable(keys: members.keys),
+                           routes: attributes.map { AttributeRoute($0, entity) })
     }
 
     /// `"optional": ["body_html", …]`: attributes and relationships this mapping maps whose keys a

@@ -45,13 +45,16 @@ public final class MappingPlan: Sendable {
     public let optional: Set<String>
     /// The keys its key paths of one step read, by slot (see `KeyPath.member`).
     public let members: MemberTable
+    /// Per attribute mapping (as `attributes`), how the importer sets it; plain values, so the
+    /// loop over a representation's attributes touches no class.
+    let routes: [AttributeRoute]
 
     init(name: String, index: Int, entity: Int, rootPath: KeyPath?, attributes: [AttributeMappingPlan],
          relationships: [RelationshipMappingPlan], identitySources: [Int?], mapsSelf: Bool,
          defaultsForMissingAttributes: Bool, nullifiesMissingRelationships: Bool, forcesCollection: Bool,
          keyAttribute: Int?, connections: [ConnectionPlan], identification: [Int], identifiesByScan: Bool,
          identificationPredicate: CompiledPredicate?, modificationAttribute: Int?, deletionPredicate: CompiledPredicate?,
-         optional: Set<String>, members: MemberTable) {
+         optional: Set<String>, members: MemberTable, routes: [AttributeRoute]) {
         self.name = name
         self.index = index
         self.entity = entity
@@ -72,6 +75,28 @@ public final class MappingPlan: Sendable {
         self.deletionPredicate = deletionPredicate
         self.optional = optional
         self.members = members
+        self.routes = routes
+    }
+}
+
+/// How the importer sets one attribute: straight from a gathered member slot (`slot` ≥ 0: one key
+/// path of one step, no transformer) coerced to `type`, or (`slot` < 0) through the general path
+/// of `Importer.applyAttribute` (alternatives, longer key paths, transformers).
+struct AttributeRoute: Sendable {
+    let slot: Int
+    let attribute: Int
+    let type: AttributeType
+
+    init(_ mapping: AttributeMappingPlan, _ entity: Entity) {
+        attribute = mapping.attribute
+        if entity.attributes.indices.contains(mapping.attribute), mapping.transformer == nil, mapping.alternatives.count == 1,
+           let member = mapping.alternatives.first?.member {
+            slot = member.slot
+            type = entity.attributes[mapping.attribute].type
+        } else {
+            slot = -1
+            type = .json
+        }
     }
 }
 
