@@ -132,7 +132,7 @@ let package = Package(
         .target(name: "MappingArena", swiftSettings: optimize),
         .target(name: "MappingCore", dependencies: ["MappingLock", "MappingArena", "CMappingHeader"], exclude: ["Import/HotPath.md"],
                 swiftSettings: optimize),
-        .target(name: "MappingJSON", dependencies: ["MappingLock", "MappingCore", "CJansson"] + simdjsonDependency,
+        .target(name: "MappingJSON", dependencies: ["MappingLock", "MappingArena", "MappingCore", "CJansson"] + simdjsonDependency,
                 swiftSettings: optimize + simdjsonDefine),
         .target(name: "MappingSQL", dependencies: ["MappingCore"], swiftSettings: optimize),
         .target(name: "MappingSQLite", dependencies: ["MappingCore", "MappingSQL", "CSQLite"], swiftSettings: optimize),

@@ -9,6 +9,7 @@ package struct LinkList: Equatable {
     init() {}
 
     init(_ ids: [ObjectID]) {
+        self.ids.reserveCapacity(ids.count)
         for id in ids { append(id) }
     }
 

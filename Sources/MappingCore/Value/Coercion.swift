@@ -35,6 +35,12 @@ enum Coercion {
             } else {
                 scalar = .real(reader.real(of: node))
             }
+        case .string where type == .date:
+            // Parsed from the parser's bytes: no `String` unless the message needs one.
+            let bytes = reader.withStringBytes(of: node) { [UInt8]($0) }
+            if bytes.isEmpty { return .skip }
+            if let date = DateParser.parse(bytes: bytes) { return .value(.date(date)) }
+            throw MappingError(.type, "\(quoted(String(decoding: bytes, as: UTF8.self))) is not a date")
         case .string: scalar = .string(reader.string(of: node))
         case .object, .array:
             throw MappingError(.type, "expected a \(type.rawValue) value, found \(kind == .object ? "an object" : "an array")")

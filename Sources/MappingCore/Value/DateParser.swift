@@ -9,15 +9,21 @@
 /// - .NET's `/Date(1112715000000-0500)/` (milliseconds).
 enum DateParser {
     static func parse(_ text: String) -> Timestamp? {
-        var scanner = ByteScanner(text)
+        parse(bytes: Array(text.utf8))
+    }
+
+    /// The same, from the UTF-8 bytes a parser holds (the importer's path: no `String` made unless
+    /// every fixed format fails and the text may be epoch seconds).
+    static func parse(bytes: [UInt8]) -> Timestamp? {
+        var scanner = ByteScanner(bytes)
         if let date = iso8601(&scanner) { return date }
-        scanner = ByteScanner(text)
+        scanner = ByteScanner(bytes)
         if let date = slashed(&scanner) { return date }
-        scanner = ByteScanner(text)
+        scanner = ByteScanner(bytes)
         if let date = httpDate(&scanner) { return date }
-        scanner = ByteScanner(text)
+        scanner = ByteScanner(bytes)
         if let date = dotNet(&scanner) { return date }
-        if let seconds = NumberText.double(text) { return Timestamp(secondsSince1970: seconds) }
+        if let seconds = NumberText.double(String(decoding: bytes, as: UTF8.self)) { return Timestamp(secondsSince1970: seconds) }
         return nil
     }
 
@@ -123,6 +129,8 @@ struct ByteScanner {
     private var index = 0
 
     init(_ text: String) { bytes = Array(text.utf8) }
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     var atEnd: Bool { index == bytes.count }
 
