@@ -10,7 +10,8 @@ public enum AttributeValue: Hashable, Sendable {
     indirect case decimal(ExactDecimal)
     case boolean(Bool)
     case date(Timestamp)
-    case json(JSONValue)
+    /// Boxed for the same reason: a `JSONValue` holds a string inline.
+    indirect case json(JSONValue)
 
     public var type: AttributeType {
         switch self {

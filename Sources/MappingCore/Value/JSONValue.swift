@@ -1,12 +1,16 @@
 /// A JSON value held by Swift: the spec document, `json` attributes and serializer output.
 /// Payloads are never copied into this form; the importer reads them through `JSONReader`.
-public indirect enum JSONValue: Hashable, Sendable {
+///
+/// Only the rare decimal case is boxed (`indirect`): the whole enum was, which made every number,
+/// string and boolean of a stored JSON value a heap allocation of its own. Arrays and objects need
+/// no box (an array is already a reference to its storage).
+public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
     case real(Double)
     /// An exact decimal number; written with all its digits.
-    case decimal(ExactDecimal)
+    indirect case decimal(ExactDecimal)
     case string(String)
     case array([JSONValue])
     /// Members in document order.
