@@ -67,7 +67,7 @@ extension Importer {
                 continue
             }
             guard let source, mapping.attributes.indices.contains(source) else { return nil }
-            if let base = memberFrames.last.flatMap({ $0.mapping == mapping.index && reader.same($0.node, node) ? $0.base : nil }),
+            if let base = frameBase(mapping: mapping.index, node: node),
                mapping.routes.indices.contains(source), mapping.routes[source].slot >= 0 {
                 // The identity's member was gathered: coerced as `applyRouted` does.
                 guard let found = gatheredMember(mapping.routes[source].slot, base: base) else { return nil }

@@ -24,9 +24,16 @@ extension Importer {
     /// mapped with the key path's mapping: `.some(nil)` for a key the object lacks, `nil` when
     /// nothing was gathered for it (the caller then searches the object).
     mutating func gathered(_ member: (mapping: Int, slot: Int), in node: Reader.Node) -> Reader.Node?? {
-        guard let frame = memberFrames.last, frame.mapping == member.mapping, reader.same(frame.node, node),
-              frame.base + member.slot < memberTop, memberNodes.indices.contains(frame.base + member.slot) else { return nil }
-        return .some(memberNodes[frame.base + member.slot])
+        guard let base = frameBase(mapping: member.mapping, node: node), member.slot >= 0,
+              base + member.slot < memberTop, memberNodes.indices.contains(base + member.slot) else { return nil }
+        return .some(memberNodes[base + member.slot])
+    }
+
+    /// Where the slots of the representation being mapped start, when it is `node` mapped with
+    /// mapping `mapping` (its members were gathered); `nil` otherwise.
+    @inline(__always) func frameBase(mapping: Int, node: Reader.Node) -> Int? {
+        guard let frame = memberFrames.last, frame.mapping == mapping, reader.same(frame.node, node) else { return nil }
+        return frame.base
     }
 
     /// The node gathered in `slot` of the frame at `base`; nil for a key the object lacks, or a

@@ -39,8 +39,7 @@ enum Coercion {
             // Parsed from the parser's bytes: no `String` unless the message needs one.
             let bytes = reader.withStringBytes(of: node) { [UInt8]($0) }
             if bytes.isEmpty { return .skip }
-            if let date = DateParser.parse(bytes: bytes) { return .value(.date(date)) }
-            throw MappingError(.type, "\(quoted(String(decoding: bytes, as: UTF8.self))) is not a date")
+            return .value(.date(try date(text: bytes)))
         case .string: scalar = .string(reader.string(of: node))
         case .object, .array:
             throw MappingError(.type, "expected a \(type.rawValue) value, found \(kind == .object ? "an object" : "an array")")
@@ -152,12 +151,17 @@ enum Coercion {
         case .real(let d):
             if let t = Timestamp(secondsSince1970: d) { return t }
         case .string(let s):
-            if let t = DateParser.parse(s) { return t }
-            throw MappingError(.type, "\(quoted(s)) is not a date")
+            return try date(text: Array(s.utf8))
         case .boolean:
             throw MappingError(.type, "a boolean is not a date")
         }
         throw MappingError(.range, "the date is out of range")
+    }
+
+    /// A date string's UTF-8 bytes as a date (`DateParser`'s formats), or the error naming the text.
+    private static func date(text bytes: [UInt8]) throws(MappingError) -> Timestamp {
+        if let t = DateParser.parse(bytes: bytes) { return t }
+        throw MappingError(.type, "\(quoted(String(decoding: bytes, as: UTF8.self))) is not a date")
     }
 
     private static func json(_ scalar: Scalar) -> JSONValue {
