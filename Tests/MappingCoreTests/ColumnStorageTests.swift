@@ -84,9 +84,9 @@ final class ColumnStorageTests: XCTestCase {
         let rows = Column.sharingSample + 10
         var unique = Column(type: .string), repeating = Column(type: .string), identity = Column(type: .string, alwaysShares: true)
         for row in 0..<rows {
-            unique.appendRow()
-            repeating.appendRow()
-            identity.appendRow()
+            unique.appendRows(1)
+            repeating.appendRows(1)
+            identity.appendRows(1)
             unique.set(.string("person\(row)@example.com"), at: row, arena: arena)
             repeating.set(.string(["home", "work", "mobile"][row % 3]), at: row, arena: arena)
             identity.set(.string("+1-555-\(row)"), at: row, arena: arena)
@@ -109,7 +109,7 @@ final class ColumnStorageTests: XCTestCase {
         ]
         for (type, value) in cases {
             var column = Column(type: type)
-            for _ in 0..<3 { column.appendRow() }
+            column.appendRows(3)
             column.set(value, at: 1, arena: arena)
             XCTAssertNil(column.value(at: 0, arena: arena))
             XCTAssertEqual(column.value(at: 1, arena: arena), value, "\(type)")
@@ -183,6 +183,33 @@ final class ColumnRollbackTests: XCTestCase {
         let again = try ctx.importJSON(mapping: "item", #"[{"id": 1, "name": "a"}]"#)
         XCTAssertEqual(again.count, 1)
         XCTAssertEqual(try ctx.count(of: "Item"), 1)
+    }
+
+    func testRowsPreparedAheadReadAsNullUntilSetAndSurviveGrowthAndRollback() throws {
+        // A table prepares rows in steps (64, then an eighth more each time): 300 objects cross
+        // several steps, a rolled-back import crosses more, and every row the new objects take must
+        // read as null where the payload gave nothing.
+        let ctx = try TestFixtures.context(spec)
+        let named = (0..<300).map { #"{"id": \#($0), "name": "n\#($0)"}"# }
+        let items = try ctx.importJSON(mapping: "item", "[" + named.joined(separator: ",") + "]")
+        XCTAssertEqual(items.count, 300)
+        try ctx.begin()
+        _ = try ctx.importJSON(mapping: "item", "[" + (300..<700).map { #"{"id": \#($0), "note": "x"}"# }.joined(separator: ",") + "]")
+        XCTAssertEqual(try ctx.count(of: "Item"), 700)
+        try ctx.rollback()
+        XCTAssertEqual(try ctx.count(of: "Item"), 300)
+        // The rolled-back objects' rows are free again: new objects take them, as null as ever.
+        let later = try ctx.importJSON(mapping: "item", "[" + (700..<1100).map { #"{"id": \#($0)}"# }.joined(separator: ",") + "]")
+        XCTAssertEqual(try ctx.count(of: "Item"), 700)
+        for object in [later[0], later[199], later[399]] {
+            XCTAssertNil(try ctx.value(of: object, attribute: "note").0)
+            XCTAssertNil(try ctx.value(of: object, attribute: "name").0)
+        }
+        for index in [0, 63, 64, 65, 72, 299] {
+            XCTAssertEqual(try ctx.value(of: items[index], attribute: "name").0, .string("n\(index)"))
+            XCTAssertNil(try ctx.value(of: items[index], attribute: "note").0)
+        }
+        XCTAssertEqual(try ctx.value(of: later[399], attribute: "id").0, .integer(1099))
     }
 
     func testADeletedObjectComesBackWithItsValuesWhileItsRowIsTaken() throws {

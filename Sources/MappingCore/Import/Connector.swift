@@ -74,7 +74,7 @@ struct Connector {
             // An object of another kind under the identity is not connected (and none is made: one
             // object per identity).
             guard let (object, isNew) = store.findOrCreate(destination, map: map, key: .single(value),
-                                                          making: connection.createMissing ? .identified([value]) : nil) else { continue }
+                                                          making: connection.createMissing ? .identified : nil) else { continue }
             if isNew { found.append(object); continue }
             if let kind = store.entityIndex(of: object), accepts(kind, destination, connection) { found.append(object) }
         }

@@ -8,21 +8,21 @@ extension Importer {
     mutating func findOrCreate(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity,
                                        keyValue: AttributeValue?, create: Bool) throws(MappingError) -> (ObjectID, isNew: Bool)? {
         if mapping.identifiesByScan {
-            let values = mapping.identification.isEmpty ? nil : try identificationValues(node, mapping, entity, keyValue: keyValue)
-            return findByScan(mapping, entity, values: values, create: create)
+            let key = mapping.identification.isEmpty ? nil : try identityKey(node, mapping, entity, keyValue: keyValue)
+            return findByScan(mapping, entity, values: key?.values, create: create)
         }
         guard let map = entity.identityMap else { return create ? (store.create(entity), true) : nil }
-        guard let values = try identificationValues(node, mapping, entity, keyValue: keyValue) else {
+        guard let key = try identityKey(node, mapping, entity, keyValue: keyValue) else {
             if auditCounts != nil { auditMissingIdentification(mapping) }
             return create ? (store.create(entity), true) : nil
         }
-        return try findOrCreate(entity, map: map, values: values, create: create)
+        return try findOrCreate(entity, map: map, key: key, create: create)
     }
 
-    mutating func findOrCreate(_ entity: Entity, map: Int, values: [AttributeValue],
+    mutating func findOrCreate(_ entity: Entity, map: Int, key: IdentityKey,
                                        create: Bool) throws(MappingError) -> (ObjectID, isNew: Bool)? {
-        guard let (object, isNew) = store.findOrCreate(entity, map: map, key: IdentityKey(values),
-                                                      making: create ? .identified(values) : nil) else { return nil }
+        guard let (object, isNew) = store.findOrCreate(entity, map: map, key: key,
+                                                      making: create ? .identified : nil) else { return nil }
         if !isNew, let existingEntity = store.entityIndex(of: object), !model.isKind(existingEntity, of: entity.index) {
             let found = model.entities.indices.contains(existingEntity) ? model.entities[existingEntity].name : "?"
             throw MappingError(.mapping, "the object with this identity is a \(found), not a \(entity.name)",
@@ -57,32 +57,45 @@ extension Importer {
         return (object, true)
     }
 
-    mutating func identificationValues(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity,
-                                               keyValue: AttributeValue?) throws(MappingError) -> [AttributeValue]? {
+    /// The identity key of a representation: its identification values coerced, in order; nil when
+    /// one is missing or null. A single identification (the common case) is read without making an
+    /// array (an allocation per object).
+    mutating func identityKey(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity,
+                              keyValue: AttributeValue?) throws(MappingError) -> IdentityKey? {
+        if mapping.identification.count == 1, let attribute = mapping.identification.first,
+           let source = mapping.identitySources.first {
+            return try identificationValue(node, mapping, entity, attribute: attribute, source: source,
+                                           keyValue: keyValue).map { .single($0) }
+        }
         var values: [AttributeValue] = []
         values.reserveCapacity(mapping.identification.count)
         for (attribute, source) in zip(mapping.identification, mapping.identitySources) {
-            if attribute == mapping.keyAttribute, let keyValue {
-                values.append(keyValue)
-                continue
-            }
-            guard let source, mapping.attributes.indices.contains(source) else { return nil }
-            if let base = frameBase(mapping: mapping.index, node: node),
-               mapping.routes.indices.contains(source), mapping.routes[source].slot >= 0 {
-                // The identity's member was gathered: coerced as `applyRouted` does.
-                guard let found = gatheredMember(mapping.routes[source].slot, base: base) else { return nil }
-                guard case .value(let value) = try coerceRouted(found, mapping, source, entity) else { return nil }
-                values.append(value)
-                continue
-            }
-            let attributeMapping = mapping.attributes[source]
-            guard let (found, keyPath) = firstPresent(attributeMapping.alternatives, in: node),
-                  case .value(let value) = try coerce(found, attributeMapping, entity, keyPath) else {
-                return nil
-            }
+            guard let value = try identificationValue(node, mapping, entity, attribute: attribute, source: source,
+                                                      keyValue: keyValue) else { return nil }
             values.append(value)
         }
-        return values
+        return IdentityKey(values)
+    }
+
+    /// One identification value of a representation, coerced (nil when missing or null).
+    private mutating func identificationValue(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity,
+                                              attribute: Int, source: Int?,
+                                              keyValue: AttributeValue?) throws(MappingError) -> AttributeValue? {
+        if attribute == mapping.keyAttribute, let keyValue { return keyValue }
+        guard let source, mapping.attributes.indices.contains(source) else { return nil }
+        if let base = frameBase(mapping: mapping.index, node: node),
+           mapping.routes.indices.contains(source), mapping.routes[source].slot >= 0 {
+            // The identity's member was gathered: coerced as `applyRouted` does.
+            guard let found = gatheredMember(mapping.routes[source].slot, base: base) else { return nil }
+            guard case .value(let value) = try coerceRouted(found, mapping, source, entity) else { return nil }
+            return value
+        }
+        let attributeMapping = mapping.attributes[source]
+        guard let (found, keyPath) = firstPresent(attributeMapping.alternatives, in: node),
+              case .value(let value) = try coerce(found, attributeMapping, entity, keyPath) else {
+            return nil
+        }
+        return value
     }
 
     /// The member key of a representation (dynamic keys), coerced to the key attribute's type.
@@ -121,7 +134,7 @@ extension Importer {
                                path: path.text(), attribute: destination.name + "." + declared.name)
         }
         guard case .value(let value) = coerced else { return nil }
-        let found = try findOrCreate(destination, map: map, values: [value], create: create)?.0
+        let found = try findOrCreate(destination, map: map, key: .single(value), create: create)?.0
         if let found, options.orphanScope != nil { touched.insert(found) }
         return found
     }

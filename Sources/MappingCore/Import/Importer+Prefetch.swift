@@ -36,10 +36,10 @@ extension Importer {
               mapping.identitySources.allSatisfy({ source in
                   source.map { mapping.attributes.indices.contains($0) && mapping.attributes[$0].transformer == nil } ?? false
               }),
-              let values = try? identificationValues(node, mapping, entity, keyValue: nil) else { return }
+              let key = try? identityKey(node, mapping, entity, keyValue: nil) else { return }
         // An identity the graph keeps for an object it evicted (a graph that knows every identity
         // keeps them) finds a fault: its row is read with the others, before the run that maps.
-        if let found = store.lookup(map: map, key: IdentityKey(values)), store.faultEntity(found) != nil {
+        if let found = store.lookup(map: map, key: key), store.faultEntity(found) != nil {
             log.faults.insert(found)
         }
     }

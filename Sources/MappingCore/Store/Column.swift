@@ -52,13 +52,13 @@ struct Column {
         }
     }
 
-    /// Appends a null row.
-    mutating func appendRow() {
-        present.append(false)
+    /// Appends `count` null rows.
+    mutating func appendRows(_ count: Int) {
+        present.append(falses: count)
         switch layout {
-        case .words: words.append(0)
-        case .strings: strings.append(.empty)
-        case .boxed: boxed.append(nil)
+        case .words: words.append(contentsOf: repeatElement(0, count: count))
+        case .strings: strings.append(contentsOf: repeatElement(.empty, count: count))
+        case .boxed: boxed.append(contentsOf: repeatElement(nil, count: count))
         }
     }
 
@@ -154,10 +154,12 @@ struct Bitmap {
     private var words: [UInt64] = []
     private(set) var count = 0
 
-    mutating func append(_ bit: Bool) {
-        if count & 63 == 0 { words.append(0) }
-        count += 1
-        self[count - 1] = bit
+    /// Appends `added` clear bits.
+    mutating func append(falses added: Int) {
+        guard added > 0 else { return }
+        count += added
+        let needed = (count + 63) >> 6
+        if needed > words.count { words.append(contentsOf: repeatElement(0, count: needed - words.count)) }
     }
 
     subscript(index: Int) -> Bool {

@@ -10,6 +10,9 @@ struct EntityTable {
     private(set) var slots: [UInt32] = []
     private(set) var sequences: [Int] = []
     private var freeRows: [Int] = []
+    /// How many rows every column and link column holds: at least `slots.count`, grown in steps so
+    /// that a new row is not an append to each of them (HotPath.md, rule 12).
+    private var preparedRows = 0
 
     init(_ entity: Entity) {
         columns = entity.attributes.indices.map { index in
@@ -25,11 +28,21 @@ struct EntityTable {
             sequences[row] = sequence
             return row
         }
+        if slots.count >= preparedRows { prepareRows() }
         slots.append(UInt32(truncatingIfNeeded: slot))
         sequences.append(sequence)
-        for index in columns.indices { columns[index].appendRow() }
-        for index in links.indices { links[index].appendRow() }
         return slots.count - 1
+    }
+
+    /// Appends null rows to every column and link column: an eighth more than the table holds (at
+    /// least 64), so the rows prepared but unused stay a small share of its memory.
+    private mutating func prepareRows() {
+        let added = max(64, preparedRows / 8)
+        slots.reserveCapacity(preparedRows + added)
+        sequences.reserveCapacity(preparedRows + added)
+        for index in columns.indices { columns[index].appendRows(added) }
+        for index in links.indices { links[index].appendRows(added) }
+        preparedRows += added
     }
 
     /// Empties a row and makes it reusable.
@@ -124,8 +137,12 @@ struct LinkColumn {
 
     init(toMany: Bool) { self.toMany = toMany }
 
-    mutating func appendRow() {
-        if toMany { lists.append(LinkList()) } else { ones.append(0) }
+    mutating func appendRows(_ count: Int) {
+        if toMany {
+            lists.append(contentsOf: repeatElement(LinkList(), count: count))
+        } else {
+            ones.append(contentsOf: repeatElement(0, count: count))
+        }
     }
 
     @inline(__always)

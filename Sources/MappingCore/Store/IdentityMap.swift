@@ -134,6 +134,14 @@ package enum IdentityKey: Hashable {
         self = values.count == 1 ? .single(values[0]) : .compound(values)
     }
 
+    /// The values in identification order (an array, for the rarer paths that need one).
+    var values: [AttributeValue] {
+        switch self {
+        case .single(let value): [value]
+        case .compound(let values): values
+        }
+    }
+
     /// The values as JSON text, for messages: `"a"`, or `1, "x"`.
     var text: String {
         switch self {

@@ -6,8 +6,9 @@
 extension ObjectStore {
     /// How `findOrCreate` makes the object an identity names when there is none.
     package enum NewObject {
-        /// With only its identification set (these values, in the entity's identification order).
-        case identified([AttributeValue])
+        /// With only its identification set, from the key's values (in the entity's identification
+        /// order): a single identity never becomes an array on the way.
+        case identified
         /// With all its values at once, in declaration order (a row read back from a database).
         case row([AttributeValue?])
     }
@@ -21,10 +22,15 @@ extension ObjectStore {
         guard let making else { return nil }
         let object: ObjectID
         switch making {
-        case .identified(let values):
+        case .identified:
             object = create(entity)
-            for (attribute, value) in zip(entity.identification, values) {
-                setValue(value, of: object, attribute: attribute)
+            switch key {
+            case .single(let value):
+                if let attribute = entity.identification.first { setValue(value, of: object, attribute: attribute) }
+            case .compound(let values):
+                for (attribute, value) in zip(entity.identification, values) {
+                    setValue(value, of: object, attribute: attribute)
+                }
             }
         case .row(let values):
             object = create(entity, values: values)

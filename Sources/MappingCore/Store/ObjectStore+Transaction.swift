@@ -38,8 +38,23 @@ final class Journal {
     /// look at `readSlots` would cost in exclusivity checks.
     private let tracksReads: Bool
     @exclusivity(unchecked) var identityChanges: [IdentityChange] = []
-    /// Identity maps where new objects took free keys without an `identityChanges` entry.
-    @exclusivity(unchecked) var mapsWithNewEntries: Set<Int> = []
+    /// Per identity map, whether new objects took free keys in it without an `identityChanges`
+    /// entry: a flag by map number, as it is noted for every new object (a set hashed each time).
+    @exclusivity(unchecked) private var newEntryFlags: [Bool] = []
+
+    /// The identity maps where new objects took free keys without an `identityChanges` entry.
+    var mapsWithNewEntries: [Int] { newEntryFlags.indices.filter { newEntryFlags[$0] } }
+
+    /// Notes that a new object took a free key in identity map `map`.
+    @inline(__always)
+    func noteNewEntry(map: Int) {
+        if newEntryFlags.indices.contains(map) {
+            newEntryFlags[map] = true
+        } else if map >= 0 {
+            newEntryFlags += repeatElement(false, count: map + 1 - newEntryFlags.count)
+            newEntryFlags[map] = true
+        }
+    }
     /// Slots of objects deleted in the transaction, with the generation their handles carry.
     @exclusivity(unchecked) private(set) var deleted: [(slot: Int, generation: UInt16)] = []
     /// `deleted`, for lookups: a row read in the transaction must not bring such an object back.
@@ -131,7 +146,7 @@ final class Journal {
         }
         for id in savepoint.created { noteCreated(id) }
         identityChanges.append(contentsOf: savepoint.identityChanges)
-        mapsWithNewEntries.formUnion(savepoint.mapsWithNewEntries)
+        for map in savepoint.mapsWithNewEntries { noteNewEntry(map: map) }
         for (slot, generation) in savepoint.deleted { noteDeleted(slot: slot, generation: generation) }
         for (id, _) in savepoint.listJoins.sorted(by: { $0.value < $1.value }) { noteListJoin(id) }
         unlinked.append(contentsOf: savepoint.unlinked)

@@ -620,7 +620,7 @@ public struct ObjectStore {
         if previous == nil, journal?.isNew(id) == true {
             // A new object under a free key: a rollback purges such entries wholesale, so the
             // journal keeps no copy of the key (a cold import would otherwise hold one per object).
-            journal?.mapsWithNewEntries.insert(map)
+            journal?.noteNewEntry(map: map)
         } else {
             journal?.identityChanges.append(.init(map: map, key: key, previous: previous))
         }
