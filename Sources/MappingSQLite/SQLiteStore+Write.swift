@@ -61,20 +61,29 @@ extension SQLiteStore {
     }
 
     /// The next free `_id` of a table (the file is locked to this context, so ids can be given out
-    /// before the rows are written).
+    /// before the rows are written). An `_id` is below 2^48 (a row's key holds its table beside it):
+    /// a table whose ids reach that, which only a change outside libmapping makes, takes no more rows.
     private func nextID(root: Int) throws(MappingError) -> Int64 {
-        if let next = nextIDs[root] {
-            nextIDs[root] = next + 1
-            return next
-        }
         guard let table = layout.tables[root] else { throw MappingError(.failed, "no table for an entity of the model") }
-        let query = try connection.statement("SELECT coalesce(max(\"_id\"), 0) FROM \(quote(table.name))")
-        guard try query.step(), case .integer(let highest) = query.column(0) else {
-            throw MappingError(.store, "cannot read the ids of \(quote(table.name))")
+        let next: Int64
+        if let known = nextIDs[root] {
+            next = known
+        } else {
+            let query = try connection.statement("SELECT coalesce(max(\"_id\"), 0) FROM \(quote(table.name))")
+            guard try query.step(), case .integer(let highest) = query.column(0) else {
+                throw MappingError(.store, "cannot read the ids of \(quote(table.name))")
+            }
+            query.reset()
+            guard highest >= 0, highest < 1 << 48 else {
+                throw MappingError(.store, "a row of \(quote(table.name)) has an _id out of range (\(highest)): the store was changed outside libmapping")
+            }
+            next = highest + 1
         }
-        query.reset()
-        nextIDs[root] = highest + 2
-        return highest + 1
+        guard next < 1 << 48 else {
+            throw MappingError(.store, "\(quote(table.name)) has no _id left for a new row (its highest is 2^48 - 1): the store was changed outside libmapping")
+        }
+        nextIDs[root] = next + 1
+        return next
     }
 
     private func delete(_ object: ObjectID, _ entity: Entity) throws(MappingError) -> Int64? {

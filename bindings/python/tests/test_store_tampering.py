@@ -153,6 +153,30 @@ def test_a_grown_spec_over_duplicate_identities_is_a_store_error(original, tmp_p
     assert digest(path) == before
 
 
+@pytest.mark.parametrize("row_id,message", [
+    (2**63 - 1, '"Person" has an _id out of range (9223372036854775807)'),
+    (2**48 - 1, '"Person" has no _id left for a new row'),
+])
+def test_a_new_row_beyond_the_ids_a_store_can_hold_is_a_store_error(original, tmp_path, row_id, message):
+    """Found by fuzzing: an _id set to the largest integer made the next new row's id overflow (a
+    trap). Only an import that adds a row asks for a new id; it fails and nothing is written."""
+    path = copy(original, tmp_path, f'UPDATE "Person" SET _id = {row_id} WHERE id = 4')
+    before = digest(path)
+    with mapping.Context(SPEC, store=str(path)) as ctx:
+        for _ in range(2):
+            with pytest.raises(mapping.StoreError) as caught:
+                ctx.import_json("person", json.dumps([{"id": 99, "name": "new"}]))
+            assert message in str(caught.value), str(caught.value)
+        assert ctx.get("Person", 99) is None
+    assert digest(path) == before
+    # A change to existing rows needs no new id.
+    with mapping.Context(SPEC, store=str(path)) as ctx:
+        ctx.import_json("person", json.dumps([{"id": 1, "name": "renamed"}]))
+    with mapping.Context(SPEC, store=str(path)) as ctx:
+        assert ctx.get("Person", 1)["name"] == "renamed"
+        assert ctx.get("Person", 99) is None
+
+
 def test_a_store_refusing_a_read_only_open_says_what_would_bring_it_up(original, tmp_path):
     """Read-only, a grown spec asks for one writable open; a changed type is named, since opening
     for writing would refuse it too."""
