@@ -9,6 +9,7 @@
 //   CMappingHeader  include/mapping.h as a module: the status codes' one source, and the C ABI's types
 //   MappingCore     safe Swift only: spec model, values, graph, importer, serializer, queries, HTTP pieces
 //   CJansson        system library wrapping jansson (shim.h turns its macros into functions)
+//   CJanssonArena   C: jansson parses into an arena, freed whole (no walk of the tree, no free per node)
 //   CSimdJSONLoader the simdjson parser's functions, from its plugin libmapping-simdjson.so
 //   MappingJSON     the only target that touches json_t or simdjson's tape: parsing, the readers the importer walks
 //   MappingSQL      what both database stores share: the tables a model becomes, values to and from SQL
@@ -132,7 +133,9 @@ let package = Package(
         .target(name: "MappingArena", swiftSettings: optimize),
         .target(name: "MappingCore", dependencies: ["MappingLock", "MappingArena", "CMappingHeader"], exclude: ["Import/HotPath.md"],
                 swiftSettings: optimize),
-        .target(name: "MappingJSON", dependencies: ["MappingLock", "MappingArena", "MappingCore", "CJansson"] + simdjsonDependency,
+        // C, since jansson's allocation functions are C function pointers with per-thread state.
+        .target(name: "CJanssonArena", dependencies: ["CJansson"]),
+        .target(name: "MappingJSON", dependencies: ["MappingLock", "MappingArena", "MappingCore", "CJansson", "CJanssonArena"] + simdjsonDependency,
                 swiftSettings: optimize + simdjsonDefine),
         .target(name: "MappingSQL", dependencies: ["MappingCore"], swiftSettings: optimize),
         .target(name: "MappingSQLite", dependencies: ["MappingCore", "MappingSQL", "CSQLite"], swiftSettings: optimize),

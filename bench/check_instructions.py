@@ -2,9 +2,10 @@
 
 Callgrind counts instructions, not time, so the figure is the same on every run of the same build on
 the same machine: a growth past the tolerance is a real change in the hot path, not noise. The
-counted workload is bench/instructions.c (10,000 people imported, then imported again) on each
-parser the library was built with. Swift's per-process hash seed is fixed so dictionary layouts,
-and with them the count, repeat exactly.
+counted workloads are bench/instructions.c's: 10,000 people imported, then imported again (keys
+"jansson" and "simdjson" of the baseline), and each real payload of PAYLOADS imported twice the same
+way (keys "<payload>/<parser>"), on each parser the library was built with. Swift's per-process
+hash seed is fixed so dictionary layouts, and with them the count, repeat exactly.
 
 usage: check_instructions.py BINARY SPEC BASELINE [--update]
 Fails (exit 1) when a count grows by more than TOLERANCE over the baseline; --update rewrites the
@@ -18,6 +19,10 @@ import tempfile
 
 TOLERANCE = 0.03
 PARSERS = ("jansson", "simdjson")
+# Real payloads kept in the repository: (name, payload, spec, mapping), paths from its root.
+# GitHub's events: large objects whose `payload` members are kept as `json` attributes.
+PAYLOADS = (("github_events", "examples/data/github_events.json", "bench/specs/github_events.spec.json", "event"),)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def available(parser):
@@ -28,12 +33,13 @@ def available(parser):
     return library.mapping_parser_is_available(code) == 1
 
 
-def count(binary, spec, parser):
+def count(binary, spec, parser, payload=()):
+    """Instructions of one workload: the people (no `payload`), or (payload file, mapping) twice."""
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "callgrind.out")
         env = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
         subprocess.run(["valgrind", "--tool=callgrind", "--toggle-collect=measured_import",
-                        f"--callgrind-out-file={out}", binary, spec, parser],
+                        f"--callgrind-out-file={out}", binary, spec, parser, *payload],
                        check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(out) as file:
             for line in file:
@@ -49,22 +55,27 @@ def main():
     if os.path.exists(baseline_path):
         with open(baseline_path) as file:
             baseline = json.load(file)
-    counts = {parser: count(binary, spec, parser) for parser in PARSERS if available(parser)}
+    parsers = [parser for parser in PARSERS if available(parser)]
+    counts = {parser: count(binary, spec, parser) for parser in parsers}
+    for name, payload, payload_spec, mapping in PAYLOADS:
+        for parser in parsers:
+            counts[f"{name}/{parser}"] = count(binary, os.path.join(ROOT, payload_spec), parser,
+                                               (os.path.join(ROOT, payload), mapping))
 
-    print("| parser | baseline | now | change |")
+    print("| workload | baseline | now | change |")
     print("|---|---:|---:|---:|")
     failed = []
-    for parser, now in counts.items():
-        before = baseline.get(parser)
+    for workload, now in counts.items():
+        before = baseline.get(workload)
         if before is None:
-            print(f"| {parser} | none | {now:,} | |")
+            print(f"| {workload} | none | {now:,} | |")
             if not update:
-                failed.append(f"{parser}: no baseline (run `make bench-check UPDATE=1`)")
+                failed.append(f"{workload}: no baseline (run `make bench-check UPDATE=1`)")
             continue
         change = now / before - 1
-        print(f"| {parser} | {before:,} | {now:,} | {change:+.2%} |")
+        print(f"| {workload} | {before:,} | {now:,} | {change:+.2%} |")
         if change > TOLERANCE:
-            failed.append(f"{parser}: {change:+.2%} instructions (limit +{TOLERANCE:.0%})")
+            failed.append(f"{workload}: {change:+.2%} instructions (limit +{TOLERANCE:.0%})")
 
     if update:
         with open(baseline_path, "w") as file:

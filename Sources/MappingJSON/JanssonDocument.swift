@@ -1,4 +1,5 @@
 internal import CJansson
+internal import CJanssonArena
 public import MappingCore
 
 /// A payload parsed by jansson. Owns the tree: it is released when the document is.
@@ -7,13 +8,27 @@ public final class JanssonDocument {
     let root: UnsafeMutablePointer<json_t>
     /// The text's long number literals (jansson keeps doubles, not the digits written).
     let numbers: NumberLiterals
+    private let tree: Tree
 
-    private init(root: UnsafeMutablePointer<json_t>, numbers: NumberLiterals) {
-        self.root = root
+    private init(_ tree: Tree, numbers: NumberLiterals) {
+        self.root = tree.root
+        self.tree = tree
         self.numbers = numbers
     }
 
-    deinit { cjansson_decref(root) }
+    deinit { tree.release() }
+
+    /// A parsed tree and what holds its memory: an arena (`CJanssonArena`), freed whole, or (when
+    /// jansson's allocation functions are someone else's) jansson's own allocations, released by
+    /// dropping the root's reference. No node of the tree is ever released on its own.
+    private struct Tree {
+        let root: UnsafeMutablePointer<json_t>
+        let arena: OpaquePointer?
+
+        func release() {
+            if let arena { cjansson_arena_free(arena) } else { cjansson_decref(root) }
+        }
+    }
 
     /// Parses UTF-8 JSON text. Any top-level value is accepted; a syntax error becomes a
     /// `MappingError` with code `.parse` and jansson's line, column and byte position.
@@ -27,14 +42,14 @@ public final class JanssonDocument {
             // The earliest problem is reported: a malformation before the NUL is found by parsing the
             // text before it (which, short of one, just ends too soon).
             do {
-                cjansson_decref(try load(UnsafeRawBufferPointer(rebasing: bytes[..<nul])))
+                try load(UnsafeRawBufferPointer(rebasing: bytes[..<nul])).release()
             } catch where !error.endsTooSoon {
                 throw error.problem
             } catch {}
             throw RawNUL.error(at: nul, in: bytes)
         }
         do {
-            return JanssonDocument(root: try load(bytes), numbers: numbers)
+            return JanssonDocument(try load(bytes), numbers: numbers)
         } catch {
             throw error.problem
         }
@@ -46,13 +61,14 @@ public final class JanssonDocument {
         let endsTooSoon: Bool
     }
 
-    /// jansson's tree of `bytes` (one reference, the caller's).
-    private static func load(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> UnsafeMutablePointer<json_t> {
+    /// jansson's tree of `bytes`, the caller's to release.
+    private static func load(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> Tree {
         var error = json_error_t()
+        var arena: OpaquePointer?
         let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
         let empty: [CChar] = [0]
         let parsed: UnsafeMutablePointer<json_t>? = empty.withUnsafeBufferPointer { fallback in
-            json_loadb(base ?? fallback.baseAddress, bytes.count, cjansson_decode_flags(), &error)
+            cjansson_arena_loadb(base ?? fallback.baseAddress, bytes.count, cjansson_decode_flags(), &error, &arena)
         }
         guard let parsed else {
             let text = withUnsafePointer(to: &error) { String(cString: cjansson_error_text($0)) }
@@ -76,7 +92,7 @@ public final class JanssonDocument {
                                                 line: line, column: column, position: position),
                           endsTooSoon: withUnsafePointer(to: &error, { cjansson_error_ends_too_soon($0) }) != 0)
         }
-        return parsed
+        return Tree(root: parsed, arena: arena)
     }
 
     /// For text whose buffer is gone once this returns: its long numbers are found now.

@@ -635,12 +635,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                               MAPPING_NUL_TERMINATED, NULL);
         fuzz_status(ctx, imported);
         if ((flags & MAPPING_OPEN_READONLY) && absent) FUZZ_ASSERT(imported != MAPPING_OK);
+        /* The count is the database's: on a file whose pages were flipped it may meet one the open
+         * and the reads above did not (found by fuzzing), which is a tampered store too. */
         size_t people = 0;
-        FUZZ_ASSERT(mapping_entity_count(ctx, "Person", &people) == MAPPING_OK);
+        int counted = mapping_entity_count(ctx, "Person", &people);
+        fuzz_status(ctx, counted);
+        FUZZ_ASSERT(counted == MAPPING_OK || counted == MAPPING_ESTORE);
         mapping_context_free(ctx);
         /* What the commit wrote is there when the file is opened again (for the inputs that ask: an
          * open is most of an input's time). */
-        if (imported == MAPPING_OK && !(flags & MAPPING_OPEN_READONLY) && (setup & 64)) {
+        if (imported == MAPPING_OK && counted == MAPPING_OK && !(flags & MAPPING_OPEN_READONLY) && (setup & 64)) {
             ctx = NULL;
             rc = mapping_context_open(spec, MAPPING_NUL_TERMINATED, path, 0, &ctx);
             if (rc != MAPPING_OK) fprintf(stderr, "opening again: %s\n", mapping_error_message(NULL));
