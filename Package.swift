@@ -78,6 +78,14 @@ var simdjsonTargets: [Target] {
 // cross-module optimization: bench-check's import then costs 1.9 (jansson) and 3.3 (simdjson)
 // times the instructions.
 let optimize: [SwiftSetting] = localFlags ? [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))] : []
+// The jansson arena's allocator reads a thread-local variable per allocation jansson makes: TLS
+// descriptors (the default on arm64) make that read a short call instead of __tls_get_addr,
+// which a library opened with dlopen (Python's ctypes) otherwise goes through. x86-64 only.
+#if arch(x86_64)
+let tlsDescriptors: [CSetting] = localFlags ? [.unsafeFlags(["-mtls-dialect=gnu2"])] : []
+#else
+let tlsDescriptors: [CSetting] = []
+#endif
 
 // The PostgreSQL store is built when libpq's header is there, decided as for simdjson: the
 // environment variable MAPPING_POSTGRES=1 or =0, or unset, whether Debian's libpq-fe.h is installed.
@@ -134,7 +142,7 @@ let package = Package(
         .target(name: "MappingCore", dependencies: ["MappingLock", "MappingArena", "CMappingHeader"], exclude: ["Import/HotPath.md"],
                 swiftSettings: optimize),
         // C, since jansson's allocation functions are C function pointers with per-thread state.
-        .target(name: "CJanssonArena", dependencies: ["CJansson"]),
+        .target(name: "CJanssonArena", dependencies: ["CJansson"], cSettings: tlsDescriptors),
         .target(name: "MappingJSON", dependencies: ["MappingLock", "MappingArena", "MappingCore", "CJansson", "CJanssonArena"] + simdjsonDependency,
                 swiftSettings: optimize + simdjsonDefine),
         .target(name: "MappingSQL", dependencies: ["MappingCore"], swiftSettings: optimize),

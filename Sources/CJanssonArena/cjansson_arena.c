@@ -40,16 +40,21 @@ static block *add_block(cjansson_arena *arena, size_t size) {
     return fresh;
 }
 
+/* An allocation that needs a new block: out of line, so that the common path saves no registers. */
+static __attribute__((noinline)) void *allocate_in_new_block(cjansson_arena *arena, size_t size) {
+    block *fresh = add_block(arena, size);
+    if (fresh == NULL) return NULL;
+    fresh->used = size;
+    return (char *)fresh + header_size();
+}
+
 static void *arena_malloc(size_t size) {
     cjansson_arena *arena = active;
     if (arena == NULL) return forward_malloc(size);
     if (size > SIZE_MAX - ALIGN) return NULL;
     size = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
     block *current = arena->blocks;
-    if (current == NULL || current->size - current->used < size) {
-        current = add_block(arena, size);
-        if (current == NULL) return NULL;
-    }
+    if (current == NULL || current->size - current->used < size) return allocate_in_new_block(arena, size);
     void *at = (char *)current + header_size() + current->used;
     current->used += size;
     return at;

@@ -35,7 +35,9 @@ public final class StringArena: @unchecked Sendable {
     @exclusivity(unchecked) private var used = 0
     /// Open addressing over `shared`: 0 is an empty slot; otherwise the low 32 bits n name
     /// `shared[n - 1]` and the high 32 bits are the top of that string's hash, so a probe passes
-    /// other strings without reading them. Kept at most half full, so a probe ends soon. Both are
+    /// other strings without reading them. A probe starts at those same bits (masked), so growing
+    /// the table moves entries without hashing their strings again. Kept at most half full, so a
+    /// probe ends soon. Both are
     /// raw buffers: as Swift arrays in a class, every probe paid for a retain, a uniqueness check and
     /// an exclusivity check.
     @exclusivity(unchecked) private var table = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
@@ -174,7 +176,7 @@ public final class StringArena: @unchecked Sendable {
     private func find(_ bytes: UnsafeRawBufferPointer, hash: UInt64) -> (found: Ref?, probe: Int) {
         let mask = table.count - 1
         let tag = hash >> 32
-        var probe = Int(truncatingIfNeeded: hash) & mask
+        var probe = Int(truncatingIfNeeded: tag) & mask
         while table[probe] != 0 {
             if table[probe] >> 32 == tag {
                 let candidate = shared[Int(truncatingIfNeeded: table[probe] & 0xFFFF_FFFF) - 1]
@@ -195,11 +197,10 @@ public final class StringArena: @unchecked Sendable {
         let larger = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count)
         larger.initialize(repeating: 0)
         let mask = count - 1
-        for index in 0..<sharedCount {
-            let hash = withBytes(shared[index]) { Self.hash($0, seed: seed) }
-            var probe = Int(truncatingIfNeeded: hash) & mask
+        for entry in table where entry != 0 {
+            var probe = Int(truncatingIfNeeded: entry >> 32) & mask
             while larger[probe] != 0 { probe = (probe + 1) & mask }
-            larger[probe] = Self.entry(hash: hash, index: index + 1)
+            larger[probe] = entry
         }
         table.deallocate()
         table = larger
@@ -270,12 +271,22 @@ public final class StringArena: @unchecked Sendable {
             offset += 8
         }
         if offset < bytes.count {
+            // The rest in one or two loads rather than a loop per byte: with eight bytes or more,
+            // the last eight (overlapping bytes already mixed: the length is in the seed); with four
+            // to seven, the first four and the last four.
             var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < bytes.count {
-                tail |= UInt64(bytes[offset]) << shift
-                shift += 8
-                offset += 1
+            if bytes.count >= 8 {
+                tail = bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+            } else if bytes.count >= 4 {
+                tail = UInt64(bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+                    | UInt64(bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self)) << 32
+            } else {
+                var shift: UInt64 = 0
+                while offset < bytes.count {
+                    tail |= UInt64(bytes[offset]) << shift
+                    shift += 8
+                    offset += 1
+                }
             }
             hash = Bytes.mix(hash ^ tail)
         }

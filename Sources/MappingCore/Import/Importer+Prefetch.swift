@@ -20,26 +20,39 @@ extension Importer {
     }
 
     /// One representation: its identity looked up (a miss is noted), and the to-manys its mapping
-    /// sets.
+    /// sets. Only the identity is read here, in code specialized for the reader; what is noted is
+    /// the store's (`noteListsSet`, `notePrefetched`), so that nothing of this walk runs as
+    /// unspecialized generic code (which cost ten times the mapping run's lookups).
     mutating func notePrefetch(_ node: Reader.Node, _ mapping: MappingPlan) {
-        guard let log = store.session.faultLog, model.entities.indices.contains(mapping.entity) else { return }
+        guard store.session.faultLog != nil, model.entities.indices.contains(mapping.entity) else { return }
         let entity = model.entities[mapping.entity]
+        store.noteListsSet(by: mapping, of: entity)
+        // Values that do not coerce are left to the mapping run, which reports them.
+        guard mapping.prefetchesIdentity, let map = entity.identityMap,
+              let key = try? identityKey(node, mapping, entity, keyValue: nil) else { return }
+        store.notePrefetched(key, map: map)
+    }
+}
+
+extension ObjectStore {
+    /// Notes the to-manys `mapping` sets whole in the call's fault log, to be read with their
+    /// owners' rows.
+    mutating func noteListsSet(by mapping: MappingPlan, of entity: Entity) {
+        guard let log = session.faultLog else { return }
         for relationshipMapping in mapping.relationships where entity.relationships.indices.contains(relationshipMapping.relationship) {
             let relationship = entity.relationships[relationshipMapping.relationship]
             if relationship.toMany, let inverse = relationship.inverse {
                 log.listsSet.insert(ListKind(destination: relationship.destination, inverse: inverse))
             }
         }
-        // Values that do not coerce are left to the mapping run, which reports them; so are values
-        // a transformer makes (a host's must be called only as mapping calls it).
-        guard !mapping.identifiesByScan, mapping.keyAttribute == nil, let map = entity.identityMap,
-              mapping.identitySources.allSatisfy({ source in
-                  source.map { mapping.attributes.indices.contains($0) && mapping.attributes[$0].transformer == nil } ?? false
-              }),
-              let key = try? identityKey(node, mapping, entity, keyValue: nil) else { return }
-        // An identity the graph keeps for an object it evicted (a graph that knows every identity
-        // keeps them) finds a fault: its row is read with the others, before the run that maps.
-        if let found = store.lookup(map: map, key: key), store.faultEntity(found) != nil {
+    }
+
+    /// Looks up an identity a payload carries (a miss is noted by the lookup). An identity the graph
+    /// keeps for an object it evicted (a graph that knows every identity keeps them) finds a
+    /// fault: its row is read with the others, before the run that maps.
+    mutating func notePrefetched(_ key: IdentityKey, map: Int) {
+        guard let log = session.faultLog else { return }
+        if let found = lookup(map: map, key: key), faultEntity(found) != nil {
             log.faults.insert(found)
         }
     }

@@ -48,6 +48,11 @@ public final class MappingPlan: Sendable {
     /// Per attribute mapping (as `attributes`), how the importer sets it; plain values, so the
     /// loop over a representation's attributes touches no class.
     let routes: [AttributeRoute]
+    /// Whether an import's walk before mapping (`Importer.prefetch`) can compute this mapping's
+    /// identities: identified through the identity map, not by a representation's key, and every
+    /// identification value mapped by key paths without a transformer (values a transformer makes
+    /// are left to the mapping run: a host's transformer is called only as mapping calls it).
+    let prefetchesIdentity: Bool
 
     init(name: String, index: Int, entity: Int, rootPath: KeyPath?, attributes: [AttributeMappingPlan],
          relationships: [RelationshipMappingPlan], identitySources: [Int?], mapsSelf: Bool,
@@ -76,6 +81,9 @@ public final class MappingPlan: Sendable {
         self.optional = optional
         self.members = members
         self.routes = routes
+        prefetchesIdentity = !identifiesByScan && keyAttribute == nil && identitySources.allSatisfy { source in
+            source.map { attributes.indices.contains($0) && attributes[$0].transformer == nil } ?? false
+        }
     }
 }
 
