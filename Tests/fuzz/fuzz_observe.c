@@ -47,6 +47,26 @@ static struct {
 
 static void cleanup(void) { mapping_context_free(run.ctx); }
 
+static void never_called(mapping_context *ctx, const mapping_fetch_change *change, void *payload) {
+    (void)ctx;
+    (void)change;
+    (void)payload;
+    FUZZ_ASSERT(0);  /* removed before any commit */
+}
+
+/* A new context, with a watch registered and removed once. Swift keeps an object's weak
+ * references in a side table made with the first one and freed with the object, and the object's
+ * reference count points to it in a form LeakSanitizer cannot follow: made during an input (the
+ * first watch on a context made at the end of the input before), it was reported as that input's
+ * leak (found by fuzzing; it could not happen alone). */
+static mapping_context *fresh_context(void) {
+    mapping_context *ctx = fuzz_context();
+    uint64_t token = 0;
+    FUZZ_ASSERT(mapping_context_watch(ctx, "Person", NULL, NULL, NULL, 0, never_called, NULL, &token) == MAPPING_OK);
+    FUZZ_ASSERT(mapping_context_unobserve(ctx, token) == MAPPING_OK);
+    return ctx;
+}
+
 /* FUZZ_OBSERVE_TRACE=1 prints each step and call, to read what a finding's input does. */
 static int tracing = -1;
 #define TRACE(...)                                                                 \
@@ -58,7 +78,7 @@ static int tracing = -1;
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
-    FUZZ_KEEP(run.ctx = fuzz_context());
+    FUZZ_KEEP(run.ctx = fresh_context());
     atexit(cleanup);
     return 0;
 }
@@ -424,7 +444,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     steps(&main, MAX_STEPS, NULL);
 
     if (run.freed) {
-        FUZZ_KEEP(run.ctx = fuzz_context());
+        FUZZ_KEEP(run.ctx = fresh_context());
         run.freed = 0;
         return 0;
     }
