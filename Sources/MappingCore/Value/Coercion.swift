@@ -36,10 +36,12 @@ enum Coercion {
                 scalar = .real(reader.real(of: node))
             }
         case .string where type == .date:
-            // Parsed from the parser's bytes: no `String` unless the message needs one.
-            let bytes = reader.withStringBytes(of: node) { [UInt8]($0) }
-            if bytes.isEmpty { return .skip }
-            return .value(.date(try date(text: bytes)))
+            // Parsed from the parser's bytes in place: no copy, and no `String` unless the message
+            // needs one. An empty string is no date (skipped).
+            let parsed: Timestamp?? = reader.withStringBytes(of: node) { $0.isEmpty ? .none : .some(DateParser.parse(bytes: $0)) }
+            guard let parsed else { return .skip }
+            if let parsed { return .value(.date(parsed)) }
+            return .value(.date(try date(text: Array(reader.string(of: node).utf8))))
         case .string: scalar = .string(reader.string(of: node))
         case .object, .array:
             throw MappingError(.type, "expected a \(type.rawValue) value, found \(kind == .object ? "an object" : "an array")")

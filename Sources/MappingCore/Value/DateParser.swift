@@ -12,9 +12,9 @@ enum DateParser {
         parse(bytes: Array(text.utf8))
     }
 
-    /// The same, from the UTF-8 bytes a parser holds (the importer's path: no `String` made unless
-    /// every fixed format fails and the text may be epoch seconds).
-    static func parse(bytes: [UInt8]) -> Timestamp? {
+    /// The same, from UTF-8 bytes: those a parser holds, read in place (the importer's path: no
+    /// copy, and no `String` made unless every fixed format fails and the text may be epoch seconds).
+    static func parse<Bytes: RandomAccessCollection>(bytes: Bytes) -> Timestamp? where Bytes.Element == UInt8, Bytes.Index == Int {
         var scanner = ByteScanner(bytes)
         if let date = iso8601(&scanner) { return date }
         scanner = ByteScanner(bytes)
@@ -29,7 +29,7 @@ enum DateParser {
 
     /// Four digits, or ISO 8601's expanded form for years outside 0000–9999: a sign and four to six
     /// digits (`+12345`, `-0044`), as the serializer writes them.
-    private static func isoYear(_ s: inout ByteScanner) -> Int? {
+    private static func isoYear<Bytes>(_ s: inout ByteScanner<Bytes>) -> Int? {
         guard let sign = s.sign() else { return s.digits(exactly: 4) }
         guard let (value, count) = s.digitRun(max: 6), count >= 4 else { return nil }
         return sign * value
@@ -41,7 +41,7 @@ enum DateParser {
         return iso8601(&scanner)
     }
 
-    private static func iso8601(_ s: inout ByteScanner) -> Timestamp? {
+    private static func iso8601<Bytes>(_ s: inout ByteScanner<Bytes>) -> Timestamp? {
         guard let year = isoYear(&s), s.take("-"), let month = s.digits(exactly: 2), s.take("-"),
               let day = s.digits(exactly: 2) else { return nil }
         if s.atEnd { return Timestamp(year: year, month: month, day: day) }
@@ -72,7 +72,7 @@ enum DateParser {
 
     /// .NET's `/Date(1112715000000-0500)/`: milliseconds since 1970; the offset only says where the
     /// writer was, the instant is the milliseconds.
-    private static func dotNet(_ s: inout ByteScanner) -> Timestamp? {
+    private static func dotNet<Bytes>(_ s: inout ByteScanner<Bytes>) -> Timestamp? {
         guard s.take("/"), s.take("D"), s.take("a"), s.take("t"), s.take("e"), s.take("(") else { return nil }
         let negative = s.take("-")
         guard let (millis, _) = s.digitRun(max: 15) else { return nil }
@@ -83,14 +83,14 @@ enum DateParser {
         return Timestamp(microseconds: Int64(negative ? -millis : millis) * 1_000)
     }
 
-    private static func slashed(_ s: inout ByteScanner) -> Timestamp? {
+    private static func slashed<Bytes>(_ s: inout ByteScanner<Bytes>) -> Timestamp? {
         guard let month = s.digits(exactly: 2), s.take("/"), let day = s.digits(exactly: 2), s.take("/"),
               let year = s.digits(exactly: 4), s.atEnd else { return nil }
         return Timestamp(year: year, month: month, day: day)
     }
 
     /// RFC 1123, RFC 850 and asctime: all start with a weekday name.
-    private static func httpDate(_ s: inout ByteScanner) -> Timestamp? {
+    private static func httpDate<Bytes>(_ s: inout ByteScanner<Bytes>) -> Timestamp? {
         guard let weekday = s.letters(), weekdays.contains(where: { weekday == $0 || weekday == $0.prefix(3) })
         else { return nil }
         if s.take(",") {
@@ -123,18 +123,20 @@ enum DateParser {
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }
 
-/// A cursor over the UTF-8 bytes of a short string, for the fixed-format parsers above.
-struct ByteScanner {
-    private let bytes: [UInt8]
-    private var index = 0
+/// A cursor over the UTF-8 bytes of a short string, for the fixed-format parsers above: an array,
+/// or a parser's bytes read in place.
+struct ByteScanner<Bytes: RandomAccessCollection> where Bytes.Element == UInt8, Bytes.Index == Int {
+    private let bytes: Bytes
+    private var index: Int
 
-    init(_ text: String) { bytes = Array(text.utf8) }
+    init(_ bytes: Bytes) {
+        self.bytes = bytes
+        index = bytes.startIndex
+    }
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    var atEnd: Bool { index == bytes.endIndex }
 
-    var atEnd: Bool { index == bytes.count }
-
-    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+    private var current: UInt8? { index >= bytes.startIndex && index < bytes.endIndex ? bytes[index] : nil }
 
     mutating func take(_ character: Unicode.Scalar) -> Bool {
         guard let byte = current, character.isASCII, byte == UInt8(character.value) else { return false }
@@ -194,4 +196,8 @@ struct ByteScanner {
         guard let name = letters(), ["GMT", "UTC", "UT", "Z"].contains(name) else { return nil }
         return 0
     }
+}
+
+extension ByteScanner where Bytes == [UInt8] {
+    init(_ text: String) { self.init(Array(text.utf8)) }
 }
