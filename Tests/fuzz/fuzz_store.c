@@ -430,11 +430,14 @@ static int find_in(const mapping_list *list, mapping_object object) {
 
 /* Rows are checked as they are read, so any read may be the one that meets a tampered row: it
  * fails with MAPPING_ESTORE and a message, and the reading stops there (what it read stays valid).
- * Any other failure is a finding. */
+ * A damaged file may also list rows its table cannot give (found by fuzzing): a handle to such a
+ * row reads as deleted (MAPPING_ESTALE), as a handle to a row that is gone does (links to rows
+ * that are gone are dropped: stores written before deletes cleared them hold some). Any other
+ * failure is a finding. */
 #define READ(call)                                      \
     do {                                                \
         int read_ = (call);                             \
-        if (read_ == MAPPING_ESTORE) {                  \
+        if (read_ == MAPPING_ESTORE || (damaged && read_ == MAPPING_ESTALE)) { \
             fuzz_status(ctx, read_);                    \
             goto tampered;                              \
         }                                               \
