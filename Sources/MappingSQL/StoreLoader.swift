@@ -120,7 +120,7 @@ extension StoreLayout {
     package func column<Rows: StoredRows>(_ attribute: Int, of entity: Entity, ids: [Int64],
                                           _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) -> [Int64: AttributeValue?] {
         let dense = Self.denseRange(ids)
-        guard let last = ids.last, ids.count <= Self.maxBatch || dense != nil, root.indices.contains(entity.index),
+        guard !ids.isEmpty, ids.count <= Self.maxBatch || dense != nil, root.indices.contains(entity.index),
               let table = tables[root[entity.index]], attributeColumns.indices.contains(entity.index),
               attributeColumns[entity.index].indices.contains(attribute), entity.attributes.indices.contains(attribute) else { return [:] }
         let column = attributeColumns[entity.index][attribute]
