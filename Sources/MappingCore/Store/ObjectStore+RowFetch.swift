@@ -26,7 +26,7 @@ extension ObjectStore {
         if !uncommitted, let order, predicate == nil || translated?.exact == true {
             let keys = try source.keys(of: entity, kinds: kinds, where: translated?.filter, order: order, offset: request.offset,
                                        limit: request.limit)
-            let found = objects(forKeys: keys, entity, source)
+            let found = try objects(forKeys: keys, entity, source)
             // Read as it is walked, a batch of rows at a time.
             let faults = found.reduce(0) { $0 + (faultEntity($1) != nil ? 1 : 0) }
             session.faultBatches.remember(found, faults: faults)
@@ -43,7 +43,7 @@ extension ObjectStore {
             filter = filter.map { .or([$0, $0.reaching(keys)]) }
         }
         let keys = try source.keys(of: entity, kinds: kinds, where: filter, order: [], offset: 0, limit: nil)
-        var candidates = objects(forKeys: keys, entity, source)
+        var candidates = try objects(forKeys: keys, entity, source)
         if uncommitted {
             // What the transaction touched may match in memory though its row does not (or it has
             // none yet): the objects of the fetched kinds, and faults linked as one of them (or
@@ -180,8 +180,17 @@ extension ObjectStore {
         return read
     }
 
-    /// The object of each key: the one the graph has, else a new fault of `entity`.
-    mutating func objects(forKeys keys: [Int64], _ entity: Entity, _ source: any RowSource) -> [ObjectID] {
+    /// The object of each key: the one the graph has, else a new fault of `entity`. A key listed
+    /// twice is a damaged file (a table's rows are unique by key): two faults for one row would
+    /// leave one without its key (found by fuzzing a file with flipped bytes).
+    mutating func objects(forKeys keys: [Int64], _ entity: Entity, _ source: any RowSource) throws(MappingError) -> [ObjectID] {
+        if keys.count > 1 {
+            let ordered = keys.sorted()
+            for index in ordered.indices.dropFirst() where ordered[index] == ordered[index - 1] {
+                throw MappingError(.store, "the store lists one row of \(entity.name) twice: the file is damaged "
+                                   + "(SQLite's PRAGMA integrity_check tells where)", attribute: entity.name)
+            }
+        }
         // Pairs, not a dictionary: the keys of a result are distinct, and a million of them in a
         // dictionary took tens of MB for the length of the call.
         var made: [(key: Int64, object: ObjectID)] = []

@@ -62,7 +62,7 @@ extension ObjectStore {
             let kinds = group.kinds.map { model.entities[$0] }
             for filter in group.filters(members) {
                 let keys = try source.keys(of: entity, kinds: kinds, where: filter, order: [], offset: 0, limit: nil)
-                try materialize(objects(forKeys: keys, entity, source), model: model)
+                try materialize(try objects(forKeys: keys, entity, source), model: model)
             }
         }
     }
