@@ -41,7 +41,7 @@ enum Coercion {
             let parsed: Timestamp?? = reader.withStringBytes(of: node) { $0.isEmpty ? .none : .some(DateParser.parse(bytes: $0)) }
             guard let parsed else { return .skip }
             if let parsed { return .value(.date(parsed)) }
-            return .value(.date(try date(text: Array(reader.string(of: node).utf8))))
+            throw notADate(reader.string(of: node))
         case .string: scalar = .string(reader.string(of: node))
         case .object, .array:
             throw MappingError(.type, "expected a \(type.rawValue) value, found \(kind == .object ? "an object" : "an array")")
@@ -153,17 +153,17 @@ enum Coercion {
         case .real(let d):
             if let t = Timestamp(secondsSince1970: d) { return t }
         case .string(let s):
-            return try date(text: Array(s.utf8))
+            if let t = DateParser.parse(s) { return t }
+            throw notADate(s)
         case .boolean:
             throw MappingError(.type, "a boolean is not a date")
         }
         throw MappingError(.range, "the date is out of range")
     }
 
-    /// A date string's UTF-8 bytes as a date (`DateParser`'s formats), or the error naming the text.
-    private static func date(text bytes: [UInt8]) throws(MappingError) -> Timestamp {
-        if let t = DateParser.parse(bytes: bytes) { return t }
-        throw MappingError(.type, "\(quoted(String(decoding: bytes, as: UTF8.self))) is not a date")
+    /// The error for a string no date format reads (one wording for both paths, which parse once).
+    private static func notADate(_ text: String) -> MappingError {
+        MappingError(.type, "\(quoted(text)) is not a date")
     }
 
     private static func json(_ scalar: Scalar) -> JSONValue {
