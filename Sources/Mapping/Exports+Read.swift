@@ -201,7 +201,7 @@ public func mapping_object_get_json(_ context: OpaquePointer?, _ object: UInt64,
     out?.pointee = nil
     return withAttribute(context, object, attribute) { (value, _, _) throws(MappingError) in
         guard let out else { throw MappingError(.misuse, "the output pointer is NULL") }  // before allocating
-        out.pointee = CString.copy((value?.jsonValue ?? .null).text().utf8)
+        out.pointee = CString.copy((value?.jsonText ?? "null").utf8)
     }
 }
 

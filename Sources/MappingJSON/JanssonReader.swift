@@ -60,14 +60,16 @@ struct JanssonReader: JSONReader {
     func real(of node: Node) -> Double { json_real_value(node) }
 
     func forEachMember(of node: Node, _ body: (String, Node) throws(MappingError) -> Void) throws(MappingError) {
+        try forEachMemberKey(of: node) { (key, value) throws(MappingError) in
+            try body(String(decoding: key.bindMemory(to: UInt8.self), as: UTF8.self), value)
+        }
+    }
+
+    func forEachMemberKey(of node: Node, _ body: (UnsafeRawBufferPointer, Node) throws(MappingError) -> Void) throws(MappingError) {
         var iterator = json_object_iter(node)
         while let current = iterator {
             if let keyChars = json_object_iter_key(current), let value = json_object_iter_value(current) {
-                let length = json_object_iter_key_len(current)
-                let key = keyChars.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
-                    String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
-                }
-                try body(key, value)
+                try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(keyChars), count: json_object_iter_key_len(current)), value)
             }
             iterator = json_object_iter_next(node, current)
         }

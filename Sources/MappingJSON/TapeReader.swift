@@ -171,13 +171,19 @@ struct TapeReader: JSONReader {
     /// as jansson compares them: a Swift `String` key would merge canonically equivalent spellings
     /// (NFC "é" and NFD "é") that jansson keeps apart.
     func forEachMember(of node: Int, _ body: (String, Int) throws(MappingError) -> Void) throws(MappingError) {
+        try forEachMemberKey(of: node) { (key, value) throws(MappingError) in
+            try body(String(decoding: key.bindMemory(to: UInt8.self), as: UTF8.self), value)
+        }
+    }
+
+    func forEachMemberKey(of node: Int, _ body: (UnsafeRawBufferPointer, Int) throws(MappingError) -> Void) throws(MappingError) {
         guard tag(node) == UInt8(ascii: "{") else { return }
         let end = after(node) - 1
         if hasUniqueKeys(node) {
             // The common case: members in document order, nothing to merge, nothing allocated.
             var index = node + 1
             while index < end {
-                try body(String(decoding: bytes(index), as: UTF8.self), index + 1)
+                try body(UnsafeRawBufferPointer(bytes(index)), index + 1)
                 index = after(index + 1)
             }
             return
@@ -195,7 +201,7 @@ struct TapeReader: JSONReader {
             }
             index = after(index + 1)
         }
-        for member in members { try body(String(decoding: member.key.bytes, as: UTF8.self), member.value) }
+        for member in members { try body(UnsafeRawBufferPointer(member.key.bytes), member.value) }
     }
 }
 

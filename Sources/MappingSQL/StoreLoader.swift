@@ -339,7 +339,7 @@ extension StoreLayout {
             guard !identity.contains(where: { $0 == nil }) else { continue }
             if let other = seen[map, default: [:]].updateValue(row.key, forKey: identity) {
                 let table = tables[root[row.entity]]?.name ?? entity.name
-                let shown = identity.map { $0?.jsonValue.text() ?? "null" }.joined(separator: ", ")
+                let shown = identity.map { $0?.jsonText ?? "null" }.joined(separator: ", ")
                 throw MappingError(.store, "rows \(Self.rowID(of: other)) and \(Self.rowID(of: row.key)) of \(quote(table)) hold one "
                                    + "\(entity.name) identity (\(shown)): the store was changed outside libmapping (its unique "
                                    + "index dropped?); keep one of them", attribute: entity.name)

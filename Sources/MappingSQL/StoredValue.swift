@@ -22,7 +22,7 @@ extension StoredValue {
         case .decimal(let number)?: self = .text(number.description)
         case .boolean(let flag)?: self = .integer(flag ? 1 : 0)
         case .date(let instant)?: self = .integer(instant.microseconds)
-        case .json(let json)?: self = .text(json.text())
+        case .json(let json)?: self = .text(json.text)
         }
     }
 
@@ -41,7 +41,7 @@ extension StoredValue {
         case (.date, .integer(let number)): return .date(Timestamp(microseconds: number))
         case (.json, .text(let text)):
             do {
-                return .json(try json(text))
+                return .json(JSONText(try json(text)))
             } catch {
                 throw MappingError(.store, "column \"\(column)\" holds JSON that does not parse (\(error.message))")
             }

@@ -16,7 +16,7 @@ package enum JSONWriter {
     /// gets ".0" (the parsers refuse such integers but take reals, whose digits `NumberLiterals`
     /// recovers), and one beyond a double's range is written as a string (a number would overflow;
     /// a decimal attribute reads the string back).
-    private static func writeDecimal(_ number: ExactDecimal, into output: inout [UInt8]) {
+    static func writeDecimal(_ number: ExactDecimal, into output: inout [UInt8]) {
         if !number.doubleValue.isFinite {
             writeString(number.description, into: &output)
         } else if number.isIntegral && number.int64Value == nil {
@@ -30,8 +30,8 @@ package enum JSONWriter {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .integer(let number): output.append(contentsOf: String(number).utf8)
-        case .real(let number): output.append(contentsOf: (number.isFinite ? number.description : "null").utf8)
+        case .integer(let number): writeInteger(number, into: &output)
+        case .real(let number): writeReal(number, into: &output)
         case .decimal(let number): writeDecimal(number, into: &output)
         case .string(let text): writeString(text, into: &output)
         case .array(let elements):
@@ -58,6 +58,10 @@ package enum JSONWriter {
         }
     }
 
+    static func writeReal(_ number: Double, into output: inout [UInt8]) {
+        output.append(contentsOf: (number.isFinite ? number.description : "null").utf8)
+    }
+
     private static func newline(_ output: inout [UInt8], pretty: Bool, indent: Int) {
         guard pretty else { return }
         output.append(UInt8(ascii: "\n"))
@@ -65,6 +69,45 @@ package enum JSONWriter {
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// The index of the first byte at or after `start` that a JSON string escapes (a control
+    /// character, `"` or `\\`), or `bytes.count`. Eight bytes at a time: a byte below 0x20, or
+    /// equal to one of the two, sets the high bit of its lane in `hits` (the classic zero-byte test).
+    static func firstEscaped(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        if let base = bytes.baseAddress {
+            while bytes.count - index >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+                let hits = ((word &- ones &* 0x20) | (quote &- ones) | (backslash &- ones)) & ~word & highs
+                if hits != 0 { return index + hits.trailingZeroBitCount / 8 }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return index
+    }
+
+    /// An integer's digits, written in place (`String(number)` makes a string for each).
+    static func writeInteger(_ number: Int64, into output: inout [UInt8]) {
+        var magnitude = number.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, filled from the end
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                count += 1
+                buffer[24 - count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude != 0
+            if number < 0 { output.append(UInt8(ascii: "-")) }
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+        }
+    }
 
     /// One stored value in a column (`ColumnWriter`): null for a missing value, dates as seconds
     /// written exactly (a JSON number with every microsecond, not a double's nearest).
@@ -74,11 +117,12 @@ package enum JSONWriter {
         case .string(let text)?: writeString(text, into: &output)
         case .integer(let number)?: output.append(contentsOf: String(number).utf8)
         case .date(let instant)?: output.append(contentsOf: instant.secondsText.utf8)
+        case .json(let json)?: output.append(contentsOf: json.text.utf8)
         case let other?: write(other.jsonValue, into: &output, pretty: false, indent: 0)
         }
     }
 
-    private static func writeString(_ text: String, into output: inout [UInt8]) {
+    static func writeString(_ text: String, into output: inout [UInt8]) {
         // Through `withUTF8`'s contiguous buffer: walking the UTF-8 view byte by byte cost ~700
         // instructions per short string.
         var contiguous = text
@@ -88,27 +132,32 @@ package enum JSONWriter {
     /// A string's UTF-8 bytes as a JSON string (the graph's own bytes, for a column of strings).
     static func writeString(bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Most strings need no escape: their bytes are copied whole.
-        guard bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            output.append(contentsOf: bytes)
-            output.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in bytes {
+        // The runs between escapes are copied whole (most strings are one run); an escape is
+        // appended byte by byte, never as an array of its own.
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            index = firstEscaped(in: bytes, from: index)
+            guard index < bytes.count else { break }
+            let byte = bytes[index]
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            index += 1
+            start = index
+            output.append(UInt8(ascii: "\\"))
             switch byte {
-            case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case UInt8(ascii: "\n"): output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case UInt8(ascii: "\n"): output.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): output.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): output.append(UInt8(ascii: "t"))
             case 0..<0x20:
-                output.append(contentsOf: "\\u00".utf8)
+                output.append(contentsOf: "u00".utf8)
                 output.append(hexDigits[Int(byte >> 4)])
                 output.append(hexDigits[Int(byte & 0x0F)])
             default:
-                output.append(byte)
+                output.append(byte)  // \" or \\
             }
         }
+        // (`start` is where the bytes not yet copied begin.)
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         output.append(UInt8(ascii: "\""))
     }
 }

@@ -149,7 +149,7 @@ package struct Serializer {
             let key: String
             switch store.attributeValue(of: object, keyAttribute) {
             case .string(let text)?: key = text
-            case let value?: key = value.jsonValue.text()
+            case let value?: key = value.jsonText
             case nil: key = ""
             }
             members.append(JSONMember(key, try representation(of: object, mapping)))

@@ -50,8 +50,9 @@ struct Connector {
             switch store.attributeValue(of: object, pair.source) {
             case nil:
                 wanted.append([nil])
-            case .json(.array(let elements))?:
+            case .json(let json)? where json.text.utf8.first == UInt8(ascii: "["):
                 allNull = false
+                guard case .array(let elements) = json.value else { return [] }
                 wanted.append(elements.map { Self.coerce($0, to: type) })
             case let value?:
                 allNull = false

@@ -119,7 +119,7 @@ extension Importer {
             case .date(let date):
                 switch declared.type {
                 case .date: return .value(.date(date))
-                case .string, .json: return .value(declared.type == .string ? .string(date.iso8601) : .json(.string(date.iso8601)))
+                case .string, .json: return .value(declared.type == .string ? .string(date.iso8601) : .json(JSONText(.string(date.iso8601))))
                 default: throw MappingError(.type, "the transformer makes a date, which a \(declared.type.rawValue) attribute cannot hold")
                 }
             }

@@ -21,7 +21,7 @@ enum PredicateValue: Sendable {
         case .decimal(let number)?: self = .decimal(number)
         case .boolean(let flag)?: self = .bool(flag)
         case .date(let instant)?: self = .date(instant)
-        case .json(let json)?: self = PredicateValue(json: json)
+        case .json(let json)?: self = PredicateValue(json: json.value)
         }
     }
 

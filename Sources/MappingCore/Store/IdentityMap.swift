@@ -145,8 +145,8 @@ package enum IdentityKey: Hashable {
     /// The values as JSON text, for messages: `"a"`, or `1, "x"`.
     var text: String {
         switch self {
-        case .single(let value): value.jsonValue.text()
-        case .compound(let values): values.map { $0.jsonValue.text() }.joined(separator: ", ")
+        case .single(let value): value.jsonText
+        case .compound(let values): values.map(\.jsonText).joined(separator: ", ")
         }
     }
 }

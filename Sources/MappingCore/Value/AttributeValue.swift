@@ -10,8 +10,8 @@ public enum AttributeValue: Hashable, Sendable {
     indirect case decimal(ExactDecimal)
     case boolean(Bool)
     case date(Timestamp)
-    /// Boxed for the same reason: a `JSONValue` holds a string inline.
-    indirect case json(JSONValue)
+    /// Kept as its canonical text (see `JSONText`).
+    case json(JSONText)
 
     public var type: AttributeType {
         switch self {
@@ -25,6 +25,9 @@ public enum AttributeValue: Hashable, Sendable {
         }
     }
 
+    /// A `json` value made from a tree (its text written once, here).
+    public static func json(_ value: JSONValue) -> AttributeValue { .json(JSONText(value)) }
+
     /// The value as the JSON the serializer writes: dates as ISO-8601 text, decimals as exact numbers.
     public var jsonValue: JSONValue {
         switch self {
@@ -34,8 +37,14 @@ public enum AttributeValue: Hashable, Sendable {
         case .decimal(let d): .decimal(d)
         case .boolean(let b): .bool(b)
         case .date(let t): .string(t.iso8601)
-        case .json(let j): j
+        case .json(let j): j.value
         }
+    }
+
+    /// The value as JSON text (`jsonValue` written; a `json` value's own text, not parsed and written again).
+    public var jsonText: String {
+        if case .json(let json) = self { return json.text }
+        return jsonValue.text()
     }
 }
 

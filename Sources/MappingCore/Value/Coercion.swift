@@ -19,7 +19,7 @@ enum Coercion {
                                       depthLimit: Int) throws(MappingError) -> Coerced {
         let kind = reader.kind(of: node)
         if kind == .null { return .null }
-        if type == .json { return .value(.json(try reader.copyValue(of: node, depthLimit: depthLimit))) }
+        if type == .json { return .value(.json(try reader.jsonText(of: node, depthLimit: depthLimit))) }
         let scalar: Scalar
         switch kind {
         case .null: return .null
@@ -66,7 +66,7 @@ enum Coercion {
         case .decimal: return .value(.decimal(try decimal(scalar)))
         case .boolean: return .value(.boolean(try boolean(scalar)))
         case .date: return .value(.date(try date(scalar)))
-        case .json: return .value(.json(json(scalar)))
+        case .json: return .value(.json(JSONText(json(scalar))))
         }
     }
 

@@ -42,6 +42,9 @@ public protocol JSONReader {
     func forEachElement(of node: Node, _ body: (Int, Node) throws(MappingError) -> Void) throws(MappingError)
     /// Calls `body` with each member of an object in document order; nothing for other kinds.
     func forEachMember(of node: Node, _ body: (String, Node) throws(MappingError) -> Void) throws(MappingError)
+    /// `forEachMember` with each key's UTF-8 bytes where the parser keeps them (no `String` made);
+    /// the bytes are valid only during the call.
+    func forEachMemberKey(of node: Node, _ body: (UnsafeRawBufferPointer, Node) throws(MappingError) -> Void) throws(MappingError)
     /// The decimal a real number was written as when its double rounded it (`nil` when the double
     /// is exact); `.range` when the text spelled several numbers that round to it (see `NumberLiterals`).
     func recoveredDecimal(of node: Node) throws(MappingError) -> ExactDecimal?
@@ -65,6 +68,17 @@ extension JSONReader {
     public func gather(_ node: Node, _ table: MemberTable, into nodes: inout [Node?], at base: Int) {
         for (slot, key) in table.keys.enumerated() where nodes.indices.contains(base + slot) {
             nodes[base + slot] = member(of: node, key: key)
+        }
+    }
+
+    public func forEachMemberKey(of node: Node,
+                                 _ body: (UnsafeRawBufferPointer, Node) throws(MappingError) -> Void) throws(MappingError) {
+        try forEachMember(of: node) { (key, value) throws(MappingError) in
+            var failure: MappingError?
+            Array(key.utf8).withUnsafeBytes { bytes in
+                do throws(MappingError) { try body(bytes, value) } catch { failure = error }
+            }
+            if let failure { throw failure }
         }
     }
 

@@ -1,0 +1,54 @@
+/// A payload's subtree written as JSON text straight from the parser's document: the bytes
+/// `JSONWriter` writes for the tree `copyValue(of:)` would build, without building it (a `json`
+/// attribute of a GitHub event is an object of dozens of members: a tree is an allocation for each).
+extension JSONWriter {
+    static func write<R: JSONReader>(_ node: R.Node, of reader: R, depthLimit: Int,
+                                     into output: inout [UInt8]) throws(MappingError) {
+        guard depthLimit > 0 else {
+            throw MappingError(.depth, "JSON value nested too deeply to store")
+        }
+        switch reader.kind(of: node) {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .true: output.append(contentsOf: "true".utf8)
+        case .false: output.append(contentsOf: "false".utf8)
+        case .integer: writeInteger(reader.integer(of: node), into: &output)
+        case .real:
+            // A number the double would round keeps its digits as a decimal.
+            if let written = try reader.recoveredDecimal(of: node) {
+                writeDecimal(written, into: &output)
+            } else {
+                writeReal(reader.real(of: node), into: &output)
+            }
+        case .string:
+            reader.withStringBytes(of: node) { writeString(bytes: $0.bindMemory(to: UInt8.self), into: &output) }
+        case .array:
+            output.append(UInt8(ascii: "["))
+            try reader.forEachElement(of: node) { (index, element) throws(MappingError) in
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                try write(element, of: reader, depthLimit: depthLimit - 1, into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object:
+            output.append(UInt8(ascii: "{"))
+            var first = true
+            try reader.forEachMemberKey(of: node) { (key, value) throws(MappingError) in
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                writeString(bytes: key.bindMemory(to: UInt8.self), into: &output)
+                output.append(UInt8(ascii: ":"))
+                try write(value, of: reader, depthLimit: depthLimit - 1, into: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+}
+
+extension JSONReader {
+    /// The subtree at `node` as a `json` attribute's value, at most `depthLimit` levels deep.
+    public func jsonText(of node: Node, depthLimit: Int) throws(MappingError) -> JSONText {
+        var output: [UInt8] = []
+        output.reserveCapacity(512)  // most values fit: no regrowth
+        try JSONWriter.write(node, of: self, depthLimit: depthLimit, into: &output)
+        return JSONText(canonical: String(decoding: output, as: UTF8.self))
+    }
+}
