@@ -6,30 +6,29 @@ import MappingArena
 /// to write an exact decimal, which is why output is written here.)
 package enum JSONWriter {
     package static func text(_ value: JSONValue, pretty: Bool) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(256)
+        var output = ByteOutput()
         write(value, into: &output, pretty: pretty, indent: 0)
-        return String(decoding: output, as: UTF8.self)
+        return output.string
     }
 
     /// Every digit, in a form both parsers read back to the same decimal: an integer beyond 64 bits
     /// gets ".0" (the parsers refuse such integers but take reals, whose digits `NumberLiterals`
     /// recovers), and one beyond a double's range is written as a string (a number would overflow;
     /// a decimal attribute reads the string back).
-    static func writeDecimal(_ number: ExactDecimal, into output: inout [UInt8]) {
+    static func writeDecimal(_ number: ExactDecimal, into output: inout ByteOutput) {
         if !number.doubleValue.isFinite {
             writeString(number.description, into: &output)
         } else if number.isIntegral && number.int64Value == nil {
-            output.append(contentsOf: (number.description + ".0").utf8)
+            output.append(number.description + ".0")
         } else {
-            output.append(contentsOf: number.description.utf8)
+            output.append(number.description)
         }
     }
 
-    private static func write(_ value: JSONValue, into output: inout [UInt8], pretty: Bool, indent: Int) {
+    private static func write(_ value: JSONValue, into output: inout ByteOutput, pretty: Bool, indent: Int) {
         switch value {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .null: output.append("null")
+        case .bool(let flag): output.append(flag ? "true" : "false")
         case .integer(let number): writeInteger(number, into: &output)
         case .real(let number): writeReal(number, into: &output)
         case .decimal(let number): writeDecimal(number, into: &output)
@@ -58,14 +57,14 @@ package enum JSONWriter {
         }
     }
 
-    static func writeReal(_ number: Double, into output: inout [UInt8]) {
-        output.append(contentsOf: (number.isFinite ? number.description : "null").utf8)
+    static func writeReal(_ number: Double, into output: inout ByteOutput) {
+        if number.isFinite { output.append(number.description) } else { output.append("null") }
     }
 
-    private static func newline(_ output: inout [UInt8], pretty: Bool, indent: Int) {
+    private static func newline(_ output: inout ByteOutput, pretty: Bool, indent: Int) {
         guard pretty else { return }
         output.append(UInt8(ascii: "\n"))
-        output += repeatElement(UInt8(ascii: " "), count: indent * 2)
+        for _ in 0..<max(0, indent) { output.append("  ") }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
@@ -94,7 +93,7 @@ package enum JSONWriter {
     }
 
     /// An integer's digits, written in place (`String(number)` makes a string for each).
-    static func writeInteger(_ number: Int64, into output: inout [UInt8]) {
+    package static func writeInteger(_ number: Int64, into output: inout ByteOutput) {
         var magnitude = number.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, filled from the end
         var count = 0
@@ -104,25 +103,27 @@ package enum JSONWriter {
                 buffer[24 - count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
             } while magnitude != 0
-            if number < 0 { output.append(UInt8(ascii: "-")) }
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+        }
+        if number < 0 { output.append(UInt8(ascii: "-")) }
+        withUnsafeBytes(of: &digits) { buffer in
+            output.append(UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[(24 - count)...]))
         }
     }
 
     /// One stored value in a column (`ColumnWriter`): null for a missing value, dates as seconds
     /// written exactly (a JSON number with every microsecond, not a double's nearest).
-    static func writeColumnValue(_ value: AttributeValue?, into output: inout [UInt8]) {
+    static func writeColumnValue(_ value: AttributeValue?, into output: inout ByteOutput) {
         switch value {
-        case nil: output.append(contentsOf: "null".utf8)
+        case nil: output.append("null")
         case .string(let text)?: writeString(text, into: &output)
-        case .integer(let number)?: output.append(contentsOf: String(number).utf8)
-        case .date(let instant)?: output.append(contentsOf: instant.secondsText.utf8)
-        case .json(let json)?: output.append(contentsOf: json.text.utf8)
+        case .integer(let number)?: writeInteger(number, into: &output)
+        case .date(let instant)?: output.append(instant.secondsText)
+        case .json(let json)?: output.append(json.text)
         case let other?: write(other.jsonValue, into: &output, pretty: false, indent: 0)
         }
     }
 
-    static func writeString(_ text: String, into output: inout [UInt8]) {
+    static func writeString(_ text: String, into output: inout ByteOutput) {
         // Through `withUTF8`'s contiguous buffer: walking the UTF-8 view byte by byte cost ~700
         // instructions per short string.
         var contiguous = text
@@ -130,7 +131,7 @@ package enum JSONWriter {
     }
 
     /// A string's UTF-8 bytes as a JSON string (the graph's own bytes, for a column of strings).
-    static func writeString(bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    package static func writeString(bytes: UnsafeBufferPointer<UInt8>, into output: inout ByteOutput) {
         output.append(UInt8(ascii: "\""))
         // The runs between escapes are copied whole (most strings are one run); an escape is
         // appended byte by byte, never as an array of its own.
@@ -140,7 +141,7 @@ package enum JSONWriter {
             index = firstEscaped(in: bytes, from: index)
             guard index < bytes.count else { break }
             let byte = bytes[index]
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            output.append(UnsafeBufferPointer(rebasing: bytes[start..<index]))
             index += 1
             start = index
             output.append(UInt8(ascii: "\\"))
@@ -149,7 +150,7 @@ package enum JSONWriter {
             case UInt8(ascii: "\r"): output.append(UInt8(ascii: "r"))
             case UInt8(ascii: "\t"): output.append(UInt8(ascii: "t"))
             case 0..<0x20:
-                output.append(contentsOf: "u00".utf8)
+                output.append("u00")
                 output.append(hexDigits[Int(byte >> 4)])
                 output.append(hexDigits[Int(byte & 0x0F)])
             default:
@@ -157,36 +158,36 @@ package enum JSONWriter {
             }
         }
         // (`start` is where the bytes not yet copied begin.)
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        output.append(UnsafeBufferPointer(rebasing: bytes[start...]))
         output.append(UInt8(ascii: "\""))
     }
 }
 
 /// One attribute of many objects as a JSON array (`mapping_list_values`): null for a missing value,
 /// dates as seconds since 1970 (exact to the microsecond, unlike ISO text).
-struct ColumnWriter {
-    private var output: [UInt8] = []
+struct ColumnWriter: ~Copyable {
+    private var output: ByteOutput
 
     init(capacity: Int) {
-        output.reserveCapacity(capacity * 16 + 2)
+        output = ByteOutput(capacity: capacity.multipliedReportingOverflow(by: 16).overflow ? 256 : capacity * 16 + 2)
         output.append(UInt8(ascii: "["))
     }
 
     mutating func append(_ value: AttributeValue?) {
-        if output.count > 1 { output.append(UInt8(ascii: ",")) }
+        if output.written > 1 { output.append(UInt8(ascii: ",")) }
         JSONWriter.writeColumnValue(value, into: &output)
     }
 
     /// A string read in place from the graph's arena (no `String` made for it).
     mutating func appendString(_ ref: StringArena.Ref, from arena: StringArena) {
-        if output.count > 1 { output.append(UInt8(ascii: ",")) }
+        if output.written > 1 { output.append(UInt8(ascii: ",")) }
         // Typed as bytes so that appending them is one copy, not a generic element loop.
         arena.withBytes(ref) { JSONWriter.writeString(bytes: $0.bindMemory(to: UInt8.self), into: &output) }
     }
 
     mutating func finish() -> [UInt8] {
         output.append(UInt8(ascii: "]"))
-        return output
+        return output.array
     }
 }
 

@@ -1,3 +1,5 @@
+public import MappingArena
+
 /// The kinds of JSON value a reader reports.
 public enum JSONKind: Sendable {
     case object, array, string, integer, real, `true`, `false`, null
@@ -45,6 +47,9 @@ public protocol JSONReader {
     /// `forEachMember` with each key's UTF-8 bytes where the parser keeps them (no `String` made);
     /// the bytes are valid only during the call.
     func forEachMemberKey(of node: Node, _ body: (UnsafeRawBufferPointer, Node) throws(MappingError) -> Void) throws(MappingError)
+    /// Appends the subtree at `node` as canonical JSON text (`JSONWriter`'s), at most `depthLimit`
+    /// levels deep. The default walks the reader's interface; a reader may walk its document directly.
+    func writeJSON(of node: Node, depthLimit: Int, into output: inout ByteOutput) throws(MappingError)
     /// The decimal a real number was written as when its double rounded it (`nil` when the double
     /// is exact); `.range` when the text spelled several numbers that round to it (see `NumberLiterals`).
     func recoveredDecimal(of node: Node) throws(MappingError) -> ExactDecimal?
