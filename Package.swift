@@ -4,7 +4,8 @@
 // Targets, from the bottom up; each imports only targets above it in this list (Tests/layers
 // checks it, see docs/layout.md):
 //   MappingLock     the locks (pthread mutexes ThreadSanitizer understands)
-//   MappingArena    the graph's string bytes in chunks that never move (the core's only raw memory)
+//   MappingArena    the graph's string bytes in chunks that never move, and the buffer JSON is written into
+//                   (the only raw memory Swift allocates)
 //   CPluginLoader   finds and opens libmapping's plugins (dlopen)
 //   CMappingHeader  include/mapping.h as a module: the status codes' one source, and the C ABI's types
 //   MappingCore     safe Swift only: spec model, values, graph, importer, serializer, queries, HTTP pieces
