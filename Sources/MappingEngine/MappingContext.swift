@@ -417,9 +417,9 @@ public final class MappingContext: Sendable {
     /// JSON text for one object (`asList == false`) or a list, through the named mapping.
     public func serialize(mapping name: String, objects: [ObjectID], asList: Bool,
                           options: SerializeOptions = []) throws(MappingError) -> String {
-        let document = try serializedDocument(mapping: name, objects: objects, asList: asList, options: options)
+        let document = try serialized(mapping: name, objects: objects, asList: asList, options: options)
         if options.contains(.formEncoded) {
-            guard let form = FormEncoder.encode(document) else {
+            guard let form = FormEncoder.encode(document.tree) else {
                 throw MappingError(.misuse, "form encoding needs an object at the top: serialize one object, or give the mapping a rootPath")
             }
             return form
@@ -430,11 +430,16 @@ public final class MappingContext: Sendable {
     /// What `serialize` writes, as a `JSONValue`.
     func serializedDocument(mapping name: String, objects: [ObjectID], asList: Bool,
                             options: SerializeOptions) throws(MappingError) -> JSONValue {
+        try serialized(mapping: name, objects: objects, asList: asList, options: options).tree
+    }
+
+    private func serialized(mapping name: String, objects: [ObjectID], asList: Bool,
+                            options: SerializeOptions) throws(MappingError) -> SerializedJSON {
         let plan = try mappingReference(name)
         let spec = self.spec
         let hosts = hostTransformers
-        return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> JSONValue in
-            try store.touching(model: spec.model, probing: false) { (store, _) throws(MappingError) -> JSONValue in
+        return try withGraph(touching: true) { (store: inout ObjectStore) throws(MappingError) -> SerializedJSON in
+            try store.touching(model: spec.model, probing: false) { (store, _) throws(MappingError) -> SerializedJSON in
                 var serializer = Serializer(spec: spec, store: store, options: options)
                 serializer.hosts = hosts
                 return try serializer.document(objects, mapping: plan, asList: asList)

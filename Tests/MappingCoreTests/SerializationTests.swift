@@ -149,4 +149,34 @@ final class SerializationTests: XCTestCase {
         let part = try XCTUnwrap(ctx.importJSON(mapping: "part", #"{"date": "/Date(1112715000000-0500)/"}"#).first)
         XCTAssertEqual(try ctx.value(of: part, attribute: "date").0, .date(Timestamp(microseconds: 1_112_715_000_000_000)))
     }
+
+    /// A `json` attribute is written as the text it is kept as; a relationship written at a key path
+    /// inside it (GitHub's `payload.issue`) goes into that object, and the result is the same in
+    /// every form: compact, pretty, form-encoded and as a tree.
+    func testJSONAttributesAreWrittenAsKeptAndTakeMembersWrittenInsideThem() throws {
+        let spec = """
+            {"entities": {
+               "Event": {"attributes": {"id": "integer", "payload": "json"}, "identification": "id",
+                         "relationships": {"issue": {"entity": "Issue"}}},
+               "Issue": {"attributes": {"id": "integer", "title": "string"}, "identification": "id"}},
+             "mappings": {
+               "event": {"entity": "Event", "attributes": {"id": "id", "payload": "payload"},
+                         "relationships": {"issue": {"keyPath": "payload.issue", "mapping": "issue"}}},
+               "issue": {"entity": "Issue", "attributes": {"id": "id", "title": "name"}}}}
+            """
+        let ctx = try TestFixtures.context(spec)
+        let payload = #"{"id": 1, "payload": {"action": "op\"ened", "issue": {"id": 7, "name": "t", "extra": [1, {"x": null}]}, "n": [1.5, -0.0, 12345678901234567890.5]}}"#
+        let event = try XCTUnwrap(ctx.importJSON(mapping: "event", payload).first)
+        let compact = try ctx.serialize(mapping: "event", objects: [event], asList: false)
+        // The relationship's representation takes the member's place (what was there is not merged).
+        XCTAssertEqual(compact, #"{"id":1,"payload":{"action":"op\"ened","issue":{"id":7,"name":"t"},"n":[1.5,-0.0,12345678901234567890.5]}}"#)
+        let plain = #"{"id": 2, "payload": [true, {"a": "b"}]}"#
+        let other = try XCTUnwrap(ctx.importJSON(mapping: "event", plain).first)
+        XCTAssertEqual(try ctx.serialize(mapping: "event", objects: [other], asList: false), #"{"id":2,"payload":[true,{"a":"b"}]}"#)
+        let tree = try ctx.serializedDocument(mapping: "event", objects: [event], asList: false, options: [])
+        XCTAssertEqual(tree.text(), compact)
+        XCTAssertEqual(try ctx.serialize(mapping: "event", objects: [event], asList: false, options: .pretty), tree.text(pretty: true))
+        XCTAssertEqual(try ctx.serialize(mapping: "event", objects: [other], asList: false, options: .formEncoded),
+                       "id=2&payload[]=true&payload[][a]=b")
+    }
 }

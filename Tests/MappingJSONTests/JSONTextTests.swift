@@ -84,6 +84,20 @@ final class JSONTextTests: XCTestCase {
                 // Read back, the text is a tree whose text is the same; and where no number changes
                 // its kind on the way (see `JSONText`), the tree itself.
                 XCTAssertEqual(JSONText(written.value), written, "round \(round): \(json)")
+                // Split without parsing (the serializer merges key paths into kept objects so), a
+                // container's parts are the texts of the tree's parts.
+                switch tree {
+                case .object(let members):
+                    XCTAssertEqual(written.members?.map(\.key), members.map(\.key), "round \(round)")
+                    XCTAssertEqual(written.members?.map(\.value), members.map { JSONText($0.value) }, "round \(round)")
+                    XCTAssertNil(written.elements)
+                case .array(let elements):
+                    XCTAssertEqual(written.elements, elements.map { JSONText($0) }, "round \(round)")
+                    XCTAssertNil(written.members)
+                default:
+                    XCTAssertNil(written.members)
+                    XCTAssertNil(written.elements)
+                }
                 if !json.contains("9007199254740993.0") {
                     XCTAssertEqual(written.value, tree, "round \(round), \(parser.name): \(json)")
                 }

@@ -25,7 +25,7 @@ package enum JSONWriter {
         }
     }
 
-    private static func write(_ value: JSONValue, into output: inout ByteOutput, pretty: Bool, indent: Int) {
+    static func write(_ value: JSONValue, into output: inout ByteOutput, pretty: Bool, indent: Int) {
         switch value {
         case .null: output.append("null")
         case .bool(let flag): output.append(flag ? "true" : "false")

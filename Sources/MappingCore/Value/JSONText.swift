@@ -31,6 +31,23 @@ public struct JSONText: Hashable, Sendable {
         }
     }
 
+    /// An object's members, each value its own text (not parsed: a canonical text's parts are
+    /// canonical); `nil` if this is not an object.
+    public var members: [(key: String, value: JSONText)]? {
+        split(keyed: true)?.map { ($0.key ?? "", $0.value) }
+    }
+
+    /// An array's elements, each its own text (not parsed); `nil` if this is not an array.
+    public var elements: [JSONText]? { split(keyed: false)?.map(\.value) }
+
+    private func split(keyed: Bool) -> [(key: String?, value: JSONText)]? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var parser = CanonicalJSONParser(bytes: bytes)
+            return parser.split(keyed: keyed)
+        }
+    }
+
     public static func == (a: JSONText, b: JSONText) -> Bool { AttributeValue.sameBytes(a.text, b.text) }
 
     public func hash(into hasher: inout Hasher) {
@@ -119,6 +136,85 @@ private struct CanonicalJSONParser {
         }
     }
 
+    /// The values of the object (`keyed`) or array at the start, each as its own text, with the
+    /// members' keys; `nil` for another kind or text it cannot read.
+    mutating func split(keyed: Bool) -> [(key: String?, value: JSONText)]? {
+        let (open, close) = keyed ? (UInt8(ascii: "{"), UInt8(ascii: "}")) : (UInt8(ascii: "["), UInt8(ascii: "]"))
+        skipSpace()
+        guard current == open else { return nil }
+        offset += 1
+        var parts: [(key: String?, value: JSONText)] = []
+        skipSpace()
+        if current == close { return parts }
+        while true {
+            var key: String?
+            if keyed {
+                skipSpace()
+                guard current == UInt8(ascii: "\""), let name = string() else { return nil }
+                skipSpace()
+                guard current == UInt8(ascii: ":") else { return nil }
+                offset += 1
+                key = name
+            }
+            skipSpace()
+            let start = offset
+            guard skipValue(depth: 0) else { return nil }
+            let span = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+            parts.append((key, JSONText(canonical: span)))
+            skipSpace()
+            guard let separator = current else { return nil }
+            offset += 1
+            if separator == close { return parts }
+            guard separator == UInt8(ascii: ",") else { return nil }
+        }
+    }
+
+    /// Moves past one value without reading it; false for text it cannot read.
+    private mutating func skipValue(depth: Int) -> Bool {
+        guard depth < Self.maxDepth, let byte = current else { return false }
+        switch byte {
+        case UInt8(ascii: "\""):
+            offset += 1
+            while let next = current {
+                offset += 1
+                if next == UInt8(ascii: "\"") { return true }
+                if next == UInt8(ascii: "\\") { offset += 1 }  // the escaped byte
+            }
+            return false
+        case UInt8(ascii: "["), UInt8(ascii: "{"):
+            let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
+            offset += 1
+            skipSpace()
+            if current == close {
+                offset += 1
+                return true
+            }
+            while true {
+                skipSpace()
+                if byte == UInt8(ascii: "{") {
+                    guard current == UInt8(ascii: "\""), skipValue(depth: depth + 1) else { return false }
+                    skipSpace()
+                    guard current == UInt8(ascii: ":") else { return false }
+                    offset += 1
+                    skipSpace()
+                }
+                guard skipValue(depth: depth + 1) else { return false }
+                skipSpace()
+                guard let separator = current else { return false }
+                offset += 1
+                if separator == close { return true }
+                guard separator == UInt8(ascii: ",") else { return false }
+            }
+        default:
+            let start = offset
+            while let next = current, next != UInt8(ascii: ","), next != UInt8(ascii: "]"), next != UInt8(ascii: "}"),
+                  next != UInt8(ascii: ":"), next > 0x20 {
+                offset += 1
+            }
+            return offset > start
+        }
+    }
+
     /// A number as `JSONWriter` writes each kind: digits alone are an integer; a real is the
     /// shortest text that reads back as its double; anything else is an exact decimal.
     private mutating func number() -> JSONValue? {
@@ -161,11 +257,11 @@ private struct CanonicalJSONParser {
         // Most strings have no escape: their bytes are taken whole.
         while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") { offset += 1 }
         guard let stop = current else { return nil }
-        var decoded = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
         if stop == UInt8(ascii: "\"") {
             offset += 1
-            return String(decoding: decoded, as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(offset - 1)]), as: UTF8.self)
         }
+        var decoded = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
         while let byte = current {
             offset += 1
             if byte == UInt8(ascii: "\"") { return String(decoding: decoded, as: UTF8.self) }
