@@ -44,7 +44,7 @@ struct JanssonReader: JSONReader {
     /// for each key a mapping reads.
     func gather(_ node: Node, _ table: MemberTable, into nodes: inout [Node?], at base: Int) {
         nodes.withUnsafeMutableBufferPointer { nodes in
-            for slot in 0..<table.count where nodes.indices.contains(base + slot) { nodes[base + slot] = nil }
+            table.clearSlots(of: nodes, at: base)
             var iterator = json_object_iter(node)
             while let current = iterator {
                 if let key = json_object_iter_key(current), let value = json_object_iter_value(current) {

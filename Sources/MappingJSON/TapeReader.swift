@@ -92,7 +92,7 @@ struct TapeReader: JSONReader {
     /// earlier one, so each slot ends with the last value, as `member(of:key:)` finds it.
     func gather(_ node: Int, _ table: MemberTable, into nodes: inout [Int?], at base: Int) {
         nodes.withUnsafeMutableBufferPointer { nodes in
-            for slot in 0..<table.count where nodes.indices.contains(base + slot) { nodes[base + slot] = nil }
+            table.clearSlots(of: nodes, at: base)
             guard tag(node) == UInt8(ascii: "{") else { return }
             let end = after(node) - 1
             var index = node + 1

@@ -55,6 +55,18 @@ public final class MemberTable: Sendable {
         return Int(truncatingIfNeeded: mixed >> 40)
     }
 
+    /// Sets the table's slots in `nodes`, from `base`, to `nil` (those the buffer holds), with the
+    /// bounds worked out once rather than checked per slot.
+    @inlinable @inline(__always) public func clearSlots<N>(of nodes: UnsafeMutableBufferPointer<N?>, at base: Int) {
+        let lower = max(base, 0)
+        let upper = min(base &+ count, nodes.count)
+        var index = lower
+        while index < upper {
+            nodes[index] = nil
+            index &+= 1
+        }
+    }
+
     /// The slot of the key spelled by `name`, if the table has it. Inlined into the readers' walks;
     /// every array is indexed after its bounds are checked.
     @inlinable @inline(__always) public func slot(of name: UnsafeBufferPointer<UInt8>) -> Int? {
