@@ -13,9 +13,9 @@ typedef struct block {
 struct cjansson_arena {
     block *blocks;      /* the newest first: allocations come from it */
     size_t next_size;   /* the size of the next block (doubles, up to MAX_BLOCK) */
-    /* The newest block's free bytes (both NULL before the first block): an allocation is a
-     * comparison and an addition, with no block header to read. */
-    char *cursor, *limit;
+    /* The newest block's bytes from `start`, free from `cursor` to `limit` (all NULL before the
+     * first block): an allocation is a comparison and an addition, with no block header to read. */
+    char *start, *cursor, *limit;
 };
 
 enum { ALIGN = 16, MIN_BLOCK = 4096, MAX_BLOCK = 1 << 30 };
@@ -48,6 +48,7 @@ static __attribute__((noinline)) void *allocate_in_new_block(cjansson_arena *are
     block *fresh = add_block(arena, size);
     if (fresh == NULL) return NULL;
     char *start = (char *)fresh + header_size();
+    arena->start = start;
     arena->cursor = start + size;
     arena->limit = start + fresh->size;
     return start;
@@ -83,9 +84,8 @@ static void arena_free(void *pointer) {
     if (arena != NULL) {
         /* Most frees are of the newest block's memory (the key jansson copied a moment ago): two
          * comparisons; the other blocks are walked only for the rest. */
-        if (arena->blocks != NULL && (char *)pointer >= (char *)arena->blocks + header_size() &&
-            (char *)pointer < arena->limit)
-            return;
+        uintptr_t address = (uintptr_t)pointer;
+        if (address >= (uintptr_t)arena->start && address < (uintptr_t)arena->limit) return;
         if (holds(arena, pointer)) return;
     }
     forward_free(pointer);
@@ -117,7 +117,7 @@ json_t *cjansson_arena_loadb(const char *buffer, size_t length, size_t flags, js
     cjansson_arena *made = ours() && active == NULL ? forward_malloc(sizeof *made) : NULL;
     if (made == NULL) return json_loadb(buffer, length, flags, error);
     made->blocks = NULL;
-    made->cursor = made->limit = NULL;
+    made->start = made->cursor = made->limit = NULL;
     /* The first block holds a typical tree: jansson's nodes take a few times the text. */
     size_t first = length < (MAX_BLOCK / 4) ? length * 4 : MAX_BLOCK;
     made->next_size = first < MIN_BLOCK ? MIN_BLOCK : first;
