@@ -80,6 +80,10 @@ final class ChunkedDifferentialTests: XCTestCase {
         try check(Array("[{\"label\": \"x\"},\n".utf8) + [0xEF] + Array(" {\"label\": \"y\"}]".utf8))  // found by fuzzing
         try check(Array("[{".utf8) + [0xC9, 0xAB] + Array("ab\": \"y\"}, {\"label\": \"é\", \"n\": x}]".utf8))  // found by fuzzing
         try check("[" + String(repeating: "[", count: 3000) + String(repeating: "]", count: 3000) + "]")
+        // After the array, a token longer than the splitter's old 1,024-byte probe (found by fuzzing:
+        // the chunked import put the end of input where the probe ended).
+        try check("[]\"" + String(repeating: "[", count: 1582) + "]")
+        try check("[{\"label\": \"a\"}] " + String(repeating: "7", count: 3000))
     }
 
     func testWellFormedArraysImportTheSame() throws {

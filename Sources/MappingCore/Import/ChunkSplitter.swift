@@ -194,10 +194,10 @@ public struct ChunkSplitter {
         cursor += 1
         skipSpace()
         if cursor < input.count {
-            // The parser's words for what follows (`end of file expected near 'x'`): enough of it to
-            // hold a token.
-            let window = input[cursor..<min(input.count, cursor + 1024)]
-            chunk.problem = Problem(probe: Array("[0]".utf8) + window, probeOffset: 3, offset: cursor)
+            // The parser's words for what follows (`end of file expected near 'x'`), on all of it: a
+            // token there may be of any length (an unterminated string ends at the end of input), and
+            // a window of it put the end where the window ended (found by fuzzing).
+            chunk.problem = Problem(probe: Array("[0]".utf8) + input[cursor...], probeOffset: 3, offset: cursor)
         }
         return chunk.count > 0 || chunk.problem != nil ? chunk : nil
     }
