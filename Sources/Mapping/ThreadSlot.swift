@@ -50,10 +50,18 @@ final class ThreadSlot: @unchecked Sendable {
         borrowed = nil
     }
 
+    /// Empty fields (every field of a success, recorded on every call) share one static empty
+    /// string: a success allocates nothing.
     private func keep(_ text: String) -> UnsafePointer<CChar>? {
+        if text.isEmpty { return ThreadSlot.empty }
         guard let copy = CString.copy(text.utf8) else { return nil }
         strings.append(copy)
         return UnsafePointer(copy)
+    }
+
+    /// A literal's bytes are static and NUL-terminated.
+    private static var empty: UnsafePointer<CChar> {
+        UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     private func releaseStrings() {
