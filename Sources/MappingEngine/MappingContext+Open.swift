@@ -59,8 +59,8 @@ extension MappingContext {
     /// What a store is told of a spec (`document`, whose model is `model`): its canonical text, and
     /// jansson to read JSON text back with.
     public static func storeSpec(_ document: JSONValue, model: Model) -> StoreSpec {
-        StoreSpec(model: model, text: document.text()) { (text) throws(MappingError) -> JSONValue in
-            try JanssonDocument.parse(text).value()
+        StoreSpec(model: model, text: document.text()) { (text) throws(MappingError) -> JSONText in
+            try JanssonDocument.parse(text).text()
         }
     }
 

@@ -109,4 +109,10 @@ public final class JanssonDocument {
     public func value(depthLimit: Int = 256) throws(MappingError) -> JSONValue {
         try JanssonReader(numbers: numbers).copyValue(of: root, depthLimit: depthLimit)
     }
+
+    /// The document's canonical text (`JSONText`), written straight from jansson's tree (no
+    /// `JSONValue` made), at most `depthLimit` levels deep.
+    public func text(depthLimit: Int = 256) throws(MappingError) -> JSONText {
+        try JanssonReader(numbers: numbers).jsonText(of: root, depthLimit: depthLimit)
+    }
 }

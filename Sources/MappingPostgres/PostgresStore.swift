@@ -184,7 +184,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     private func migrate(from oldSpecText: String, to specText: String) throws(MappingError) {
         let oldModel: Model
         do {
-            oldModel = try CompiledSpec.load(try layout.json(oldSpecText)).model
+            oldModel = try CompiledSpec.load(try layout.json(oldSpecText).value).model
         } catch {
             throw MappingError(.store, "the spec recorded in the store \(quote(schema)) no longer loads: \(error.message)")
         }

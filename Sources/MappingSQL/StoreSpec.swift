@@ -1,8 +1,9 @@
 import MappingCore
 
-/// Reads JSON text back into a value. The stores parse no JSON themselves: the engine that opens
-/// one gives it its parser, for the spec the store recorded and for `json` columns.
-public typealias JSONTextReader = @Sendable (String) throws(MappingError) -> JSONValue
+/// Reads JSON text back in its canonical form (`JSONText`: what a `json` attribute holds; its
+/// `value` is the tree). The stores parse no JSON themselves: the engine that opens one gives it
+/// its parser, for the spec the store recorded and for `json` columns.
+public typealias JSONTextReader = @Sendable (String) throws(MappingError) -> JSONText
 
 /// What the engine tells a store it opens: the spec's model, its text in canonical form (parsed and
 /// written back, so spacing does not matter: what a new store records and an existing one is
@@ -21,7 +22,7 @@ public struct StoreSpec: Sendable {
     /// Whether a spec a store recorded is this one. Compared in canonical form: stores written
     /// before the spec was recorded canonically hold it as the caller wrote it.
     package func isRecorded(as recorded: String) -> Bool {
-        recorded == text || (try? json(recorded).text()) == text
+        recorded == text || (try? json(recorded).text) == text
     }
 }
 

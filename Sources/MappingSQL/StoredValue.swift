@@ -41,7 +41,7 @@ extension StoredValue {
         case (.date, .integer(let number)): return .date(Timestamp(microseconds: number))
         case (.json, .text(let text)):
             do {
-                return .json(JSONText(try json(text)))
+                return .json(try json(text))
             } catch {
                 throw MappingError(.store, "column \"\(column)\" holds JSON that does not parse (\(error.message))")
             }

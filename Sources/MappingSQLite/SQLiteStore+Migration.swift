@@ -31,7 +31,7 @@ extension SQLiteStore {
     func migration(from oldSpecText: String) throws(MappingError) -> [String] {
         let oldModel: Model
         do {
-            oldModel = try CompiledSpec.load(try layout.json(oldSpecText)).model
+            oldModel = try CompiledSpec.load(try layout.json(oldSpecText).value).model
         } catch {
             throw MappingError(.store, "the spec recorded in \"\(connection.path)\" no longer loads: \(error.message)")
         }

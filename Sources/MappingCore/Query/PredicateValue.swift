@@ -9,7 +9,8 @@ enum PredicateValue: Sendable {
     case string(String)
     case date(Timestamp)
     case object(ObjectID)
-    case json(JSONValue)
+    /// A JSON object, compared by its canonical text (two are equal exactly when their texts are).
+    case json(JSONText)
     case many([PredicateValue])
 
     init(_ value: AttributeValue?) {
@@ -21,7 +22,20 @@ enum PredicateValue: Sendable {
         case .decimal(let number)?: self = .decimal(number)
         case .boolean(let flag)?: self = .bool(flag)
         case .date(let instant)?: self = .date(instant)
-        case .json(let json)?: self = PredicateValue(json: json.value)
+        case .json(let json)?: self = PredicateValue(json)
+        }
+    }
+
+    /// A `json` attribute's value, read from its text only as far as a predicate needs: an object
+    /// is compared as text and an array is split into its elements, neither parsed (a predicate
+    /// over a `json` attribute parsed every value it tested, a tree per object per fetch); a scalar
+    /// is read as one.
+    init(_ json: JSONText) {
+        switch json.text.utf8.first {
+        case UInt8(ascii: "{"): self = .json(json)
+        case UInt8(ascii: "["): self = .many((json.elements ?? []).map { PredicateValue($0) })
+        case UInt8(ascii: "n"): self = .null  // a canonical text starting so is `null`
+        default: self = PredicateValue(json: json.value)
         }
     }
 
@@ -34,7 +48,7 @@ enum PredicateValue: Sendable {
         case .decimal(let number): self = .decimal(number)
         case .string(let text): self = .string(text)
         case .array(let elements): self = .many(elements.map { PredicateValue(json: $0) })
-        case .object: self = .json(json)
+        case .object: self = .json(JSONText(json))
         }
     }
 

@@ -94,44 +94,21 @@ private struct CanonicalJSONParser {
         case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
         case UInt8(ascii: "\""): return string().map { .string($0) }
         case UInt8(ascii: "["):
-            offset += 1
             var elements: [JSONValue] = []
-            skipSpace()
-            if current == UInt8(ascii: "]") {
-                offset += 1
-                return .array(elements)
-            }
-            while true {
-                guard let element = value(depth: depth + 1) else { return nil }
+            let read = container(readingKeys: false) { parser, _ in
+                guard let element = parser.value(depth: depth + 1) else { return false }
                 elements.append(element)
-                skipSpace()
-                guard let separator = current else { return nil }
-                offset += 1
-                if separator == UInt8(ascii: "]") { return .array(elements) }
-                guard separator == UInt8(ascii: ",") else { return nil }
+                return true
             }
+            return read ? .array(elements) : nil
         case UInt8(ascii: "{"):
-            offset += 1
             var members: [JSONMember] = []
-            skipSpace()
-            if current == UInt8(ascii: "}") {
-                offset += 1
-                return .object(members)
+            let read = container(readingKeys: true) { parser, key in
+                guard let member = parser.value(depth: depth + 1) else { return false }
+                members.append(JSONMember(key ?? "", member))
+                return true
             }
-            while true {
-                skipSpace()
-                guard current == UInt8(ascii: "\""), let key = string() else { return nil }
-                skipSpace()
-                guard current == UInt8(ascii: ":") else { return nil }
-                offset += 1
-                guard let member = value(depth: depth + 1) else { return nil }
-                members.append(JSONMember(key, member))
-                skipSpace()
-                guard let separator = current else { return nil }
-                offset += 1
-                if separator == UInt8(ascii: "}") { return .object(members) }
-                guard separator == UInt8(ascii: ",") else { return nil }
-            }
+            return read ? .object(members) : nil
         default: return number()
         }
     }
@@ -139,72 +116,26 @@ private struct CanonicalJSONParser {
     /// The values of the object (`keyed`) or array at the start, each as its own text, with the
     /// members' keys; `nil` for another kind or text it cannot read.
     mutating func split(keyed: Bool) -> [(key: String?, value: JSONText)]? {
-        let (open, close) = keyed ? (UInt8(ascii: "{"), UInt8(ascii: "}")) : (UInt8(ascii: "["), UInt8(ascii: "]"))
         skipSpace()
-        guard current == open else { return nil }
-        offset += 1
+        guard current == (keyed ? UInt8(ascii: "{") : UInt8(ascii: "[")) else { return nil }
         var parts: [(key: String?, value: JSONText)] = []
-        skipSpace()
-        if current == close { return parts }
-        while true {
-            var key: String?
-            if keyed {
-                skipSpace()
-                guard current == UInt8(ascii: "\""), let name = string() else { return nil }
-                skipSpace()
-                guard current == UInt8(ascii: ":") else { return nil }
-                offset += 1
-                key = name
-            }
-            skipSpace()
-            let start = offset
-            guard skipValue(depth: 0) else { return nil }
-            let span = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+        let read = container(readingKeys: true) { parser, key in
+            let start = parser.offset
+            guard parser.skipValue(depth: 0) else { return false }
+            let span = String(decoding: UnsafeBufferPointer(rebasing: parser.bytes[start..<parser.offset]), as: UTF8.self)
             parts.append((key, JSONText(canonical: span)))
-            skipSpace()
-            guard let separator = current else { return nil }
-            offset += 1
-            if separator == close { return parts }
-            guard separator == UInt8(ascii: ",") else { return nil }
+            return true
         }
+        return read ? parts : nil
     }
 
     /// Moves past one value without reading it; false for text it cannot read.
     private mutating func skipValue(depth: Int) -> Bool {
         guard depth < Self.maxDepth, let byte = current else { return false }
         switch byte {
-        case UInt8(ascii: "\""):
-            offset += 1
-            while let next = current {
-                offset += 1
-                if next == UInt8(ascii: "\"") { return true }
-                if next == UInt8(ascii: "\\") { offset += 1 }  // the escaped byte
-            }
-            return false
+        case UInt8(ascii: "\""): return skipString()
         case UInt8(ascii: "["), UInt8(ascii: "{"):
-            let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
-            offset += 1
-            skipSpace()
-            if current == close {
-                offset += 1
-                return true
-            }
-            while true {
-                skipSpace()
-                if byte == UInt8(ascii: "{") {
-                    guard current == UInt8(ascii: "\""), skipValue(depth: depth + 1) else { return false }
-                    skipSpace()
-                    guard current == UInt8(ascii: ":") else { return false }
-                    offset += 1
-                    skipSpace()
-                }
-                guard skipValue(depth: depth + 1) else { return false }
-                skipSpace()
-                guard let separator = current else { return false }
-                offset += 1
-                if separator == close { return true }
-                guard separator == UInt8(ascii: ",") else { return false }
-            }
+            return container(readingKeys: false) { parser, _ in parser.skipValue(depth: depth + 1) }
         default:
             let start = offset
             while let next = current, next != UInt8(ascii: ","), next != UInt8(ascii: "]"), next != UInt8(ascii: "}"),
@@ -213,6 +144,56 @@ private struct CanonicalJSONParser {
             }
             return offset > start
         }
+    }
+
+    /// The array or object at the current byte, its punctuation read here once for `value`,
+    /// `split` and `skipValue`: `part` is given each element or member value (at its first byte,
+    /// with the member's key when `readingKeys`, else nil) and moves past it, false for text it
+    /// cannot read. False for text this cannot read.
+    private mutating func container(readingKeys: Bool, _ part: (inout CanonicalJSONParser, String?) -> Bool) -> Bool {
+        guard let open = current, open == UInt8(ascii: "[") || open == UInt8(ascii: "{") else { return false }
+        let keyed = open == UInt8(ascii: "{")
+        let close = keyed ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        offset += 1
+        skipSpace()
+        if current == close {
+            offset += 1
+            return true
+        }
+        while true {
+            skipSpace()
+            var key: String?
+            if keyed {
+                guard current == UInt8(ascii: "\"") else { return false }
+                if readingKeys {
+                    guard let name = string() else { return false }
+                    key = name
+                } else {
+                    guard skipString() else { return false }
+                }
+                skipSpace()
+                guard current == UInt8(ascii: ":") else { return false }
+                offset += 1
+            }
+            skipSpace()
+            guard part(&self, key) else { return false }
+            skipSpace()
+            guard let separator = current else { return false }
+            offset += 1
+            if separator == close { return true }
+            guard separator == UInt8(ascii: ",") else { return false }
+        }
+    }
+
+    /// Moves past the string at its opening quote without decoding it.
+    private mutating func skipString() -> Bool {
+        offset += 1
+        while let next = current {
+            offset += 1
+            if next == UInt8(ascii: "\"") { return true }
+            if next == UInt8(ascii: "\\") { offset += 1 }  // the escaped byte
+        }
+        return false
     }
 
     /// A number as `JSONWriter` writes each kind: digits alone are an integer; a real is the

@@ -254,3 +254,42 @@ def test_indexes_follow_changes_and_rollbacks():
         assert [p["id"] for p in ctx.fetch("Person", "age IN {10, 85}")] == [1, 2]
         ctx.delete(ada)
         assert ctx.fetch("Person", "age == 10") == []
+
+
+def test_json_attributes_compare_as_values():
+    """A `json` attribute in a predicate: null and missing are nil; an object equals an object with
+    the same members in the same order (the payload's order is kept); scalars compare as scalars;
+    an array is compared by its elements, objects among them (as a key path through a to-many is),
+    so one holding null equals nil. Objects are compared as their kept text, not parsed: the
+    results are those of parsing each value."""
+    spec = {"entities": {"Thing": {"attributes": {"id": "integer", "extra": "json"}, "identification": "id"}},
+            "mappings": {"thing": {"entity": "Thing", "attributes": {"id": "id", "extra": "extra"}}}}
+    things = [{"id": 1, "extra": {"a": 1, "b": [1, 2]}}, {"id": 2, "extra": {"b": [1, 2], "a": 1}},
+              {"id": 3, "extra": None}, {"id": 4}, {"id": 5, "extra": 7}, {"id": 6, "extra": "x"},
+              {"id": 7, "extra": [{"a": 1}, 2]}, {"id": 8, "extra": 1.5}, {"id": 9, "extra": {}},
+              {"id": 10, "extra": [None, "null"]}]
+    ctx = mapping.Context(spec)
+    try:
+        ctx.import_json("thing", things)
+
+        def ids(predicate, *arguments):
+            return sorted(obj["id"] for obj in ctx.fetch("Thing", predicate, *arguments))
+
+        assert ids("extra == nil") == [3, 4, 10]
+        assert ids("extra != nil") == [1, 2, 5, 6, 7, 8, 9, 10]
+        assert ids("extra == %@", {"a": 1, "b": [1, 2]}) == [1]
+        assert ids("extra == %@", {"b": [1, 2], "a": 1}) == [2]
+        assert ids("extra != %@", {"a": 1, "b": [1, 2]}) == [2, 3, 4, 5, 6, 7, 8, 9, 10]
+        assert ids("extra == %@", {}) == [9]
+        assert ids("extra == 7") == [5]
+        assert ids("extra > 6") == [5]
+        assert ids("extra == 'x'") == [6]
+        assert ids("extra == 1.5") == [8]
+        assert ids("extra == %@", decimal.Decimal("1.5")) == [8]
+        assert ids("%@ IN extra", {"a": 1}) == [7]
+        assert ids("extra CONTAINS 2") == [7]
+        assert ids("extra CONTAINS nil") == [10]
+        assert ids("extra CONTAINS 'null'") == [10]
+        assert ids("ANY extra == %@", {"a": 1}) == [7]
+    finally:
+        ctx.close()
