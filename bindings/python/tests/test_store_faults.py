@@ -1395,6 +1395,29 @@ def test_text_changed_to_a_canonically_equivalent_one_is_written(where):
         assert ctx.get("Person", 1)["name"] == "cafe\u0301"
 
 
+
+def test_a_json_column_written_by_hand_is_read_as_its_canonical_text(tmp_path):
+    """A `json` column holding text another program wrote (spaces, escapes, members in its own
+    order) reads as that value, is written compactly by serialize, and equals the same value
+    imported: re-importing it is no change."""
+    path = make_store(tmp_path, [{"id": 1, "name": "P1", "extra": {"z": 1}}])
+    db = sqlite3.connect(path)
+    db.execute("""UPDATE "Person" SET extra = '{ "b" : [ 1 , "\\u0041\\n" ] ,  "a":{ } }' WHERE id = 1""")
+    db.commit()
+    db.close()
+    with open_store(path) as ctx:
+        person = ctx.get("Person", 1)
+        assert person["extra"] == {"b": [1, "A\n"], "a": {}}
+        assert list(person["extra"]) == ["b", "a"]  # the stored order
+        assert '"extra":{"b":[1,"A\\n"],"a":{}}' in ctx.serialize("person", person)
+        seen = []
+        observer = ctx.observe(lambda changes: seen.append(changes))
+        ctx.import_json("person", json.dumps([{"id": 1, "extra": {"b": [1, "A\n"], "a": {}}}]))
+        assert seen == [], "the same value again is no change"
+        ctx.import_json("person", json.dumps([{"id": 1, "extra": {"a": {}, "b": [1, "A\n"]}}]))
+        assert len(seen) == 1, "members in another order are another value"
+        observer.close()
+
 COMPOUND_SPEC = {
     "entities": {"Seat": {"attributes": {"row": "string", "number": "integer", "taken": "boolean", "at": "date"},
                           "identification": ["row", "number"]}},
