@@ -52,8 +52,12 @@ struct LinearRegex: Sendable {
     func wholeMatch(_ text: String, steps: inout Int) -> Bool {
         var current = ThreadList(capacity: program.count)
         var next = ThreadList(capacity: program.count)
+        // `addThread`'s stack, made once per match: made per call, it was an allocation per thread
+        // advanced (most of a short string's match).
+        var stack: [Int] = []
+        stack.reserveCapacity(program.count)
         let subject = Array(text.unicodeScalars)
-        addThread(0, at: 0, count: subject.count, to: &current, steps: &steps)
+        addThread(0, at: 0, count: subject.count, to: &current, stack: &stack, steps: &steps)
         for (position, scalar) in subject.enumerated() {
             let folded = caseInsensitive ? Self.fold(scalar) : scalar
             next.clear()
@@ -68,7 +72,7 @@ struct LinearRegex: Sendable {
                 case .set(let set): advances = sets.indices.contains(set) && sets[set].contains(scalar, caseInsensitive: caseInsensitive)
                 default: advances = false
                 }
-                if advances { addThread(pc + 1, at: position + 1, count: subject.count, to: &next, steps: &steps) }
+                if advances { addThread(pc + 1, at: position + 1, count: subject.count, to: &next, stack: &stack, steps: &steps) }
             }
             swap(&current, &next)
             if current.count == 0 { return false }
@@ -86,8 +90,10 @@ struct LinearRegex: Sendable {
 
     /// Adds the thread at `start` and every thread its jumps, splits and assertions lead to, each
     /// program counter once per position (an explicit stack: no recursion on the program's size).
-    private func addThread(_ start: Int, at position: Int, count: Int, to list: inout ThreadList, steps: inout Int) {
-        var stack = [start]
+    private func addThread(_ start: Int, at position: Int, count: Int, to list: inout ThreadList, stack: inout [Int],
+                           steps: inout Int) {
+        stack.removeAll(keepingCapacity: true)
+        stack.append(start)
         while let pc = stack.popLast() {
             guard program.indices.contains(pc), !list.contains(pc) else { continue }
             list.insert(pc)
@@ -111,7 +117,10 @@ struct LinearRegex: Sendable {
     }
 
     static func isLineTerminator(_ scalar: Unicode.Scalar) -> Bool {
-        [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains(scalar.value)
+        switch scalar.value {
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+        default: false
+        }
     }
 }
 
