@@ -321,7 +321,7 @@ final class PostgresResult: StoredRows {
         case .integer: return Self.integer(bytes).map(StoredValue.integer) ?? .null
         case .boolean: return .integer(bytes.first == UInt8(ascii: "t") ? 1 : 0)
         case .real: return Double(String(decoding: bytes, as: UTF8.self)).map(StoredValue.real) ?? .null
-        case .text: return String(validating: bytes, as: UTF8.self).map(StoredValue.text) ?? .invalidText
+        case .text: return .text(validating: bytes)
         }
     }
 

@@ -186,12 +186,7 @@ final class Statement {
         default:
             guard let text = sqlite3_column_text(raw, index) else { return .null }
             let count = Int(sqlite3_column_bytes(raw, index))
-            // Validated, not repaired: two identities differing only in invalid bytes would
-            // otherwise both read back as U+FFFD, one identity.
-            guard let string = String(validating: UnsafeBufferPointer(start: text, count: max(0, count)), as: UTF8.self) else {
-                return .invalidText
-            }
-            return .text(string)
+            return .text(validating: UnsafeRawBufferPointer(start: text, count: max(0, count)))
         }
     }
 }
