@@ -56,13 +56,16 @@ struct LinearRegex: Sendable {
         // advanced (most of a short string's match).
         var stack: [Int] = []
         stack.reserveCapacity(program.count)
-        let subject = Array(text.unicodeScalars)
-        addThread(0, at: 0, count: subject.count, to: &current, stack: &stack, steps: &steps)
+        // The scalars are walked where the string keeps them (copying them out was an allocation
+        // per match); their count tells `$` where the end is.
+        let subject = text.unicodeScalars
+        let count = subject.count
+        addThread(0, at: 0, count: count, to: &current, stack: &stack, steps: &steps)
         for (position, scalar) in subject.enumerated() {
             let folded = caseInsensitive ? Self.fold(scalar) : scalar
             next.clear()
             for index in 0..<current.count {
-                let pc = current.pcs[index]
+                let pc = current.pc(at: index)
                 steps += 1
                 guard program.indices.contains(pc) else { continue }
                 let advances: Bool
@@ -72,13 +75,13 @@ struct LinearRegex: Sendable {
                 case .set(let set): advances = sets.indices.contains(set) && sets[set].contains(scalar, caseInsensitive: caseInsensitive)
                 default: advances = false
                 }
-                if advances { addThread(pc + 1, at: position + 1, count: subject.count, to: &next, stack: &stack, steps: &steps) }
+                if advances { addThread(pc + 1, at: position + 1, count: count, to: &next, stack: &stack, steps: &steps) }
             }
             swap(&current, &next)
             if current.count == 0 { return false }
         }
-        for index in 0..<current.count where program.indices.contains(current.pcs[index]) {
-            if program[current.pcs[index]] == .match { return true }
+        for index in 0..<current.count where program.indices.contains(current.pc(at: index)) {
+            if program[current.pc(at: index)] == .match { return true }
         }
         return false
     }
@@ -130,27 +133,35 @@ struct RegexError: Error, Sendable {
     init(_ message: String) { self.message = message }
 }
 
-/// A sparse set of program counters: constant-time insert, membership and clear.
+/// A sparse set of program counters: constant-time insert, membership and clear. Both of its
+/// arrays live in one buffer (one allocation per list and match): `storage[pc]` is the place of
+/// `pc` among the members, `storage[capacity + i]` the i-th member.
 struct ThreadList {
-    var pcs: [Int] = []
-    private var slot: [Int]
+    private var storage: [Int]
+    private let capacity: Int
     private(set) var count = 0
 
     init(capacity: Int) {
-        slot = Array(repeating: 0, count: capacity)
-        pcs.reserveCapacity(capacity)
+        self.capacity = max(0, capacity)
+        storage = Array(repeating: 0, count: 2 * self.capacity)
     }
 
-    func contains(_ pc: Int) -> Bool {
-        guard slot.indices.contains(pc) else { return true }
-        let at = slot[pc]
-        return at < count && pcs.indices.contains(at) && pcs[at] == pc
+    /// The member at `index` (below `count`).
+    func pc(at index: Int) -> Int {
+        let at = capacity + index
+        return index < count && storage.indices.contains(at) ? storage[at] : -1
     }
 
-    mutating func insert(_ pc: Int) {
-        guard slot.indices.contains(pc) else { return }
-        slot[pc] = count
-        if count < pcs.count { pcs[count] = pc } else { pcs.append(pc) }
+    func contains(_ member: Int) -> Bool {
+        guard member >= 0, member < capacity else { return true }
+        let at = storage[member]
+        return at < count && pc(at: at) == member
+    }
+
+    mutating func insert(_ member: Int) {
+        guard member >= 0, member < capacity, count < capacity else { return }
+        storage[member] = count
+        storage[capacity + count] = member
         count += 1
     }
 
