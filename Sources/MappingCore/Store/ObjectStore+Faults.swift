@@ -186,7 +186,10 @@ extension ObjectStore {
     /// checked among themselves (one identity each, links to rows of the right entity).
     private mutating func fill(_ rows: [StoredObject], from source: any RowSource, model: Model,
                                checkedWhole: Bool = false) throws(MappingError) {
-        var taken: [Int: [IdentityKey: Int64]] = [:]
+        // The identities of this batch's rows, by identity map: two rows with one identity are a
+        // store changed by hand. Sized for the batch at once (growing it as rows came was most of
+        // the check's cost).
+        var taken: [Int: Set<IdentityKey>] = [:]
         var perEntity = Array(repeating: 0, count: model.entities.count)
         var reading: [(object: ObjectID?, stored: StoredObject, identity: (map: Int, key: IdentityKey)?)] = []
         reading.reserveCapacity(rows.count)
@@ -214,7 +217,7 @@ extension ObjectStore {
             if let identity {
                 let holder = lookup(map: identity.map, key: identity.key)
                 if (holder != nil && holder != object)
-                    || (!checkedWhole && taken[identity.map, default: [:]].updateValue(stored.key, forKey: identity.key) != nil) {
+                    || (!checkedWhole && !taken[identity.map, default: Set(minimumCapacity: rows.count)].insert(identity.key).inserted) {
                     throw MappingError(.store, "two rows of the store hold one \(entity.name) identity (\(identity.key.text)): the store "
                                        + "was changed outside libmapping (its unique index dropped?); keep one of them", attribute: entity.name)
                 }
