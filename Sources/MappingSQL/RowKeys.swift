@@ -11,16 +11,21 @@ import MappingCore
 /// which a walk over a million rows paid 32 MB for, and 48 while it grew). Objects to keys is a
 /// flat array by handle slot: a store's graph gives out slots densely from its first, so it costs 8
 /// bytes a slot where a second table cost 32 an entry and twice that while it grew.
-package struct RowKeys {
+///
+/// A class, held by its store: as a struct in the store's property, each lookup copied it out (a
+/// retain and release of each of its arrays, about 380 instructions, 3% of reading a store
+/// whole). Its fields have no run-time exclusivity checks, as the string arena's have none: every
+/// access is a short method call under the context's lock that never overlaps another.
+package final class RowKeys {
     /// Per root table, per `_id`, the raw handle of its object (0: none).
-    private var dense: [[UInt64]] = []
-    private var denseCount = 0
-    private var sparse = IntegerKeyTable()
+    @exclusivity(unchecked) private var dense: [[UInt64]] = []
+    @exclusivity(unchecked) private var denseCount = 0
+    @exclusivity(unchecked) private var sparse = IntegerKeyTable()
     /// Per handle slot from `base`, the key of the row its object was last given (0: none). The
     /// slot's object may have changed since (a handle's generation): `key(of:)` checks that the
     /// key's object is the one asked about.
-    private var keys: [Int64] = []
-    private var base = 0
+    @exclusivity(unchecked) private var keys: [Int64] = []
+    @exclusivity(unchecked) private var base = 0
 
     package init() {}
 
@@ -44,7 +49,7 @@ package struct RowKeys {
     }
 
     /// Records that `object` is the row `key`.
-    package mutating func set(_ object: ObjectID, key: Int64) {
+    package func set(_ object: ObjectID, key: Int64) {
         guard key != 0 else { return }
         setObject(object.raw, for: key)
         let slot = Self.slot(of: object)
@@ -60,7 +65,7 @@ package struct RowKeys {
 
     /// Forgets `object` and its row; the key it had.
     @discardableResult
-    package mutating func remove(_ object: ObjectID) -> Int64? {
+    package func remove(_ object: ObjectID) -> Int64? {
         guard let key = key(of: object) else { return nil }
         keys[Self.slot(of: object) - base] = 0
         setObject(0, for: key)
@@ -69,7 +74,7 @@ package struct RowKeys {
 
     /// Puts `raw` (0: none) under `key`: in its root's array when its `_id` is within about twice
     /// the rows known (the array grows to it), else in the hash table.
-    private mutating func setObject(_ raw: UInt64, for key: Int64) {
+    private func setObject(_ raw: UInt64, for key: Int64) {
         let (root, id) = Self.split(key)
         let reach = 2 * count + 4096
         if root >= 0, root < Self.roots, id < reach || (dense.indices.contains(root) && id < dense[root].count) {

@@ -21,7 +21,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// key: kept in step with the file by `write` and with the graph by `attached` (under the
     /// context's lock). Without run-time exclusivity checks (as `StringArena`'s fields): every
     /// row read or written looks it up, in short calls under the context's lock that never overlap.
-    @exclusivity(unchecked) var rowKeys = RowKeys()
+    let rowKeys = RowKeys()
     /// Per table (root entity), the next `_id` to give out, once read.
     @exclusivity(unchecked) var nextIDs: [Int: Int64] = [:]
     /// Per table (root entity), the statements (up to their IN list) that drop links to its

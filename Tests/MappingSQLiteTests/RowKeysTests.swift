@@ -10,7 +10,7 @@ final class RowKeysTests: XCTestCase {
     }
 
     func testKeysAndObjectsBothWaysInAnySlotOrder() {
-        var keys = RowKeys()
+        let keys = RowKeys()
         // Slots arrive out of order, the lowest last: the array grows at both ends.
         for (slot, key) in [(1_000, Int64(11)), (1_005, 12), (998, 13), (1_001, 14)] {
             keys.set(handle(slot: UInt32(slot)), key: key)
@@ -26,7 +26,7 @@ final class RowKeysTests: XCTestCase {
     }
 
     func testAStaleHandleOfTheSameSlotHasNoKey() {
-        var keys = RowKeys()
+        let keys = RowKeys()
         keys.set(handle(slot: 3, generation: 1), key: 21)
         XCTAssertNil(keys.key(of: handle(slot: 3, generation: 2)), "another generation of the slot")
         XCTAssertNil(keys.key(of: handle(slot: 3, generation: 1, tag: 8)), "another context's handle")
@@ -37,7 +37,7 @@ final class RowKeysTests: XCTestCase {
     }
 
     func testRemovingForgetsBothWays() {
-        var keys = RowKeys()
+        let keys = RowKeys()
         keys.set(handle(slot: 40), key: 31)
         keys.set(handle(slot: 41), key: 32)
         XCTAssertEqual(keys.remove(handle(slot: 40)), 31)
@@ -53,7 +53,7 @@ final class RowKeysTests: XCTestCase {
     /// Keys whose `_id`s lie far apart (a few random rows of a large table) are kept apart from the
     /// dense ones, and found alike: also once the dense ones reach past them, in every root table.
     func testSparseAndDenseKeysAlike() {
-        var keys = RowKeys()
+        let keys = RowKeys()
         let far = Int64(1) << 48 | 900_000  // root 1, an _id far beyond the rows known
         keys.set(handle(slot: 1), key: far)
         keys.set(handle(slot: 2), key: 5)
