@@ -31,8 +31,9 @@ struct PredicateEvaluator {
     private func value(_ expression: CompiledExpression, _ subject: PredicateSubject) -> PredicateValue {
         switch (expression, subject) {
         case (.path(let path), .object(let object)):
-            guard let store else { return .null }
-            return path.value(from: object, store: store)
+            // Borrowed through `map`: `guard let` copied the whole store out of the optional (a
+            // retain and release of each of its arrays) for every value a predicate read.
+            return store.map { path.value(from: object, store: $0) } ?? .null
         case (.member(let names, let count), .representation(let json)):
             var current: JSONValue? = json
             for name in names { current = current?[name] }
