@@ -97,7 +97,10 @@ public enum DeleteRule: String, Sendable {
     case nullify, cascade, deny, noAction
 }
 
-public struct Relationship: Sendable {
+/// An immutable class rather than a struct, as `Entity` is: the importer and the stores take a
+/// relationship out of its entity's array per object and link, and copying a struct of two strings
+/// cost a retain and a release of each (2% of an import's instructions).
+public final class Relationship: Sendable {
     public let name: String
     public let destination: Int
     public let toMany: Bool
@@ -109,4 +112,17 @@ public struct Relationship: Sendable {
     public let maxCount: Int?
     /// The name a store written with an earlier spec knows this relationship by (`renamedFrom`).
     public let renamedFrom: String?
+
+    init(name: String, destination: Int, toMany: Bool, ordered: Bool, inverse: Int?, deleteRule: DeleteRule,
+         minCount: Int?, maxCount: Int?, renamedFrom: String?) {
+        self.name = name
+        self.destination = destination
+        self.toMany = toMany
+        self.ordered = ordered
+        self.inverse = inverse
+        self.deleteRule = deleteRule
+        self.minCount = minCount
+        self.maxCount = maxCount
+        self.renamedFrom = renamedFrom
+    }
 }
