@@ -1,7 +1,7 @@
 """The SQLite store against memory, side by side in one run (`make bench` writes bench/store.md):
 people 100k (bench/people.py) imported cold into a store and into memory on both parsers, imported
 again with no changes, and a 100k-person store opened and read whole (opening reads no rows; the
-first call that needs the whole graph, here a transaction, reads them all) against a cold simdjson import
+first call that needs the whole graph, here a count by a predicate the database cannot test, reads them all) against a cold simdjson import
 of the same JSON — time, and the memory the process holds after each (each measured in a fresh
 process). Targets (issue 12): store import ≤ 1.5× memory, re-import ≤ 1.1×, reading the store
 whole ≤ 0.5× the import, and no more memory after it than after the import. Issue 24 adds the
