@@ -289,7 +289,7 @@ extension PostgresStore {
         let filter = "WHERE (\(columns.map(quote).joined(separator: ", "))) IN (SELECT * FROM unnest(\(casts.joined(separator: ", "))))"
         let parameters = arrays.map(\.literal)
         var reverse: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
-        let loaded = try layout.rows(of: root, filter: filter, toMany: [:], reverse: &reverse) {
+        let loaded = try layout.rows(of: root, filter: filter, reverse: &reverse) {
             (sql) throws(MappingError) in try connection.query(sql, parameters)
         }
         var byIdentity: [[AttributeValue?]: StoredObject] = [:]

@@ -233,28 +233,33 @@ extension StoreLayout {
         dialect == .postgres && type == .string ? quote(column) + " COLLATE \"C\"" : quote(column)
     }
 
-    /// The queries for the keys (`_id`) of the rows of `entity`'s table holding these identities,
-    /// through its identification's unique index: IN lists of up to `maxBatch` values, padded to a
-    /// few lengths, for one column; one query per identity for several. Empty without an
-    /// identification or a table.
-    package func identityQueries(_ entity: Entity, _ identities: [[AttributeValue]]) -> [(sql: String, parameters: [StoredValue])] {
+    /// The `WHERE` clauses picking the rows of `entity`'s table that hold these identities, through
+    /// its identification's unique index: IN lists of up to `maxBatch` values, padded to a few
+    /// lengths, for one column; one clause per identity for several. `identities` are one after
+    /// another, each as many values as the identification has columns. Empty without an
+    /// identification or a table, or when `identities` do not divide into whole identities.
+    package func identityFilters(_ entity: Entity, _ identities: [AttributeValue]) -> [(filter: String, parameters: [StoredValue])] {
         let columns = identityColumns(entity)
-        guard !columns.isEmpty, root.indices.contains(entity.index), let table = tables[root[entity.index]] else { return [] }
-        let select = "SELECT \"_id\" FROM \(quote(table.name)) WHERE "
-        let complete = identities.filter { $0.count == columns.count }
+        guard !columns.isEmpty, identities.count % columns.count == 0, root.indices.contains(entity.index),
+              tables[root[entity.index]] != nil else { return [] }
         guard columns.count == 1, let column = columns.first else {
-            let test = columns.map { quote($0) + " = ?" }.joined(separator: " AND ")
-            return complete.map { (select + test, $0.map { StoredValue($0) }) }
+            let test = "WHERE " + columns.map { quote($0) + " = ?" }.joined(separator: " AND ")
+            return stride(from: 0, to: identities.count, by: columns.count).map { start in
+                (test, identities[start..<start + columns.count].map { StoredValue($0) })
+            }
         }
-        var queries: [(sql: String, parameters: [StoredValue])] = []
+        var queries: [(filter: String, parameters: [StoredValue])] = []
         var start = 0
-        while start < complete.count {
-            let batch = complete[start..<min(start + Self.maxBatch, complete.count)].compactMap(\.first)
+        while start < identities.count {
+            let batch = identities[start..<min(start + Self.maxBatch, identities.count)]
             start += Self.maxBatch
             guard let last = batch.last else { continue }
+            var values: [StoredValue] = []
+            values.reserveCapacity(Self.paddedLength(batch.count))
+            for value in batch { values.append(StoredValue(value)) }
             let length = Self.paddedLength(batch.count)
-            let values = (batch + Array(repeating: last, count: length - batch.count)).map { StoredValue($0) }
-            queries.append((select + quote(column) + " IN (" + Self.marks(length) + ")", values))
+            values += repeatElement(StoredValue(last), count: length - batch.count)
+            queries.append(("WHERE " + quote(column) + " IN (" + Self.marks(length) + ")", values))
         }
         return queries
     }

@@ -33,24 +33,33 @@ extension StoreLayout {
         var reverse: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
         var rows: [StoredObject] = []
         for rootIndex in tables.keys.sorted() {
-            rows += try self.rows(of: rootIndex, filter: "", toMany: toMany, reverse: &reverse, query)
+            rows += try self.rows(of: rootIndex, filter: "", reverse: &reverse, query)
         }
+        rows = withToManys(rows, joined: toMany, kept: reverse, uneven: &uneven)
         try checkLinks(rows)
         try checkIdentities(rows)
-        return withToManysKept(rows, reverse, uneven: &uneven)
+        return rows
     }
 
-    /// `rows` with each to-many kept on its targets' to-one columns filled from `kept` (by owner,
-    /// with positions), in position order (ties by key: creation order); lists with gaps are noted
-    /// in `uneven`.
-    private func withToManysKept(_ rows: [StoredObject], _ kept: [OwnerLink: [(position: Int64, target: Int64)]],
-                                 uneven: inout Set<UnevenList>) -> [StoredObject] {
-        rows.map { row in
+    /// `rows` with their to-manys filled: those kept in join tables from `joined` (targets by
+    /// owner `_id`, in order, by join table), those kept on their targets' to-one columns from
+    /// `kept` (by owner, with positions) in position order (ties by key: creation order); lists
+    /// with gaps are noted in `uneven`. Rows come from `rows(of:filter:…)` with these lists empty.
+    private func withToManys(_ rows: [StoredObject], joined: [String: [Int64: [Int64]]],
+                             kept: [OwnerLink: [(position: Int64, target: Int64)]],
+                             uneven: inout Set<UnevenList>) -> [StoredObject] {
+        guard !joined.isEmpty || !kept.isEmpty else { return rows }
+        return rows.map { row in
             var row = row
             for (index, relationship) in model.entities[row.entity].relationships.enumerated()
-            where relationship.toMany && joinTables[row.entity][index] == nil && row.links.indices.contains(index) {
-                row.links[index] = ordered(kept[OwnerLink(owner: row.key, relationship: index)] ?? [], of: relationship,
-                                           owner: row.key, uneven: &uneven)
+            where relationship.toMany && row.links.indices.contains(index) {
+                if let join = joinTables[row.entity][index] {
+                    let targetRoot = root[relationship.destination]
+                    row.links[index] = (joined[join]?[Self.rowID(of: row.key)] ?? []).map { Self.globalKey(root: targetRoot, id: $0) }
+                } else if !kept.isEmpty {
+                    row.links[index] = ordered(kept[OwnerLink(owner: row.key, relationship: index)] ?? [], of: relationship,
+                                               owner: row.key, uneven: &uneven)
+                }
             }
             return row
         }
@@ -76,13 +85,55 @@ extension StoreLayout {
         guard !ids.isEmpty, ids.count <= Self.maxBatch else { return [] }
         let (marks, bound) = Self.padded(ids)
         let run = { (sql: String) throws(MappingError) -> Rows in try query(sql, bound) }
-        var toMany: [String: [Int64: [Int64]]] = [:]
+        var ignored: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
+        let rows = try rows(of: rootIndex, filter: "WHERE \"_id\" IN (\(marks))", reverse: &ignored, run)
+        return try withToManys(rows, of: rootIndex, marks: marks, lists: lists, uneven: &uneven, run)
+    }
+
+    /// The rows of `entity`'s table that hold these identities (one after another, as
+    /// `identityFilters` takes them), in `_id` order, as `rows(root:ids:lists: false)` reads rows:
+    /// found through the identification's unique index by the query that reads them, not by a
+    /// query for their keys first.
+    package func rows<Rows: StoredRows>(of entity: Entity, identities: [AttributeValue], uneven: inout Set<UnevenList>,
+                                        _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
+        guard root.indices.contains(entity.index) else { return [] }
+        let rootIndex = root[entity.index]
+        var found: [StoredObject] = []
+        var ignored: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
+        for (filter, values) in identityFilters(entity, identities) {
+            found += try rows(of: rootIndex, filter: filter, inKeyOrder: false, reverse: &ignored) { (sql: String) throws(MappingError) -> Rows in
+                try query(sql, values)
+            }
+        }
+        found.sort { $0.key < $1.key }
+        // Their to-manys kept in join tables, by their ids, a batch at a time (a table without
+        // such lists reads nothing more).
+        var rows: [StoredObject] = []
+        rows.reserveCapacity(found.count)
+        var start = 0
+        while start < found.count {
+            let batch = Array(found[start..<min(start + Self.maxBatch, found.count)])
+            start += Self.maxBatch
+            let (marks, bound) = Self.padded(batch.map { Self.rowID(of: $0.key) })
+            rows += try withToManys(batch, of: rootIndex, marks: marks, lists: false, uneven: &uneven) { (sql: String) throws(MappingError) -> Rows in
+                try query(sql, bound)
+            }
+        }
+        return rows
+    }
+
+    /// `rows` (of table `rootIndex`, whose ids fill `marks`) with their to-manys read: those kept
+    /// in join tables, and with `lists` those kept on their targets' to-one columns.
+    private func withToManys<Rows: StoredRows>(_ rows: [StoredObject], of rootIndex: Int, marks: String, lists: Bool,
+                                               uneven: inout Set<UnevenList>,
+                                               _ run: (String) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
+        var joined: [String: [Int64: [Int64]]] = [:]
         var kept: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
         for entity in model.entities where root[entity.index] == rootIndex {
             for (index, relationship) in entity.relationships.enumerated() where relationship.toMany {
                 if let join = joinTables[entity.index][index] {
-                    if toMany[join] == nil {
-                        toMany[join] = try joinTargets(run, joins: [join], filter: "WHERE \"owner\" IN (\(marks))")[join] ?? [:]
+                    if joined[join] == nil {
+                        joined[join] = try joinTargets(run, joins: [join], filter: "WHERE \"owner\" IN (\(marks))")[join] ?? [:]
                     }
                 } else if lists, let inverse = relationship.inverse {
                     try inverseTargets(of: relationship, index: index, inverse: inverse, ownerRoot: rootIndex, marks: marks,
@@ -90,9 +141,7 @@ extension StoreLayout {
                 }
             }
         }
-        var ignored: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
-        return withToManysKept(try rows(of: rootIndex, filter: "WHERE \"_id\" IN (\(marks))", toMany: toMany, reverse: &ignored, run), kept,
-                               uneven: &uneven)
+        return withToManys(rows, joined: joined, kept: kept, uneven: &uneven)
     }
 
     /// The targets of one-to-many `index` of `entity` (kept on its targets' to-one column) for
@@ -234,15 +283,16 @@ extension StoreLayout {
         }
     }
 
-    /// The rows of one table that `filter` (an SQL `WHERE …`, or empty) picks, in `_id` order. Each
-    /// to-one whose inverse is a to-many is also noted in `reverse`, under its owner, with its
-    /// position; to-manys kept in join tables are read from `toMany`.
-    package func rows<Rows: StoredRows>(of rootIndex: Int, filter: String, toMany: [String: [Int64: [Int64]]],
+    /// The rows of one table that `filter` (an SQL `WHERE …`, or empty) picks, in `_id` order
+    /// unless `inKeyOrder` is false (a caller sorting them itself spares the database a sort),
+    /// their to-manys empty (`withToManys` fills them). Each to-one whose inverse is a to-many is
+    /// also noted in `reverse`, under its owner, with its position.
+    package func rows<Rows: StoredRows>(of rootIndex: Int, filter: String, inKeyOrder: Bool = true,
                                         reverse: inout [OwnerLink: [(position: Int64, target: Int64)]],
                                         _ query: (String) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
         guard let table = tables[rootIndex], let read = tableReads[rootIndex] else { return [] }
         let versioned = dialect == .postgres
-        let cursor = try query("\(read.select) \(filter) ORDER BY \"_id\"")
+        let cursor = try query("\(read.select) \(filter)" + (inKeyOrder ? " ORDER BY \"_id\"" : ""))
         defer { cursor.finish() }
         var rows: [StoredObject] = []
         // Rows of one table mostly name the same entity: the last name read is compared as bytes
@@ -285,8 +335,7 @@ extension StoreLayout {
             for (index, relationship) in entity.relationships.enumerated() {
                 let targetRoot = root[relationship.destination]
                 if relationship.toMany {
-                    let join = joinTables[entityIndex][index]
-                    links.append(join.map { (toMany[$0]?[id] ?? []).map { Self.globalKey(root: targetRoot, id: $0) } } ?? [])
+                    links.append([])
                 } else if let at = read.links[entityIndex][index], case .integer(let target) = cursor.column(at) {
                     guard target > 0, target < 1 << 48 else {
                         throw MappingError(.store, "row \(id) of \(quote(table.name)) links to _id \(target), which no row can have")

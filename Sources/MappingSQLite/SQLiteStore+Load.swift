@@ -30,18 +30,8 @@ extension SQLiteStore: RowSource {
         return lists
     }
 
-    public func keys(of entity: Entity, identities: [[AttributeValue]]) throws(MappingError) -> [Int64] {
-        guard layout.root.indices.contains(entity.index) else { return [] }
-        let root = layout.root[entity.index]
-        var found: [Int64] = []
-        for (sql, values) in layout.identityQueries(entity, identities) {
-            let query = try bound(sql, values)
-            defer { query.reset() }
-            while try query.step() {
-                if case .integer(let id) = query.column(0) { found.append(StoreLayout.globalKey(root: root, id: id)) }
-            }
-        }
-        return found
+    public func rows(of entity: Entity, identities: [AttributeValue]) throws(MappingError) -> [StoredObject] {
+        try layout.rows(of: entity, identities: identities, uneven: &uneven, bound)
     }
 
     public func keys(of entity: Entity, kinds: [Entity], where filter: RowFilter?, order: [RowOrder], offset: Int,

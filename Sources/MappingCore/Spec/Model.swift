@@ -83,7 +83,10 @@ public final class Entity: Sendable {
     public func relationshipIndex(named name: String) -> Int? { relationshipIndexByName[name] }
 }
 
-public struct Attribute: Sendable {
+/// An immutable class, as `Relationship` is: a store's reader takes each attribute out of its
+/// entity's array per row and value, and copying a struct holding two strings and a value cost a
+/// retain and a release of each.
+public final class Attribute: Sendable {
     public let name: String
     public let type: AttributeType
     /// Used for new objects when the payload lacks the key and the mapping asks for defaults.
@@ -91,6 +94,14 @@ public struct Attribute: Sendable {
     public let indexed: Bool
     /// The name a store written with an earlier spec knows this attribute by (`renamedFrom`).
     public let renamedFrom: String?
+
+    public init(name: String, type: AttributeType, defaultValue: AttributeValue?, indexed: Bool, renamedFrom: String?) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.indexed = indexed
+        self.renamedFrom = renamedFrom
+    }
 }
 
 public enum DeleteRule: String, Sendable {

@@ -68,18 +68,18 @@ extension ObjectStore {
     /// in a few set queries.
     private mutating func read(_ entity: Entity, identities: [IdentityKey], model: Model) throws(MappingError) {
         guard let source = session.rowSource, !identities.isEmpty else { return }
-        let values: [[AttributeValue]] = identities.map { key in
+        var values: [AttributeValue] = []
+        values.reserveCapacity(identities.count * max(1, entity.identification.count))
+        for key in identities {
             switch key {
-            case .single(let value): [value]
-            case .compound(let values): values
+            case .single(let value): values.append(value)
+            case .compound(let parts): values += parts
             }
         }
-        let keys = Array(Set(try source.keys(of: entity, identities: values))).sorted()
-        // A row read before under this key but changed since holds another identity in the graph:
-        // the graph's values win, so it is not read again.
-        let unread = keys.filter { key in source.object(forKey: key).map { faultEntity($0) != nil || !contains($0) } ?? true }
-        guard !unread.isEmpty else { return }
-        let rows = try source.rows(keys: unread)
+        // A row read before but changed since holds another identity in the graph: `fill` keeps the
+        // graph's values (it fills only rows the graph has not read).
+        let rows = try source.rows(of: entity, identities: values)
+        guard !rows.isEmpty else { return }
         try reading { (store) throws(MappingError) in try store.fill(rows, from: source, model: model) }
     }
 

@@ -43,6 +43,11 @@ extension ObjectStore {
     /// entity has no identification or one of its identification values is null.
     package static func identity(of values: [AttributeValue?], _ entity: Entity) -> (map: Int, key: IdentityKey)? {
         guard let map = entity.identityMap else { return nil }
+        if entity.identification.count == 1, let attribute = entity.identification.first {
+            // Most identifications are one attribute: no array made for the key.
+            guard values.indices.contains(attribute), let value = values[attribute] else { return nil }
+            return (map, .single(value))
+        }
         var key: [AttributeValue] = []
         key.reserveCapacity(entity.identification.count)
         for attribute in entity.identification {

@@ -16,9 +16,11 @@ public protocol RowSource: PersistentStore {
     /// The targets of one-to-many `relationship` of `entity` (kept on its targets' rows) for the
     /// rows with these keys, in order, by owner key.
     func lists(of entity: Entity, relationship: Int, owners: [Int64]) throws(MappingError) -> [Int64: [Int64]]
-    /// The keys of the rows of `entity`'s table whose identification holds one of `identities`
-    /// (each one row, or none, unless the store's unique index was dropped).
-    func keys(of entity: Entity, identities: [[AttributeValue]]) throws(MappingError) -> [Int64]
+    /// The rows of `entity`'s table whose identification holds one of `identities` (each one row,
+    /// or none, unless the store's unique index was dropped), in key order, as `rows(keys:)` gives
+    /// them. The identities are one after another, each its identification's values in order (one
+    /// array, not one per identity: an import asks for tens of thousands).
+    func rows(of entity: Entity, identities: [AttributeValue]) throws(MappingError) -> [StoredObject]
     /// Every row of the store.
     func allRows() throws(MappingError) -> [StoredObject]
     /// The keys of the rows of `kinds` (entities sharing `entity`'s table) that `filter` keeps
