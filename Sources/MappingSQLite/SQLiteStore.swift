@@ -177,28 +177,70 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    /// Every table and column the layout reads must be in the file: one renamed or dropped outside
-    /// libmapping is reported by name rather than read as nulls (or, by SQLite's old quoting rule,
-    /// as its own name).
+    /// Every table and column the layout reads must be in the file as libmapping declared it: one
+    /// renamed or dropped outside libmapping is reported by name rather than read as nulls (or, by
+    /// SQLite's old quoting rule, as its own name); an `_id` that is no longer the table's INTEGER
+    /// PRIMARY KEY (its rows' keys would be whatever the rows hold, and rows written would have
+    /// none), and a column whose declared type gives another affinity (SQLite would turn the
+    /// values written to it into text or numbers), are reported too.
     private func checkColumns() throws(MappingError) {
-        var expected = layout.tables.values.map { (name: $0.name, columns: ["_id", "_entity"] + $0.columns) }
-        for join in layout.joins.keys { expected.append((join, ["owner", "target", "position"])) }
-        let info = try connection.statement("SELECT \"name\" FROM pragma_table_info(?)")
-        for (table, columns) in expected.sorted(by: { $0.name < $1.name }) {
+        var expected = layout.tables.values.map { (name: $0.name, keyed: true, columns: [("_id", "INTEGER"), ("_entity", "TEXT")] + Array(zip($0.columns, $0.types))) }
+        for join in layout.joins.keys { expected.append((join, false, [("owner", "INTEGER"), ("target", "INTEGER"), ("position", "INTEGER")])) }
+        let info = try connection.statement("SELECT \"name\", \"type\", \"pk\" FROM pragma_table_info(?)")
+        for (table, keyed, columns) in expected.sorted(by: { $0.name < $1.name }) {
             info.reset()
             try info.bind(1, .text(table))
-            var present: Set<String> = []
-            while try info.step() { if case .text(let name) = info.column(0) { present.insert(name) } }
+            var present: [String: (type: String, key: Int64)] = [:]
+            while try info.step() {
+                guard case .text(let name) = info.column(0) else { continue }
+                var declared = ""
+                if case .text(let type) = info.column(1) { declared = type }
+                var key: Int64 = 0
+                if case .integer(let place) = info.column(2) { key = place }
+                present[name] = (declared, key)
+            }
             info.reset()
             guard !present.isEmpty else {
                 throw MappingError(.store, "the store \"\(connection.path)\" has no table \(quote(table)): it was dropped or renamed outside libmapping")
             }
-            for column in columns where !present.contains(column) {
-                throw MappingError(.store, "the store \"\(connection.path)\": table \(quote(table)) has no column \(quote(column)) "
-                                   + "(renamed or dropped outside libmapping): put it back as it was",
-                                   attribute: table + "." + column)
+            let keyColumns = present.filter { $0.value.key != 0 }.map(\.key)
+            if keyed, let id = present["_id"], keyColumns != ["_id"] || id.type.uppercased() != "INTEGER" {
+                throw MappingError(.store, "the store \"\(connection.path)\": \"_id\" is no longer the INTEGER PRIMARY KEY of "
+                                   + "\(quote(table)) (its schema was changed outside libmapping): its rows' keys cannot be trusted",
+                                   attribute: table + "._id")
+            }
+            for (column, type) in columns {
+                guard let found = present[column] else {
+                    throw MappingError(.store, "the store \"\(connection.path)\": table \(quote(table)) has no column \(quote(column)) "
+                                       + "(renamed or dropped outside libmapping): put it back as it was",
+                                       attribute: table + "." + column)
+                }
+                guard Self.affinity(of: found.type).keeps(Self.affinity(of: type)) else {
+                    throw MappingError(.store, "the store \"\(connection.path)\": column \(quote(column)) of \(quote(table)) is declared "
+                                       + "\(found.type.isEmpty ? "without a type" : found.type), not \(type.isEmpty ? "without a type" : type) "
+                                       + "as libmapping made it (changed outside libmapping): SQLite would change the values written to it",
+                                       attribute: table + "." + column)
+                }
             }
         }
+    }
+
+    /// The affinity SQLite gives a column declared `type`, by its rules in their order.
+    private enum Affinity {
+        case integer, text, none, real, numeric
+
+        /// Whether a column of this affinity keeps values as one of `expected` does: the same, or
+        /// REAL where libmapping declares no type (doubles: stores made before declared REAL).
+        func keeps(_ expected: Affinity) -> Bool { self == expected || (self == .real && expected == .none) }
+    }
+
+    private static func affinity(of declared: String) -> Affinity {
+        let type = declared.uppercased()
+        if type.contains("INT") { return .integer }
+        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return .text }
+        if type.isEmpty || type.contains("BLOB") { return .none }
+        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return .real }
+        return .numeric
     }
 
     /// Creates the schema, after dropping `dropping` tables, in one transaction.

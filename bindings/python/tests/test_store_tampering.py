@@ -53,6 +53,22 @@ LAYOUT_CASES = [
      '"Person" has no column "company_position"'),
     ("renamed join column", 'ALTER TABLE "Person_tags" RENAME COLUMN "target" TO "t"', '"Person_tags" has no column "target"'),
     ("dropped table", 'DROP TABLE "Company"', 'no table "Company"'),
+    # A schema rewritten in place (as `PRAGMA writable_schema` allows): `_id` no longer the rowid,
+    # so rows would be read under whatever their records hold and written without one (found by
+    # fuzzing: a person committed to such a file could not be found again); a column whose
+    # declared type gives another affinity, so SQLite would turn what is written into text.
+    ("_id no longer the INTEGER PRIMARY KEY",
+     "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, 'INTEGER PRIMARY KEY', 'TEXT') "
+     "WHERE name = 'Person'; PRAGMA writable_schema = OFF", '"_id" is no longer the INTEGER PRIMARY KEY of "Person"'),
+    ("_id declared INT PRIMARY KEY (not a rowid)",
+     "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, 'INTEGER PRIMARY KEY', 'INT PRIMARY KEY') "
+     "WHERE name = 'Tag'; PRAGMA writable_schema = OFF", '"_id" is no longer the INTEGER PRIMARY KEY of "Tag"'),
+    ("identification column retyped",
+     "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, '\"id\" INTEGER', '\"id\" TEXT') "
+     "WHERE name = 'Company'; PRAGMA writable_schema = OFF", 'column "id" of "Company" is declared TEXT, not INTEGER'),
+    ("join column retyped",
+     "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, '\"target\" INTEGER', '\"target\" VARCHAR') "
+     "WHERE name = 'Person_tags'; PRAGMA writable_schema = OFF", 'column "target" of "Person_tags" is declared VARCHAR'),
     ("layout version 0", "UPDATE \"_mapping\" SET value = '0' WHERE key = 'format'", "layout version 0"),
     ("layout version -1", "UPDATE \"_mapping\" SET value = '-1' WHERE key = 'format'", "layout version -1"),
     ("layout version from the future", "UPDATE \"_mapping\" SET value = '99' WHERE key = 'format'", "newer libmapping"),
