@@ -148,8 +148,9 @@ extension ObjectStore {
             session.listsReadWithRows.formUnion(log.listsSet)
             try materialize(Array(log.faults), model: model)
             try readLists(Array(log.lists), model: model)
-            for (map, keys) in log.identities {
+            for (map, met) in log.identities {
                 guard let entity = model.entities.first(where: { $0.identityMap == map && !$0.identification.isEmpty }) else { continue }
+                let keys = Set(met)
                 try read(entity, identities: Array(keys), model: model)
                 for key in keys where lookup(map: map, key: key) == nil { absent[map, default: []].insert(key) }
             }
@@ -307,8 +308,10 @@ extension ObjectStore {
 package final class FaultLog {
     /// Faults whose rows the call read or changed.
     var faults: Set<ObjectID> = []
-    /// Identities looked up in vain, by identity map.
-    var identities: [Int: Set<IdentityKey>] = [:]
+    /// Identities looked up in vain, by identity map, as they were met (repeats kept: they become
+    /// a set, sized at once, when they are read; a set grown as they came was rehashed as it grew,
+    /// most of what noting them cost).
+    var identities: [Int: [IdentityKey]] = [:]
     /// Whether the call read a whole entity (its member list, an index).
     var needsAll = false
     /// Identities the database is known not to hold, for this call.
@@ -343,7 +346,7 @@ package final class FaultLog {
 
     func noteMissing(map: Int, key: IdentityKey) {
         guard absent[map]?.contains(key) != true else { return }
-        identities[map, default: []].insert(key)
+        identities[map, default: []].append(key)
     }
 
     /// What a transaction throws instead of committing a run that noted something, or a probe.
