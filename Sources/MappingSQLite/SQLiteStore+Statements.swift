@@ -5,7 +5,8 @@ import MappingSQL
 /// by this key (a few integers) instead of by its text: the text is written once per key, where
 /// writing and hashing it per row was a visible share of a commit.
 enum RowStatement: Hashable {
-    case insert(entity: Int)
+    /// An INSERT of `rows` rows at once (`SQLiteStore.insertBatches`).
+    case insert(entity: Int, rows: Int)
     /// An UPDATE of the columns marked, in the order `SQLiteStore.rowColumns` gives them.
     case update(entity: Int, columns: [Bool])
     case delete(root: Int)
@@ -38,13 +39,14 @@ extension SQLiteStore {
 
     private func sql(for key: RowStatement) -> String? {
         switch key {
-        case .insert(let entity):
+        case .insert(let entity, let rows):
             // The entity's name is part of the text (a statement per entity): binding it for every
             // row copied it every time.
-            guard let table = table(of: entity), layout.model.entities.indices.contains(entity) else { return nil }
+            guard let table = table(of: entity), layout.model.entities.indices.contains(entity), rows > 0 else { return nil }
             let columns = rowColumns(entity)
-            return "INSERT INTO \(quote(table)) (\"_id\", \"_entity\"\(columns.map { ", " + quote($0) }.joined())) VALUES (?, "
-                + quote(layout.model.entities[entity].name, "'") + String(repeating: ", ?", count: columns.count) + ")"
+            let row = "(?, " + quote(layout.model.entities[entity].name, "'") + String(repeating: ", ?", count: columns.count) + ")"
+            return "INSERT INTO \(quote(table)) (\"_id\", \"_entity\"\(columns.map { ", " + quote($0) }.joined())) VALUES "
+                + Array(repeating: row, count: rows).joined(separator: ", ")
         case .update(let entity, let marked):
             guard let table = table(of: entity) else { return nil }
             let columns = zip(rowColumns(entity), marked).filter(\.1).map { quote($0.0) + " = ?" }

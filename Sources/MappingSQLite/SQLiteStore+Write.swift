@@ -45,7 +45,7 @@ extension SQLiteStore {
                 rowKeys.set(row.object, key: key)
                 added.append(row.object)
             }
-            for row in commit.inserted { try insert(row) }
+            try insert(commit.inserted)
             for row in commit.updated + commit.moved { try update(row) }
             for moved in commit.repositioned { try reposition(moved) }
             for moved in appended { try reposition(moved) }
@@ -97,19 +97,50 @@ extension SQLiteStore {
         return key
     }
 
-    /// A new row whole, its values bound as they are read (a cold import writes every row this
-    /// way: an array of values per row was a visible share of it), and its to-manys kept in join
-    /// tables.
-    private func insert(_ row: StoreCommit.Row) throws(MappingError) {
+    /// New rows whole, entity by entity in the order they were made, several to a statement (SQLite
+    /// opens and closes a cursor on the table and on each of its indexes per statement run: a
+    /// statement per row spent about a third of SQLite's work on a new row there); their values
+    /// bound as they are read (an array of values per row was a visible share of a cold import),
+    /// then their to-manys kept in join tables. Their `_id`s are given out already, so the order
+    /// they are written in does not matter.
+    private func insert(_ rows: [StoreCommit.Row]) throws(MappingError) {
+        var byEntity: [[Int]] = Array(repeating: [], count: layout.attributeColumns.count)
+        for (index, row) in rows.enumerated() where byEntity.indices.contains(row.entity.index) && rowID(row.object) != nil {
+            byEntity[row.entity.index].append(index)
+        }
+        for (entity, indices) in byEntity.enumerated() where !indices.isEmpty {
+            let perRow = 1 + rowColumns(entity).count
+            var start = 0
+            while start < indices.count {
+                let batch = Self.insertBatch(rows: indices.count - start, perRow: perRow)
+                let query = try insertStatement(entity, batch: batch)
+                var column: Int32 = 0
+                for index in indices[start..<start + batch.rows] { try bindInsert(rows[index], to: query, after: &column) }
+                while try query.step() {}
+                for index in indices[start..<start + batch.rows] {
+                    if let key = rowID(rows[index].object) { try writeJoins(rows[index], key: key, replacing: false) }
+                }
+                start += batch.rows
+            }
+        }
+    }
+
+    /// How many rows an INSERT takes at once (at most its parameters' limit, 32,766 since SQLite
+    /// 3.32), and which of the entity's prepared INSERTs that is: 64, 8 or 1, so an entity has at
+    /// most three and a batch of n rows runs at most n / 64 + 14 of them.
+    static func insertBatch(rows: Int, perRow: Int) -> (rows: Int, slot: Int) {
+        for (slot, size) in [64, 8].enumerated() where rows >= size && size * perRow <= 32_000 { return (size, slot) }
+        return (1, 2)
+    }
+
+    /// Binds a new row's parameters, after the `column`th (the entity's name is in the statement).
+    private func bindInsert(_ row: StoreCommit.Row, to query: Statement, after column: inout Int32) throws(MappingError) {
         let entity = row.entity.index
-        guard let key = rowID(row.object), layout.attributeColumns.indices.contains(entity) else { return }
-        let query = try insertStatement(entity)
-        var column: Int32 = 0
         func bind(_ value: StoredValue) throws(MappingError) {
             column += 1
             try query.bind(column, value)
         }
-        try bind(.integer(key))  // the entity's name is in the statement
+        try bind(rowID(row.object).map(StoredValue.integer) ?? .null)
         for index in layout.attributeColumns[entity].indices {
             try bind(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
         }
@@ -121,21 +152,20 @@ extension SQLiteStore {
             let position = row.positions.indices.contains(index) ? row.positions[index] : nil
             try bind(position.map { StoredValue.integer(Int64($0)) } ?? .null)
         }
-        while try query.step() {}
-        try writeJoins(row, key: key, replacing: false)
     }
 
-    /// The prepared INSERT of an entity's rows, kept per entity (found by index, not by hashing a
-    /// statement key per row), ready to bind: every parameter is bound for each row, so the old
-    /// bindings are not cleared.
-    private func insertStatement(_ entity: Int) throws(MappingError) -> Statement {
-        if insertStatements.indices.contains(entity), let prepared = insertStatements[entity] {
+    /// An entity's prepared INSERT of `batch.rows` rows, kept per entity and batch (found by
+    /// index, not by hashing a statement key per row), ready to bind: every parameter is bound
+    /// each time, so the old bindings are not cleared.
+    private func insertStatement(_ entity: Int, batch: (rows: Int, slot: Int)) throws(MappingError) -> Statement {
+        let place = entity * 3 + batch.slot
+        if insertStatements.indices.contains(place), let prepared = insertStatements[place] {
             prepared.rewind()
             return prepared
         }
-        let prepared = try statement(.insert(entity: entity))
-        if entity >= insertStatements.count { insertStatements += repeatElement(nil, count: entity + 1 - insertStatements.count) }
-        insertStatements[entity] = prepared
+        let prepared = try statement(.insert(entity: entity, rows: batch.rows))
+        if place >= insertStatements.count { insertStatements += repeatElement(nil, count: place + 1 - insertStatements.count) }
+        insertStatements[place] = prepared
         return prepared
     }
 

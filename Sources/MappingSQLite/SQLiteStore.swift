@@ -27,7 +27,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Per table (root entity), the statements (up to their IN list) that drop links to its
     /// deleted rows (`SQLiteStore+Write`).
     var linkDrops: [Int: [String]] = [:]
-    /// Per entity, its prepared INSERT once used (`SQLiteStore+Write`).
+    /// Per entity and batch size, its prepared INSERT once used (`SQLiteStore+Write`).
     @exclusivity(unchecked) var insertStatements: [Statement?] = []
     /// Lists read whose places have gaps, renumbered by the next commit (`StoreLayout+Lists`).
     var uneven: Set<UnevenList> = []

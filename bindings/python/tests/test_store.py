@@ -294,3 +294,25 @@ def test_a_decimal_is_a_number_its_scale_is_not_kept(tmp_path):
         assert '"weight":61.5,' in ctx.serialize("person", ada)
     with mapping.Context(SPEC, store=tmp_path / "people.db") as ctx:
         assert str(ctx.get("Person", 1)["weight"]) == "61.5"
+
+
+@pytest.mark.parametrize("people", [1, 7, 8, 9, 63, 64, 65, 130])
+def test_every_new_row_of_a_commit_is_written_whatever_the_commit_holds(tmp_path, people):
+    """New rows are written several to a statement (64, 8, then one at a time): each size around
+    those batches reads back, reopened, as the same import gives in memory, every value and link."""
+    payload = json.dumps({"data": {"people": [
+        {"id": i, "name": f"P{i}", "age": i % 90, "score": i / 4, "weight": f"{i}.25", "active": i % 2 == 0,
+         "born": f"19{i % 100:02d}-01-02T03:04:05.000006Z", "tags": [i, {"n": str(i)}], "address": {"city": f"C{i % 3}"},
+         "company": {"id": i % 5, "name": f"Co{i % 5}"},
+         "phones": [{"number": f"+{i}-{k}", "kind": "home" if k else "work"} for k in range(i % 4)]}
+        for i in range(1, people + 1)]}})
+    path = tmp_path / "batches.db"
+    with mapping.Context(SPEC, store=path) as ctx:
+        ctx.import_json("person", payload)
+    with mapping.Context(SPEC) as memory:
+        memory.import_json("person", payload)
+        expected = graph(memory)
+    with mapping.Context(SPEC, store=path) as ctx:
+        assert ctx.count("Person") == people
+        assert ctx.count("Phone") == sum(i % 4 for i in range(1, people + 1))
+        assert graph(ctx) == expected
