@@ -38,6 +38,9 @@ extension SQLiteStore {
         // Renames first, then the store (as renamed) is compared with the spec; all in one
         // transaction, so a refusal leaves the file as it was.
         let stored = StoreLayout(model: oldModel, json: layout.json)
+        // The file must be as that spec laid it out before it is grown: one changed outside
+        // libmapping is refused as it is, not migrated first.
+        try checkColumns(of: stored)
         let old = StoreLayout(model: oldModel, naming: Naming.renaming(oldModel, to: layout.model), json: layout.json)
         return try stored.renames(to: old) + layout.growth(from: old, count: count)
     }

@@ -183,7 +183,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// PRIMARY KEY (its rows' keys would be whatever the rows hold, and rows written would have
     /// none), and a column whose declared type gives another affinity (SQLite would turn the
     /// values written to it into text or numbers), are reported too.
-    private func checkColumns() throws(MappingError) {
+    func checkColumns(of checked: StoreLayout? = nil) throws(MappingError) {
+        let layout = checked ?? self.layout
         var expected = layout.tables.values.map { (name: $0.name, keyed: true, columns: [("_id", "INTEGER"), ("_entity", "TEXT")] + Array(zip($0.columns, $0.types))) }
         for join in layout.joins.keys { expected.append((join, false, [("owner", "INTEGER"), ("target", "INTEGER"), ("position", "INTEGER")])) }
         let info = try connection.statement("SELECT \"name\", \"type\", \"pk\" FROM pragma_table_info(?)")

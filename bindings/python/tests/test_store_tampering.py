@@ -169,6 +169,19 @@ def test_a_grown_spec_over_duplicate_identities_is_a_store_error(original, tmp_p
     assert digest(path) == before
 
 
+@pytest.mark.parametrize("name,statements,message", LAYOUT_CASES[:4] + LAYOUT_CASES[5:9],
+                         ids=[case[0] for case in LAYOUT_CASES[:4] + LAYOUT_CASES[5:9]])
+def test_a_tampered_layout_is_refused_before_a_grown_spec_migrates_it(original, tmp_path, name, statements, message):
+    """A spec that grew brings the store up to it in one transaction; the layout is checked in that
+    transaction, so a file changed outside libmapping is refused as it was, not migrated first."""
+    path = copy(original, tmp_path, statements)
+    before = digest(path)
+    with pytest.raises(mapping.StoreError) as caught:
+        mapping.Context(spec_with("Tag", "color", "string"), store=str(path))
+    assert message in str(caught.value), str(caught.value)
+    assert digest(path) == before
+
+
 @pytest.mark.parametrize("row_id,message", [
     (2**63 - 1, '"Person" has an _id out of range (9223372036854775807)'),
     (2**48 - 1, '"Person" has no _id left for a new row'),
