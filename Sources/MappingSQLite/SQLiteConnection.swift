@@ -110,6 +110,9 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     var lastRowID: Int64 { sqlite3_last_insert_rowid(db) }
+
+    /// The most parameters a statement may have on this SQLite (32,766 since 3.32, 999 before).
+    var parameterLimit: Int { Int(sqlite3_limit(db, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) }
 }
 
 /// A prepared statement: bind values, step through rows, read columns.

@@ -108,11 +108,12 @@ extension SQLiteStore {
         for (index, row) in rows.enumerated() where byEntity.indices.contains(row.entity.index) && rowID(row.object) != nil {
             byEntity[row.entity.index].append(index)
         }
+        let limit = connection.parameterLimit
         for (entity, indices) in byEntity.enumerated() where !indices.isEmpty {
             let perRow = 1 + rowColumns(entity).count
             var start = 0
             while start < indices.count {
-                let batch = Self.insertBatch(rows: indices.count - start, perRow: perRow)
+                let batch = Self.insertBatch(rows: indices.count - start, perRow: perRow, limit: limit)
                 let query = try insertStatement(entity, batch: batch)
                 var column: Int32 = 0
                 for index in indices[start..<start + batch.rows] { try bindInsert(rows[index], to: query, after: &column) }
@@ -125,11 +126,11 @@ extension SQLiteStore {
         }
     }
 
-    /// How many rows an INSERT takes at once (at most its parameters' limit, 32,766 since SQLite
-    /// 3.32), and which of the entity's prepared INSERTs that is: 64, 8 or 1, so an entity has at
-    /// most three and a batch of n rows runs at most n / 64 + 14 of them.
-    static func insertBatch(rows: Int, perRow: Int) -> (rows: Int, slot: Int) {
-        for (slot, size) in [64, 8].enumerated() where rows >= size && size * perRow <= 32_000 { return (size, slot) }
+    /// How many rows an INSERT takes at once (their parameters within `limit`, SQLite's), and
+    /// which of the entity's prepared INSERTs that is: 64, 8 or 1, so an entity has at most three
+    /// and a batch of n rows runs at most n / 64 + 14 of them.
+    static func insertBatch(rows: Int, perRow: Int, limit: Int) -> (rows: Int, slot: Int) {
+        for (slot, size) in [64, 8].enumerated() where rows >= size && size * perRow <= limit { return (size, slot) }
         return (1, 2)
     }
 
