@@ -185,8 +185,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// values written to it into text or numbers), are reported too.
     func checkColumns(of checked: StoreLayout? = nil) throws(MappingError) {
         let layout = checked ?? self.layout
-        var expected = layout.tables.values.map { (name: $0.name, keyed: true, columns: [("_id", "INTEGER"), ("_entity", "TEXT")] + Array(zip($0.columns, $0.types))) }
-        for join in layout.joins.keys { expected.append((join, false, [("owner", "INTEGER"), ("target", "INTEGER"), ("position", "INTEGER")])) }
+        // Each table, whether `_id` is its key (join tables have none), and its columns' declared types.
+        var expected = layout.tables.values.map { table in
+            (name: table.name, keyed: true, columns: [("_id", "INTEGER"), ("_entity", "TEXT")] + Array(zip(table.columns, table.types)))
+        }
+        for join in layout.joins.keys {
+            expected.append((join, false, [("owner", "INTEGER"), ("target", "INTEGER"), ("position", "INTEGER")]))
+        }
         let info = try connection.statement("SELECT \"name\", \"type\", \"pk\" FROM pragma_table_info(?)")
         for (table, keyed, columns) in expected.sorted(by: { $0.name < $1.name }) {
             info.reset()
