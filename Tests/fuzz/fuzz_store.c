@@ -2,7 +2,7 @@
  * the library (people, companies, tags of the fuzz spec) in a temporary folder. Each input then
  * tampers with a copy of it and opens the copy through the library.
  *
- * The input is a program: its first byte picks the spec and open flags; then each step is an opcode
+ * The input is a program: its first byte picks the spec, open flags and what is committed; then each step is an opcode
  * byte and its argument bytes, run through SQLite directly (a cell set to an odd value or type, rows
  * deleted or duplicated, indexes and tables dropped, columns renamed, dropped or added, the recorded
  * format and spec rewritten, the schema itself rewritten, the journal mode or page size changed),
@@ -35,6 +35,9 @@ static int damaged;
 static uint8_t *template_bytes;
 static size_t template_size;
 static char *grown_spec, *changed_spec;
+/* 70 new people (ids 1000000007 on), for the inputs whose commit writes new rows several to an
+ * INSERT (64, then 8, then one at a time). */
+static char *many_people;
 
 /* Extra people for the template besides fuzz_people: extreme values, a second company. */
 static const char *more_people =
@@ -91,6 +94,7 @@ static void cleanup(void) {
     free(template_bytes);
     free(grown_spec);
     free(changed_spec);
+    free(many_people);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
@@ -115,6 +119,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     free(grown_spec);
     grown_spec = with_badge;
     changed_spec = replaced(fuzz_spec, "\"age\": {\"type\": \"integer\"", "\"age\": {\"type\": \"string\"");
+    size_t capacity = 70 * 160 + 8, used = 0;
+    many_people = malloc(capacity);
+    FUZZ_ASSERT(many_people != NULL);
+    used += (size_t)snprintf(many_people + used, capacity - used, "[");
+    for (int i = 0; i < 70; i++) {
+        used += (size_t)snprintf(many_people + used, capacity - used,
+                                 "%s{\"id\": %d, \"name\": \"new %d\", \"company\": {\"id\": \"c%d\"}, \"tags\": [\"t%d\"], \"friend_ids\": [1]}",
+                                 i ? ", " : "", 1000000007 + i, i, i % 3, i % 5);
+        FUZZ_ASSERT(used < capacity);
+    }
+    snprintf(many_people + used, capacity - used, "]");
 
     /* The template: written through the library, then read into memory. */
     mapping_context *ctx = NULL;
@@ -622,6 +637,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     unsigned flags = (setup & 4 ? MAPPING_OPEN_READONLY : 0) | (setup & 8 ? MAPPING_OPEN_REBUILD : 0) |
                      (setup & 16 ? MAPPING_OPEN_DURABLE : 0);
     int keep_log = (setup & 32) != 0;
+    int many = (setup & 128) != 0;
 
     /* The copy, tampered with. */
     remove_work_files();
@@ -668,12 +684,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else {
         FUZZ_ASSERT(ctx != NULL);
         read_graph(ctx);
-        /* A commit that makes a new person: refused by a read-only store; else kept in the file. */
+        /* A commit that makes a new person (or 70, written several to an INSERT): refused by a
+         * read-only store; else kept in the file. */
         mapping_object existing = MAPPING_NO_OBJECT;
         int absent = mapping_entity_find(ctx, "Person", "1000000007", &existing) == MAPPING_ENOTFOUND;
         int imported = mapping_context_import(ctx, "person",
-                                              "{\"id\": 1000000007, \"name\": \"new\", \"company\": {\"id\": \"c1\"},"
-                                              " \"tags\": [\"math\", \"fresh\"], \"friend_ids\": [1]}",
+                                              many ? many_people
+                                                   : "{\"id\": 1000000007, \"name\": \"new\", \"company\": {\"id\": \"c1\"},"
+                                                     " \"tags\": [\"math\", \"fresh\"], \"friend_ids\": [1]}",
                                               MAPPING_NUL_TERMINATED, NULL);
         fuzz_status(ctx, imported);
         if ((flags & MAPPING_OPEN_READONLY) && absent) FUZZ_ASSERT(imported != MAPPING_OK);
@@ -699,6 +717,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 FUZZ_ASSERT(mapping_entity_count(ctx, "Person", &again) == MAPPING_OK);
                 FUZZ_ASSERT(again == people);
                 FUZZ_ASSERT(mapping_entity_find(ctx, "Person", "1000000007", &existing) == MAPPING_OK);
+                if (many) FUZZ_ASSERT(mapping_entity_find(ctx, "Person", "1000000076", &existing) == MAPPING_OK);
                 read_graph(ctx);
                 mapping_context_free(ctx);
             }
