@@ -716,8 +716,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 size_t again = 0;
                 FUZZ_ASSERT(mapping_entity_count(ctx, "Person", &again) == MAPPING_OK);
                 FUZZ_ASSERT(again == people);
-                FUZZ_ASSERT(mapping_entity_find(ctx, "Person", "1000000007", &existing) == MAPPING_OK);
-                if (many) FUZZ_ASSERT(mapping_entity_find(ctx, "Person", "1000000076", &existing) == MAPPING_OK);
+                /* Rows are read as they are touched: on a file whose pages were flipped, the lookup
+                 * through the identity index may meet damage nothing read before did ("database
+                 * disk image is malformed", found by fuzzing: the commit had written into a B-tree
+                 * already out of order), which is a tampered store too; on an undamaged file the
+                 * rows written are there. */
+                int first = mapping_entity_find(ctx, "Person", "1000000007", &existing);
+                int last = many ? mapping_entity_find(ctx, "Person", "1000000076", &existing) : MAPPING_OK;
+                fuzz_status(ctx, first);
+                FUZZ_ASSERT(first == MAPPING_OK || (damaged && first == MAPPING_ESTORE));
+                FUZZ_ASSERT(last == MAPPING_OK || (damaged && last == MAPPING_ESTORE));
                 read_graph(ctx);
                 mapping_context_free(ctx);
             }
