@@ -1,5 +1,5 @@
 /// The string values of one graph, as UTF-8 bytes each followed by a NUL, in chunks that never move
-/// and are freed only with the arena. A stored string is a 12-byte `Ref`; equal strings are stored
+/// and are freed only with the arena. A stored string is an 8-byte `Ref`; equal strings are stored
 /// once (short ones, where repeats are common: cities, statuses, tags). Because bytes never move, a
 /// C caller can hold a pointer to a value until the graph is freed, and reading a string costs no
 /// allocation until a Swift `String` is asked for.
@@ -9,14 +9,46 @@
 /// another arena reads as an empty string or as other bytes of this one, never as memory out of
 /// bounds or not yet written.
 public final class StringArena: @unchecked Sendable {
-    /// Where one string lives: its chunk, its offset there and its length in bytes (without the NUL).
+    /// Where one string lives: its chunk, its offset there and its length in bytes (without the NUL),
+    /// in one word, since every row of a string column holds one: the chunk in the top 29 bits,
+    /// then a bit set for a long string, then for a string in a shared chunk (shorter than 2^16
+    /// bytes) its offset (18 bits: below `chunkSize`) and length (16), for a long one (a chunk of
+    /// its own, offset 0) its length in all 34. Read without branches: every string read decodes
+    /// one. 0 is the empty string.
     public struct Ref: Hashable, Sendable {
-        let chunk: UInt32
-        let offset: UInt32
-        public let count: UInt32
+        public let bits: UInt64
+
+        public init(bits: UInt64) { self.bits = bits }
+
+        private static let longBit: UInt64 = 1 << 34
+
+        /// `nil` when the parts do not fit (more chunks than the layout numbers).
+        init?(chunk: Int, offset: Int, count: Int) {
+            guard count > 0 else {
+                bits = 0
+                return
+            }
+            guard chunk >= 0, chunk < 1 << 29 else { return nil }
+            if offset == 0, count >= 1 << 16 {
+                guard count < 1 << 34 else { return nil }
+                bits = UInt64(chunk) << 35 | Self.longBit | UInt64(count)
+            } else {
+                guard offset >= 0, offset < 1 << 18, count < 1 << 16 else { return nil }
+                bits = UInt64(chunk) << 35 | UInt64(offset) << 16 | UInt64(count)
+            }
+        }
+
+        /// All ones for a long string, else 0.
+        @inline(__always) private var longMask: UInt64 { 0 &- ((bits >> 34) & 1) }
+
+        @inline(__always) var chunk: Int { Int(truncatingIfNeeded: bits >> 35) }
+        @inline(__always) var offset: Int { Int(truncatingIfNeeded: (bits >> 16) & 0x3_FFFF & ~longMask) }
+        @inline(__always) public var count: Int {
+            Int(truncatingIfNeeded: bits & (0xFFFF | (0x3_FFFF_0000 & longMask)))
+        }
 
         /// The empty string, which every arena has without storing it.
-        public static let empty = Ref(chunk: UInt32.max, offset: 0, count: 0)
+        public static let empty = Ref(bits: 0)
     }
 
     private struct Chunk {
@@ -107,57 +139,29 @@ public final class StringArena: @unchecked Sendable {
         return ref
     }
 
-    // MARK: Shared strings as numbers
-
-    /// A number that names `string` among the arena's shared strings (equal strings, one number),
-    /// storing it if need be; `nil` for a string the arena does not share (empty, or longer than
-    /// `sharedLimit`). Identity maps file string
-    /// keys under it, so a lookup is one hash of the bytes and no `String` comparison.
-    public func sharedKey(storing string: String) -> Int64? {
-        guard let ref = store(string), ref.count > 0, Int(ref.count) <= Self.sharedLimit else { return nil }
-        return Self.key(of: ref)
-    }
-
-    /// The number `sharedKey(storing:)` gives `string`, if the arena holds it shared; never stores.
-    public func sharedKey(of string: String) -> Int64? {
-        var text = string
-        return text.withUTF8 { bytes -> Int64? in
-            let raw = UnsafeRawBufferPointer(bytes)
-            guard raw.count > 0, raw.count <= Self.sharedLimit, !table.isEmpty else { return nil }
-            return find(raw, hash: Self.hash(raw, seed: seed)).found.map(Self.key(of:))
-        }
-    }
-
-    /// The string a shared key names ("" for a number no shared string has).
-    public func string(sharedKey key: Int64) -> String {
-        let bits = UInt64(bitPattern: key)
-        return string(Ref(chunk: UInt32(truncatingIfNeeded: bits >> 32), offset: UInt32(truncatingIfNeeded: (bits >> 8) & 0xFF_FFFF),
-                          count: UInt32(truncatingIfNeeded: bits & 0xFF)))
-    }
-
-    /// Shared strings are at most `sharedLimit` (< 256) bytes in chunks of `chunkSize` (< 2^24)
-    /// bytes: chunk, offset and length fit one number.
-    private static func key(of ref: Ref) -> Int64 {
-        Int64(bitPattern: UInt64(ref.chunk) << 32 | UInt64(ref.offset) << 8 | UInt64(ref.count))
-    }
+    /// The arena's seeded hash of `bytes` (see `seed`): for tables that file strings by their bytes
+    /// in the arena, such as identity maps.
+    public func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 { Self.hash(bytes, seed: seed) }
 
     private func append(_ bytes: UnsafeRawBufferPointer) -> Ref? {
         let needed = bytes.count + 1
+        if needed > Self.chunkSize / 4 {
+            // A long string gets a chunk of its own (a `Ref` of a shared chunk holds lengths below
+            // 2^16); the current chunk stays open.
+            guard Ref(chunk: chunks.count, offset: 0, count: bytes.count) != nil else { return nil }
+            let chunk = allocate(needed)
+            write(bytes, to: chunk.base)
+            chunks.append(chunk)
+            return Ref(chunk: chunks.count - 1, offset: 0, count: bytes.count)
+        }
         if current < 0 || chunks[current].capacity - used < needed {
-            if needed > Self.chunkSize / 4 {
-                // A long string gets a chunk of its own; the current chunk stays open.
-                let chunk = allocate(needed)
-                write(bytes, to: chunk.base)
-                chunks.append(chunk)
-                return Ref(chunk: UInt32(truncatingIfNeeded: chunks.count - 1), offset: 0, count: UInt32(truncatingIfNeeded: bytes.count))
-            }
             chunks.append(allocate(Self.chunkSize))
             current = chunks.count - 1
             used = 0
         }
+        // A chunk too many for a `Ref` to number (2^29 of them: 128 TiB) is refused, not wrapped.
+        guard let ref = Ref(chunk: current, offset: used, count: bytes.count) else { return nil }
         write(bytes, to: chunks[current].base + used)
-        let ref = Ref(chunk: UInt32(truncatingIfNeeded: current), offset: UInt32(truncatingIfNeeded: used),
-                      count: UInt32(truncatingIfNeeded: bytes.count))
         used += needed
         return ref
     }
@@ -180,7 +184,7 @@ public final class StringArena: @unchecked Sendable {
         while table[probe] != 0 {
             if table[probe] >> 32 == tag {
                 let candidate = shared[Int(truncatingIfNeeded: table[probe] & 0xFFFF_FFFF) - 1]
-                if Int(candidate.count) == bytes.count, equal(candidate, bytes) { return (candidate, probe) }
+                if candidate.count == bytes.count, equal(candidate, bytes) { return (candidate, probe) }
             }
             probe = (probe + 1) & mask
         }
@@ -217,7 +221,7 @@ public final class StringArena: @unchecked Sendable {
     /// The bytes of `ref`, without the NUL; empty for a `Ref` that lies outside what this arena wrote.
     public func withBytes<R>(_ ref: Ref, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         guard let start = address(of: ref) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        return try body(UnsafeRawBufferPointer(start: start, count: Int(ref.count)))
+        return try body(UnsafeRawBufferPointer(start: start, count: ref.count))
     }
 
     public func string(_ ref: Ref) -> String {
@@ -228,13 +232,13 @@ public final class StringArena: @unchecked Sendable {
     public func equals(_ ref: Ref, _ string: String) -> Bool {
         var text = string
         return text.withUTF8 { other in
-            Int(ref.count) == other.count && equal(ref, UnsafeRawBufferPointer(other))
+            ref.count == other.count && equal(ref, UnsafeRawBufferPointer(other))
         }
     }
 
     /// Whether `ref` holds exactly `bytes`.
-    public func equals(_ ref: Ref, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        Int(ref.count) == bytes.count && equal(ref, bytes)
+    @inline(__always) public func equals(_ ref: Ref, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        ref.count == bytes.count && equal(ref, bytes)
     }
 
     /// The string as C reads it, NUL-terminated; stays valid as long as the arena. A `Ref` this
@@ -246,19 +250,19 @@ public final class StringArena: @unchecked Sendable {
 
 
     /// The start of `ref`'s bytes, after checking that they lie within one of this arena's chunks.
-    private func address(of ref: Ref) -> UnsafeMutableRawPointer? {
-        guard ref.count > 0, Int(ref.chunk) < chunks.count else { return nil }
-        let chunk = chunks[Int(ref.chunk)]
+    @inline(__always) private func address(of ref: Ref) -> UnsafeMutableRawPointer? {
+        guard ref.count > 0, ref.chunk < chunks.count else { return nil }
+        let chunk = chunks[ref.chunk]
         // The open chunk is written up to `used`; the others are full (a long string's chunk is
         // exactly its bytes and NUL).
-        let written = Int(ref.chunk) == current ? used : chunk.capacity
-        guard Int(ref.offset) + Int(ref.count) < written else { return nil }
-        return chunk.base + Int(ref.offset)
+        let written = ref.chunk == current ? used : chunk.capacity
+        guard ref.offset + ref.count < written else { return nil }
+        return chunk.base + ref.offset
     }
 
-    private func equal(_ ref: Ref, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    @inline(__always) private func equal(_ ref: Ref, _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let start = address(of: ref) else { return bytes.isEmpty }
-        guard let other = bytes.baseAddress, Int(ref.count) == bytes.count else { return false }
+        guard let other = bytes.baseAddress, ref.count == bytes.count else { return false }
         return Bytes.equal(UnsafeRawBufferPointer(start: start, count: bytes.count), UnsafeRawBufferPointer(start: other, count: bytes.count))
     }
 

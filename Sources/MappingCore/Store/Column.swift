@@ -18,23 +18,21 @@ struct Column {
     /// Whether strings are looked up in the arena before they are stored, so repeats are stored
     /// once. A column decides from its first `sharingSample` strings: it keeps sharing if at least
     /// one in eight repeated (cities, statuses, names), else stops (emails, ids, bodies: a lookup
-    /// and a table entry each, for nothing). An identification always shares: its identity map
-    /// files it under the arena's shared copy.
+    /// and a table entry each, for nothing). An identification decides as any column: its identity
+    /// map files its keys under the column's own bytes.
     private var shares = true
-    private let alwaysShares: Bool
     private var sampled = 0, repeats = 0
     static let sharingSample = 1024
 
-    init(type: AttributeType, alwaysShares: Bool = false) {
+    init(type: AttributeType) {
         self.type = type
-        self.alwaysShares = alwaysShares
     }
 
     /// Stores a string's bytes as this column's sharing decides, learning from the first ones.
     private mutating func store(_ bytes: UnsafeRawBufferPointer, arena: StringArena) -> StringArena.Ref? {
         var repeated = false
         let ref = arena.store(bytes, share: shares, repeated: &repeated)
-        if shares, !alwaysShares, sampled < Self.sharingSample {
+        if shares, sampled < Self.sharingSample {
             sampled += 1
             if repeated { repeats += 1 }
             if sampled == Self.sharingSample { shares = repeats * 8 >= sampled }
@@ -83,6 +81,9 @@ struct Column {
         guard present[row], type == .string, strings.indices.contains(row), foreign.isEmpty || foreign[row] == nil else { return nil }
         return strings[row]
     }
+
+    /// `stringRef`, mutating (it only reads) so that the column is read in place (`EntityTable`).
+    mutating func stringRefInPlace(at row: Int) -> StringArena.Ref? { stringRef(at: row) }
 
     /// Whether the row holds `value` already, compared in place (no `String` made from the arena).
     @inline(__always)

@@ -15,9 +15,7 @@ struct EntityTable {
     private var preparedRows = 0
 
     init(_ entity: Entity) {
-        columns = entity.attributes.indices.map { index in
-            Column(type: entity.attributes[index].type, alwaysShares: entity.identification == [index])
-        }
+        columns = entity.attributes.map { Column(type: $0.type) }
         links = entity.relationships.map { LinkColumn(toMany: $0.toMany) }
     }
 
@@ -74,6 +72,12 @@ struct EntityTable {
     @inline(__always)
     func stringRef(_ attribute: Int, row: Int) -> StringArena.Ref? {
         columns.indices.contains(attribute) ? columns[attribute].stringRef(at: row) : nil
+    }
+
+    /// `stringRef` for a caller that holds the graph mutably: mutating (it only reads) so that the
+    /// table and column are read in place, not copied out of their arrays (rule 3 of `HotPath.md`).
+    mutating func stringRefInPlace(_ attribute: Int, row: Int) -> StringArena.Ref? {
+        columns.indices.contains(attribute) ? columns[attribute].stringRefInPlace(at: row) : nil
     }
 
     /// Compares a string row with `bytes` and, when they differ and `write` allows, stores them.

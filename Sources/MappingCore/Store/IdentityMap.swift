@@ -6,36 +6,23 @@ import MappingArena
 /// already coerced (the importer, the connector), and from a caller's loose JSON identity.
 ///
 /// Keys that are one integer, the common case, live in an `IntegerKeyTable` (a cheap hash, flat
-/// arrays); keys that are one short string, in another, under the number the graph's string arena
-/// gives that string (its bytes hashed once, no `String` compared); every other key (long strings,
-/// compound keys) in a dictionary.
+/// arrays); keys that are one string, in a `StringKeyTable` (filed under the bytes the
+/// identification column holds, compared as bytes: no `String` compared, no copy); every other key
+/// (compound keys, other types) in a dictionary.
 struct IdentityMap {
     private var integers = IntegerKeyTable()
-    private var strings = IntegerKeyTable()
+    private var strings = StringKeyTable()
     private var others: [IdentityKey: ObjectID] = [:]
-
-    /// What a key is filed under.
-    private enum Filed {
-        case integer(Int64), string(Int64), other
-    }
-
-    @inline(__always) private func filed(_ key: IdentityKey, _ arena: StringArena, storing: Bool) -> Filed {
-        switch key {
-        case .single(.integer(let number)): return .integer(number)
-        case .single(.string(let text)):
-            let shared = storing ? arena.sharedKey(storing: text) : arena.sharedKey(of: text)
-            return shared.map { .string($0) } ?? .other
-        default: return .other
-        }
-    }
 
     /// Inlined, as the store's other small readers (rule 3 of `HotPath.md`): called through the
     /// store's array of maps, a call copied the map out of it (a retain of each table it holds).
     @inline(__always) func object(for key: IdentityKey, arena: StringArena) -> ObjectID? {
-        switch filed(key, arena, storing: false) {
-        case .integer(let number): return integers[number]
-        case .string(let shared): return strings[shared]
-        case .other: return others.isEmpty ? nil : others[key]
+        switch key {
+        case .single(.integer(let number)): return integers[number]
+        case .single(.string(let text)):
+            if let found = strings.object(for: text, arena: arena) { return found }
+            return others.isEmpty ? nil : others[key]
+        default: return others.isEmpty ? nil : others[key]
         }
     }
 
@@ -44,42 +31,47 @@ struct IdentityMap {
     /// Every entry, in no particular order (for the invariant checks).
     func entries(arena: StringArena) -> [(key: IdentityKey, object: ObjectID)] {
         integers.entries.map { (IdentityKey.single(.integer($0.key)), $0.object) }
-            + strings.entries.map { (IdentityKey.single(.string(arena.string(sharedKey: $0.key))), $0.object) }
+            + strings.entries(arena: arena).map { (IdentityKey.single(.string($0.key)), $0.object) }
             + others.map { ($0.key, $0.value) }
     }
 
-    /// Sets or clears the entry for `key`; returns the object it named before.
+    /// Sets or clears the entry for `key`; returns the object it named before. A string key is
+    /// filed under `stored` when that holds its bytes (the object's identification column), else
+    /// under a copy in the arena.
     @discardableResult
-    mutating func set(_ object: ObjectID?, for key: IdentityKey, arena: StringArena) -> ObjectID? {
-        switch filed(key, arena, storing: object != nil) {
-        case .integer(let number):
+    mutating func set(_ object: ObjectID?, for key: IdentityKey, arena: StringArena,
+                      stored: StringArena.Ref? = nil) -> ObjectID? {
+        switch key {
+        case .single(.integer(let number)):
             if let object { return integers.set(object, for: number) }
             return integers.remove(number)
-        case .string(let shared):
-            if let object { return strings.set(object, for: shared) }
-            return strings.remove(shared)
-        case .other:
+        case .single(.string(let text)):
+            guard let object else { return strings.remove(text, arena: arena) ?? others.removeValue(forKey: key) }
+            let filed = strings.set(object, for: text, stored: stored, arena: arena)
+            // A key the arena cannot hold (4 GiB or more) is kept as it came.
+            return filed.filed ? filed.previous : others.updateValue(object, forKey: key)
+        default:
             if let object { return others.updateValue(object, forKey: key) }
             return others.removeValue(forKey: key)
         }
     }
 
     /// Room for `additional` more entries, so an import of a large collection does not rehash.
-    mutating func reserve(additional: Int, keyedBy type: AttributeType?) {
+    mutating func reserve(additional: Int, keyedBy type: AttributeType?, arena: StringArena) {
         guard additional > 0 else { return }
         // Capped: the count comes from a payload's array, which may hold nulls and non-objects.
         let wanted = min(additional, 1 << 24)
         switch type {
         case .integer: integers.reserve(additional: wanted)
-        case .string: strings.reserve(additional: wanted)
+        case .string: strings.reserve(additional: wanted, arena: arena)
         default: others.reserveCapacity(others.count + wanted)
         }
     }
 
     /// Drops the entries whose object `isGone` says is gone (a rollback's purge).
-    mutating func removeAll(where isGone: (ObjectID) -> Bool) {
+    mutating func removeAll(where isGone: (ObjectID) -> Bool, arena: StringArena) {
         integers.filter { !isGone($0) }
-        strings.filter { !isGone($0) }
+        strings.filter(arena: arena) { !isGone($0) }
         others = others.filter { !isGone($0.value) }
     }
 

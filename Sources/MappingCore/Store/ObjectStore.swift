@@ -40,6 +40,9 @@ public struct ObjectStore {
     /// How many live objects each entity has (exactly that entity).
     private(set) var liveCounts: [Int]
     private(set) var identityMaps: [IdentityMap]
+    /// Per entity, the attribute that alone identifies its objects (-1 when none or several): a
+    /// string identity is filed under the bytes this column holds.
+    private let identityColumns: [Int]
     /// Indexes of `indexed` attributes, by (hierarchy root, attribute); `indexKeys[entity]` lists the
     /// attribute → index key pairs that apply to an entity.
     private(set) var indexes: [IndexKey: AttributeIndex] = [:]
@@ -66,6 +69,7 @@ public struct ObjectStore {
         memberLists = []
         liveCounts = []
         identityMaps = []
+        identityColumns = []
         indexKeys = []
     }
 
@@ -76,6 +80,7 @@ public struct ObjectStore {
         memberLists = Array(repeating: [], count: model.entities.count)
         liveCounts = Array(repeating: 0, count: model.entities.count)
         identityMaps = Array(repeating: IdentityMap(), count: model.identityMapCount)
+        identityColumns = model.entities.map { $0.identification.count == 1 ? $0.identification[0] : -1 }
         var keys: [[Int: IndexKey]] = []
         var indexes: [IndexKey: AttributeIndex] = [:]
         for entity in model.entities {
@@ -611,12 +616,14 @@ public struct ObjectStore {
         guard let map = entity.identityMap, identityMaps.indices.contains(map) else { return }
         let single = entity.identification.count == 1 ? entity.identification.first : nil
         let type = single.flatMap { entity.attributes.indices.contains($0) ? entity.attributes[$0].type : nil }
-        identityMaps[map].reserve(additional: additional, keyedBy: type)
+        identityMaps[map].reserve(additional: additional, keyedBy: type, arena: arena)
     }
 
     package mutating func register(_ id: ObjectID, map: Int, key: IdentityKey) {
         guard identityMaps.indices.contains(map) else { return }
-        let previous = identityMaps[map].set(id, for: key, arena: arena)
+        let stored: StringArena.Ref?
+        if case .single(.string) = key { stored = identityBytes(of: id) } else { stored = nil }
+        let previous = identityMaps[map].set(id, for: key, arena: arena, stored: stored)
         if previous == nil, journal?.isNew(id) == true {
             // A new object under a free key: a rollback purges such entries wholesale, so the
             // journal keeps no copy of the key (a cold import would otherwise hold one per object).
@@ -728,12 +735,23 @@ public struct ObjectStore {
     /// Removes the entries of an identity map whose object `isGone` says is gone (rollback).
     mutating func purgeIdentities(map: Int, where isGone: (ObjectID) -> Bool) {
         guard identityMaps.indices.contains(map) else { return }
-        identityMaps[map].removeAll(where: isGone)
+        identityMaps[map].removeAll(where: isGone, arena: arena)
     }
 
     mutating func restoreIdentity(map: Int, key: IdentityKey, to previous: ObjectID?) {
         guard identityMaps.indices.contains(map) else { return }
-        identityMaps[map].set(previous, for: key, arena: arena)
+        let stored: StringArena.Ref?
+        if case .single(.string) = key, let previous { stored = identityBytes(of: previous) } else { stored = nil }
+        identityMaps[map].set(previous, for: key, arena: arena, stored: stored)
+    }
+
+    /// The bytes of a read object's single string identification, as its column holds them (the
+    /// identity map files the key under them when they are the key's: `IdentityMap.set`).
+    private mutating func identityBytes(of id: ObjectID) -> StringArena.Ref? {
+        guard let slot = liveSlot(of: id), !places[slot].isFault else { return nil }
+        let entity = Int(places[slot].entity)
+        guard identityColumns.indices.contains(entity), identityColumns[entity] >= 0, tables.indices.contains(entity) else { return nil }
+        return tables[entity].stringRefInPlace(identityColumns[entity], row: places[slot].row)
     }
 
     /// The length of each member list (a transaction's starting point).
