@@ -149,7 +149,7 @@ final class ColumnStorageTests: XCTestCase {
     func testAColumnKeepsEachTypeAndNull() {
         let arena = StringArena()
         let cases: [(AttributeType, AttributeValue)] = [
-            (.integer, .integer(Int64.min)), (.double, .double(-0.5)), (.boolean, .boolean(true)),
+            (.integer, .integer(Int64.min)), (.double, .double(-0.5)), (.boolean, .boolean(true)), (.boolean, .boolean(false)),
             (.date, .date(Timestamp(microseconds: -1))), (.string, .string("naïve")),
             (.decimal, .decimal(ExactDecimal(parsing: "61.5") ?? ExactDecimal(0))), (.json, .json(.array([.integer(1)]))),
         ]

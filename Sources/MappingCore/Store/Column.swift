@@ -1,15 +1,17 @@
 import MappingArena
 
-/// One attribute of one entity, for every object of the entity: values by row, typed. Numbers,
-/// booleans and instants take eight bytes a row, strings a 12-byte reference into the graph's
+/// One attribute of one entity, for every object of the entity: values by row, typed. Numbers and
+/// instants take eight bytes a row, booleans a bit, strings an 8-byte reference into the graph's
 /// `StringArena`; only decimals and JSON values are kept as boxed `AttributeValue`s. A null row has
 /// its `present` bit clear. A value of another type than the column's (none arrives that way: the
 /// importer and editor coerce first) is kept boxed beside the row rather than refused.
 struct Column {
     let type: AttributeType
     private var present = Bitmap()
-    /// integer, double (bit pattern), boolean (0/1), date (microseconds).
+    /// integer, double (bit pattern), date (microseconds).
     private var words: [UInt64] = []
+    /// boolean.
+    private var flags = Bitmap()
     private var strings: [StringArena.Ref] = []
     /// decimal and json.
     private var boxed: [AttributeValue?] = []
@@ -40,11 +42,12 @@ struct Column {
         return ref
     }
 
-    private enum Layout { case words, strings, boxed }
+    private enum Layout { case words, bits, strings, boxed }
 
     private var layout: Layout {
         switch type {
-        case .integer, .double, .boolean, .date: .words
+        case .integer, .double, .date: .words
+        case .boolean: .bits
         case .string: .strings
         case .decimal, .json: .boxed
         }
@@ -55,6 +58,7 @@ struct Column {
         present.append(falses: count)
         switch layout {
         case .words: words.append(contentsOf: repeatElement(0, count: count))
+        case .bits: flags.append(falses: count)
         case .strings: strings.append(contentsOf: repeatElement(.empty, count: count))
         case .boxed: boxed.append(contentsOf: repeatElement(nil, count: count))
         }
@@ -67,7 +71,7 @@ struct Column {
         switch type {
         case .integer: return words.indices.contains(row) ? .integer(Int64(bitPattern: words[row])) : nil
         case .double: return words.indices.contains(row) ? .double(Double(bitPattern: words[row])) : nil
-        case .boolean: return words.indices.contains(row) ? .boolean(words[row] != 0) : nil
+        case .boolean: return row < flags.count ? .boolean(flags[row]) : nil
         case .date: return words.indices.contains(row) ? .date(Timestamp(microseconds: Int64(bitPattern: words[row]))) : nil
         case .string: return strings.indices.contains(row) ? .string(arena.string(strings[row])) : nil
         case .decimal, .json: return boxed.indices.contains(row) ? boxed[row] : nil
@@ -94,7 +98,7 @@ struct Column {
         switch (type, value) {
         case (.integer, .integer(let number)): return words.indices.contains(row) && words[row] == UInt64(bitPattern: number)
         case (.double, .double(let number)): return words.indices.contains(row) && Double(bitPattern: words[row]) == number
-        case (.boolean, .boolean(let flag)): return words.indices.contains(row) && (words[row] != 0) == flag
+        case (.boolean, .boolean(let flag)): return row < flags.count && flags[row] == flag
         case (.date, .date(let instant)): return words.indices.contains(row) && words[row] == UInt64(bitPattern: instant.microseconds)
         case (.string, .string(let text)): return strings.indices.contains(row) && arena.equals(strings[row], text)
         case (.decimal, _), (.json, _): return boxed.indices.contains(row) && boxed[row] == value
@@ -128,7 +132,7 @@ struct Column {
         switch (type, value) {
         case (.integer, .integer(let number)) where words.indices.contains(row): words[row] = UInt64(bitPattern: number)
         case (.double, .double(let number)) where words.indices.contains(row): words[row] = number.bitPattern
-        case (.boolean, .boolean(let flag)) where words.indices.contains(row): words[row] = flag ? 1 : 0
+        case (.boolean, .boolean(let flag)) where row < flags.count: flags[row] = flag
         case (.date, .date(let instant)) where words.indices.contains(row): words[row] = UInt64(bitPattern: instant.microseconds)
         case (.string, .string(let text)) where strings.indices.contains(row):
             var text = text
