@@ -155,6 +155,20 @@ final class Statement {
         guard status == SQLITE_OK else { throw connection.failure(status, "to bind a value") }
     }
 
+    /// Binds text that stays where it is until the statement has run and its bindings are cleared
+    /// (`clearBindings`): SQLite reads it in place instead of copying it.
+    func bind(_ index: Int32, inPlace bytes: UnsafeRawBufferPointer) throws(MappingError) {
+        guard let start = bytes.baseAddress, bytes.count <= Int(Int32.max) else {
+            // Never from `ByteOutput.appendInPlace`: its bytes always have an address.
+            return try bind(index, .text(String(decoding: bytes, as: UTF8.self)))
+        }
+        let status = sqlite3_bind_text(raw, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+        guard status == SQLITE_OK else { throw connection.failure(status, "to bind a value") }
+    }
+
+    /// Clears the statement's bindings (so none points at text that is about to move).
+    func clearBindings() { sqlite3_clear_bindings(raw) }
+
     /// Steps once: true when a row is ready to read, false when the statement is done.
     func step() throws(MappingError) -> Bool {
         let status = sqlite3_step(raw)

@@ -115,7 +115,20 @@ extension SQLiteStore {
             while start < indices.count {
                 let batch = Self.insertBatch(rows: indices.count - start, perRow: perRow, limit: limit)
                 let query = try insertStatement(entity, batch: batch)
+                // The batch's text is copied once, into room made first (so it never moves while
+                // bound), and bound where it lies; the bindings are cleared once the rows are in.
+                // The room is at most `insertTextRoom`: text beyond it is bound as before (copied
+                // by SQLite), so a commit of long texts leaves no large buffer behind.
+                var textBytes = 0
+                for index in indices[start..<start + batch.rows] {
+                    for case .string(let text)? in rows[index].values where textBytes < Self.insertTextRoom {
+                        textBytes += text.utf8.count
+                    }
+                }
+                insertTexts.removeAll()
+                insertTexts.reserve(min(textBytes, Self.insertTextRoom))
                 var column: Int32 = 0
+                defer { query.clearBindings() }
                 for index in indices[start..<start + batch.rows] { try bindInsert(rows[index], to: query, after: &column) }
                 while try query.step() {}
                 for index in indices[start..<start + batch.rows] {
@@ -125,6 +138,9 @@ extension SQLiteStore {
             }
         }
     }
+
+    /// The most room kept for a batch's text bound in place (`insert`).
+    static let insertTextRoom = 1 << 20
 
     /// How many rows an INSERT takes at once (their parameters within `limit`, SQLite's), and
     /// which of the entity's prepared INSERTs that is: 64, 8 or 1, so an entity has at most three
@@ -143,7 +159,13 @@ extension SQLiteStore {
         }
         try bind(rowID(row.object).map(StoredValue.integer) ?? .null)
         for index in layout.attributeColumns[entity].indices {
-            try bind(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
+            let value = row.values.indices.contains(index) ? row.values[index] : nil
+            if case .string(let text)? = value, let bytes = insertTexts.appendInPlace(text) {
+                column += 1
+                try query.bind(column, inPlace: bytes)
+            } else {
+                try bind(StoredValue(value))
+            }
         }
         for (index, link) in layout.linkColumns[entity].enumerated() where link != nil {
             let target = row.links.indices.contains(index) ? row.links[index].first.flatMap(rowID) : nil
