@@ -296,6 +296,16 @@ def test_a_decimal_is_a_number_its_scale_is_not_kept(tmp_path):
         assert str(ctx.get("Person", 1)["weight"]) == "61.5"
 
 
+def written_and_in_memory(path, payload):
+    """Imports `payload` into a new store at `path` (closed after) and into memory: the graph the
+    memory holds (`graph`), which the store must read back."""
+    with mapping.Context(SPEC, store=path) as ctx:
+        ctx.import_json("person", payload)
+    with mapping.Context(SPEC) as memory:
+        memory.import_json("person", payload)
+        return graph(memory)
+
+
 def test_text_of_every_kind_and_length_is_written_as_it_came(tmp_path):
     """A batch of new rows binds its text from one buffer of at most a megabyte, and text past it
     as SQLite copies it: empty, non-ASCII, an inner NUL, short and long (3 MB in 70 rows), in rows of
@@ -306,11 +316,7 @@ def test_text_of_every_kind_and_length_is_written_as_it_came(tmp_path):
          "phones": [{"number": f"+{i}-{names[i % 4]}", "kind": names[(i + 2) % len(names)]}]}
         for i in range(1, 71)]}})
     path = tmp_path / "texts.db"
-    with mapping.Context(SPEC, store=path) as ctx:
-        ctx.import_json("person", payload)
-    with mapping.Context(SPEC) as memory:
-        memory.import_json("person", payload)
-        expected = graph(memory)
+    expected = written_and_in_memory(path, payload)
     with mapping.Context(SPEC, store=path) as ctx:
         assert ctx.get("Person", 5)["name"] == "z" * 700_000
         assert ctx.get("Person", 7)["name"] == "a\u0000b"
@@ -330,11 +336,7 @@ def test_every_new_row_of_a_commit_is_written_whatever_the_commit_holds(tmp_path
          "phones": [{"number": f"+{i}-{k}", "kind": "home" if k else "work"} for k in range(i % 4)]}
         for i in range(1, people + 1)]}})
     path = tmp_path / "batches.db"
-    with mapping.Context(SPEC, store=path) as ctx:
-        ctx.import_json("person", payload)
-    with mapping.Context(SPEC) as memory:
-        memory.import_json("person", payload)
-        expected = graph(memory)
+    expected = written_and_in_memory(path, payload)
     with mapping.Context(SPEC, store=path) as ctx:
         assert ctx.count("Person") == people
         assert ctx.count("Phone") == sum(i % 4 for i in range(1, people + 1))
