@@ -166,7 +166,10 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         guard format <= Self.format else {
             throw MappingError(.store, "the schema \(quote(schema)) was written by a newer libmapping (layout \(format); this one reads up to \(Self.format))")
         }
-        guard let written = recorded["spec"], !spec.isRecorded(as: written) else { return }
+        guard let written = recorded["spec"], !spec.isRecorded(as: written) else {
+            try checkColumns(of: layout)
+            return
+        }
         guard !options.readOnly else {
             throw MappingError(.spec, "the store \(quote(schema)) was written with another spec; open it for writing once to bring it up to this one")
         }
@@ -189,6 +192,8 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
             throw MappingError(.store, "the spec recorded in the store \(quote(schema)) no longer loads: \(error.message)")
         }
         let stored = StoreLayout(model: oldModel, dialect: .postgres, json: layout.json)
+        // The schema is checked against the spec it was written with before anything changes it.
+        try checkColumns(of: stored)
         let old = StoreLayout(model: oldModel, naming: Naming.renaming(oldModel, to: layout.model), dialect: .postgres, json: layout.json)
         for statement in try stored.renames(to: old) { try connection.execute(statement) }
         let grown = try layout.growth(from: old) { (table, entity) throws(MappingError) -> Int64 in
@@ -199,6 +204,45 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         }
         for statement in grown { try connection.execute(statement) }
         try connection.query("UPDATE \"_mapping\" SET \"value\" = $1 WHERE \"key\" = 'spec'", [specText])
+    }
+
+    /// Checks, in one query, that every table and column of `checked` is there with the type
+    /// libmapping gave it: a table or column renamed, dropped or retyped outside libmapping is
+    /// MAPPING_ESTORE naming it when the store opens, before a row is read or written (the server
+    /// would refuse the first statement naming it, in the middle of some later call; a column
+    /// retyped to one the server converts to and from, such as TEXT for a number, would go
+    /// unnoticed until a value did not convert back).
+    private func checkColumns(of checked: StoreLayout) throws(MappingError) {
+        let result = try connection.query("SELECT \"table_name\"::text, \"column_name\"::text, \"data_type\"::text "
+                                          + "FROM information_schema.columns WHERE \"table_schema\" = $1", [schema])
+        var present: [String: [String: String]] = [:]
+        for row in 0..<result.count {
+            guard case .text(let table) = result.value(row: row, column: 0), case .text(let column) = result.value(row: row, column: 1),
+                  case .text(let type) = result.value(row: row, column: 2) else { continue }
+            present[table, default: [:]][column] = type
+        }
+        let key = checked.keyType
+        var expected = checked.tables.values.map { table in
+            (name: table.name, columns: [("_id", key), ("_entity", "TEXT"), ("_version", key)] + Array(zip(table.columns, table.types)))
+        }
+        for join in checked.joins.keys { expected.append((join, [("owner", key), ("target", key), ("position", key)])) }
+        for (table, columns) in expected.sorted(by: { $0.name < $1.name }) {
+            guard let found = present[table] else {
+                throw MappingError(.store, "the store \(quote(schema)) has no table \(quote(table)): it was dropped or renamed outside libmapping")
+            }
+            for (column, type) in columns {
+                guard let actual = found[column] else {
+                    throw MappingError(.store, "the store \(quote(schema)): table \(quote(table)) has no column \(quote(column)) "
+                                       + "(renamed or dropped outside libmapping): put it back as it was",
+                                       attribute: table + "." + column)
+                }
+                guard actual == type.lowercased() else {
+                    throw MappingError(.store, "the store \(quote(schema)): column \(quote(column)) of \(quote(table)) is of type \(actual), "
+                                       + "not \(type) as libmapping made it (changed outside libmapping): put it back as it was",
+                                       attribute: table + "." + column)
+                }
+            }
+        }
     }
 
     private func create(specText: String) throws(MappingError) {

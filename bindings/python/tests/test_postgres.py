@@ -568,6 +568,38 @@ def test_a_grown_or_renamed_spec_brings_the_schema_up_to_it_and_other_changes_ar
         assert ctx.count("Person") == 0
 
 
+TAMPERINGS = {
+    "a column renamed": ('ALTER TABLE "Person" RENAME COLUMN "name" TO "nom"', '"Person" has no column "name"'),
+    "a column dropped": ('ALTER TABLE "Company" DROP COLUMN "name"', '"Company" has no column "name"'),
+    "a number retyped as text": ('ALTER TABLE "Person" ALTER COLUMN "score" TYPE text', 'column "score" of "Person" is of type text'),
+    "an identity retyped": ('ALTER TABLE "Person" ALTER COLUMN "id" TYPE integer', 'column "id" of "Person" is of type integer'),
+    "a version retyped": ('ALTER TABLE "Phone" ALTER COLUMN "_version" TYPE numeric', 'column "_version" of "Phone" is of type numeric'),
+    "a join table renamed": ('ALTER TABLE "Person_tags" RENAME TO "tags_of_people"', 'no table "Person_tags"'),
+    "a join column retyped": ('ALTER TABLE "Person_tags" ALTER COLUMN "position" TYPE text', 'column "position" of "Person_tags"'),
+}
+
+
+@pytest.mark.parametrize("tampering", TAMPERINGS)
+def test_a_schema_changed_outside_libmapping_is_refused_at_open_naming_the_column(store, tampering):
+    """As an SQLite file is: the open is MAPPING_ESTORE naming the table or column, read-only too,
+    and a spec that grew is not brought up to (the schema stays as it is)."""
+    statement, message = TAMPERINGS[tampering]
+    with mapping.Context(SPEC, store=store) as ctx:
+        ctx.import_json("person", page(0, 3))
+    sql(store, statement)
+    columns = sql(store, "SELECT table_name, column_name, data_type FROM information_schema.columns "
+                  "WHERE table_schema = current_schema() ORDER BY 1, 2")
+    for options in ({}, {"read_only": True}):
+        with pytest.raises(mapping.StoreError, match=message):
+            mapping.Context(SPEC, store=store, **options)
+    grown = json.loads(SPEC_TEXT)
+    grown["entities"]["Person"]["attributes"]["nickname"] = "string"
+    with pytest.raises(mapping.StoreError, match=message):
+        mapping.Context(grown, store=store)
+    assert sql(store, "SELECT table_name, column_name, data_type FROM information_schema.columns "
+               "WHERE table_schema = current_schema() ORDER BY 1, 2") == columns
+
+
 SERVER_SH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "Tests", "postgres", "server.sh")
 
 
