@@ -30,6 +30,9 @@ extension ObjectStore {
             log.listsSet.insert(ListKind(destination: relationship.destination, inverse: inverse))
         }
         guard case .many(let old) = links(of: owner, index) else { return }
+        // A re-import mostly brings the targets the list holds, in its order: compared as they
+        // came, no list is made (a list holds no repeats, so equal targets have none either).
+        if old.ids == targets { return }
         let new = LinkList(targets)
         guard new != old else { return }
         modifyLinks(of: owner, relationship: index) { $0 = new }

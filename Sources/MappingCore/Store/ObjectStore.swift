@@ -80,7 +80,7 @@ public struct ObjectStore {
         memberLists = Array(repeating: [], count: model.entities.count)
         liveCounts = Array(repeating: 0, count: model.entities.count)
         identityMaps = Array(repeating: IdentityMap(), count: model.identityMapCount)
-        identityColumns = model.entities.map { $0.identification.count == 1 ? $0.identification[0] : -1 }
+        identityColumns = model.entities.map { $0.identification.count == 1 ? $0.identification.first ?? -1 : -1 }
         var keys: [[Int: IndexKey]] = []
         var indexes: [IndexKey: AttributeIndex] = [:]
         for entity in model.entities {
