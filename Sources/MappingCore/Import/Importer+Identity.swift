@@ -12,17 +12,52 @@ extension Importer {
             return findByScan(mapping, entity, values: key?.values, create: create)
         }
         guard let map = entity.identityMap else { return create ? (store.create(entity), true) : nil }
+        let byBytes = objectByStringBytes(node, mapping, entity, map: map, keyValue: keyValue)
+        if case .found(let object) = byBytes { return (object, false) }
         guard let key = try identityKey(node, mapping, entity, keyValue: keyValue) else {
             if auditCounts != nil { auditMissingIdentification(mapping) }
             return create ? (store.create(entity), true) : nil
         }
-        return try findOrCreate(entity, map: map, key: key, create: create)
+        return try findOrCreate(entity, map: map, key: key, create: create, absent: byBytes == .absent)
+    }
+
+    /// What looking a string identity up by its bytes found.
+    enum FoundByBytes: Equatable {
+        case found(ObjectID)
+        /// The graph holds no object under it, and knows it holds every one it may (no store rows
+        /// to read): the general path need not look again.
+        case absent
+        /// Not looked up that way (another kind of identity or value), or not known.
+        case unknown
+    }
+
+    /// The object a single string identity names, found by the bytes the parser holds for it: a
+    /// gathered member that is a JSON string is already the value a string attribute takes (no
+    /// transformer on a gathered route), so no `String` is made and nothing coerced — what a
+    /// re-import does for every phone number. Nil when that does not apply or finds nothing (or
+    /// finds an object of another kind): the general path then runs, as it always did, and on a
+    /// graph reading its rows as touched notes the identity it lacks.
+    @inline(__always)
+    private func objectByStringBytes(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity, map: Int,
+                                     keyValue: AttributeValue?) -> FoundByBytes {
+        guard mapping.identification.count == 1, let attribute = mapping.identification.first,
+              keyValue == nil || attribute != mapping.keyAttribute,
+              let source = mapping.identitySources.first, let source, mapping.routes.indices.contains(source),
+              mapping.routes[source].type == .string, let base = frameBase(mapping: mapping.index, node: node),
+              let member = gatheredMember(mapping.routes[source].slot, base: base), reader.kind(of: member) == .string
+        else { return .unknown }
+        guard let found = reader.withStringBytes(of: member, { store.lookup(map: map, bytes: $0) }) else {
+            // A graph that reads its store's rows as touched must note the identity it lacks.
+            return store.session.faultLog == nil ? .absent : .unknown
+        }
+        guard let kind = store.entityIndex(of: found), model.isKind(kind, of: entity.index) else { return .unknown }
+        return .found(found)
     }
 
     mutating func findOrCreate(_ entity: Entity, map: Int, key: IdentityKey,
-                                       create: Bool) throws(MappingError) -> (ObjectID, isNew: Bool)? {
-        guard let (object, isNew) = store.findOrCreate(entity, map: map, key: key,
-                                                      making: create ? .identified : nil) else { return nil }
+                                       create: Bool, absent: Bool = false) throws(MappingError) -> (ObjectID, isNew: Bool)? {
+        guard let (object, isNew) = store.findOrCreate(entity, map: map, key: key, making: create ? .identified : nil,
+                                                      absent: absent) else { return nil }
         if !isNew, let existingEntity = store.entityIndex(of: object), !model.isKind(existingEntity, of: entity.index) {
             let found = model.entities.indices.contains(existingEntity) ? model.entities[existingEntity].name : "?"
             throw MappingError(.mapping, "the object with this identity is a \(found), not a \(entity.name)",

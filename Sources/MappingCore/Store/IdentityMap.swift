@@ -26,6 +26,12 @@ struct IdentityMap {
         }
     }
 
+    /// The object under a single string key given as its UTF-8 bytes (keys the arena could not
+    /// hold, in `others`, are not looked at: `object(for:)` finds those).
+    @inline(__always) func object(forBytes bytes: UnsafeRawBufferPointer, arena: StringArena) -> ObjectID? {
+        strings.object(forBytes: bytes, arena: arena)
+    }
+
     var count: Int { integers.count + strings.count + others.count }
 
     /// Every entry, in no particular order (for the invariant checks).

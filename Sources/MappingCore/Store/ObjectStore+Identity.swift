@@ -15,10 +15,11 @@ extension ObjectStore {
 
     /// The object registered under `key` in identity map `map` (`isNew` false) — of whatever entity
     /// it is: the caller decides whether that kind will do — else, with `making`, a new object of
-    /// `entity` made so and registered under `key` (`isNew` true); else nil.
+    /// `entity` made so and registered under `key` (`isNew` true); else nil. `absent`: the caller
+    /// has just looked `key` up in vain (`lookup(map:bytes:)`), so it is not looked up again.
     package mutating func findOrCreate(_ entity: Entity, map: Int, key: IdentityKey,
-                                       making: NewObject?) -> (object: ObjectID, isNew: Bool)? {
-        if let existing = lookup(map: map, key: key) { return (existing, false) }
+                                       making: NewObject?, absent: Bool = false) -> (object: ObjectID, isNew: Bool)? {
+        if !absent, let existing = lookup(map: map, key: key) { return (existing, false) }
         guard let making else { return nil }
         let object: ObjectID
         switch making {

@@ -387,6 +387,13 @@ public struct ObjectStore {
         return found
     }
 
+    /// The object filed under a single string key given as bytes, if the graph holds one; unlike
+    /// `lookup`, a miss is not noted for the store (the caller looks again through `lookup`).
+    @inline(__always) func lookup(map: Int, bytes: UnsafeRawBufferPointer) -> ObjectID? {
+        guard identityMaps.indices.contains(map) else { return nil }
+        return identityMaps[map].object(forBytes: bytes, arena: arena)
+    }
+
     package var objectCount: Int { places.count - freeSlots.count - retiredSlots }
 
     /// How many slot numbers the store has used, for `HandleSpace.release`.

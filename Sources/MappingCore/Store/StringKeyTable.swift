@@ -50,11 +50,14 @@ package struct StringKeyTable {
     package func object(for key: String, arena: StringArena) -> ObjectID? {
         guard count > 0 else { return nil }
         var text = key
-        return text.withUTF8 { utf8 -> ObjectID? in
-            let bytes = UnsafeRawBufferPointer(utf8)
-            let found = slots[position(of: bytes, hash: arena.hash(bytes), arena: arena)].word
-            return found == 0 ? nil : handle(found)
-        }
+        return text.withUTF8 { object(forBytes: UnsafeRawBufferPointer($0), arena: arena) }
+    }
+
+    /// The object filed under the key whose UTF-8 bytes these are.
+    package func object(forBytes bytes: UnsafeRawBufferPointer, arena: StringArena) -> ObjectID? {
+        guard count > 0 else { return nil }
+        let found = slots[position(of: bytes, hash: arena.hash(bytes), arena: arena)].word
+        return found == 0 ? nil : handle(found)
     }
 
     /// Files `object` under `key`; returns the object it replaces. The key is filed under `stored`
