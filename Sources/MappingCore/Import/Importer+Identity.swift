@@ -34,9 +34,9 @@ extension Importer {
     /// The object a single string identity names, found by the bytes the parser holds for it: a
     /// gathered member that is a JSON string is already the value a string attribute takes (no
     /// transformer on a gathered route), so no `String` is made and nothing coerced — what a
-    /// re-import does for every phone number. Nil when that does not apply or finds nothing (or
-    /// finds an object of another kind): the general path then runs, as it always did, and on a
-    /// graph reading its rows as touched notes the identity it lacks.
+    /// re-import does for every phone number. `.unknown` when that does not apply, finds an object
+    /// of another kind, or finds nothing on a graph reading its rows as touched: the general path
+    /// then runs, as it always did (and notes the identity the graph lacks).
     @inline(__always)
     private func objectByStringBytes(_ node: Reader.Node, _ mapping: MappingPlan, _ entity: Entity, map: Int,
                                      keyValue: AttributeValue?) -> FoundByBytes {

@@ -1,8 +1,8 @@
 import MappingArena
 
 /// The identity-map entries whose key is one integer (most APIs identify objects by an integer id):
-/// open addressing with linear probing over one flat array of key–object pairs (a probe touches one
-/// cache line), hashed by a seeded multiply-and-shift mix instead of SipHash. A raw handle of 0
+/// open addressing with linear probing (`LinearProbing`) over one flat array of key–object pairs (a
+/// probe touches one cache line), hashed by a seeded multiply-and-shift mix instead of SipHash. A raw handle of 0
 /// (never a valid one) marks an empty slot.
 package struct IntegerKeyTable {
     private struct Entry {
@@ -46,7 +46,7 @@ package struct IntegerKeyTable {
     /// Sets the object for `key`; returns the one it replaces.
     @discardableResult
     package mutating func set(_ object: ObjectID, for key: Int64) -> ObjectID? {
-        if (count + 1) * 4 > slots.count * 3 { grow(to: Swift.max(16, slots.count * 2)) }
+        if LinearProbing.isFull(count: count, slots: slots.count) { grow(to: LinearProbing.grown(slots.count)) }
         let probe = position(of: key)
         let previous = slots[probe].object
         if previous == 0 { count += 1 }
@@ -65,9 +65,7 @@ package struct IntegerKeyTable {
         let mask = slots.count - 1
         var next = (gap + 1) & mask
         while slots[next].object != 0 {
-            let wanted = home(slots[next].key, mask: mask)
-            // The entry at `next` may fill the gap when its home is not in the cyclic range (gap, next].
-            if (next > gap && (wanted <= gap || wanted > next)) || (next < gap && wanted <= gap && wanted > next) {
+            if LinearProbing.fillsGap(gap, from: next, home: home(slots[next].key, mask: mask)) {
                 slots[gap] = slots[next]
                 gap = next
             }
@@ -80,12 +78,7 @@ package struct IntegerKeyTable {
 
     /// Room for `additional` more entries without growing.
     package mutating func reserve(additional: Int) {
-        let (total, overflow) = count.addingReportingOverflow(additional)
-        guard !overflow, additional > 0, total < 1 << 40 else { return }
-        let wanted = total * 4
-        var size = Swift.max(16, slots.count)
-        while size * 3 < wanted, size < 1 << 40 { size *= 2 }
-        if size > slots.count { grow(to: size) }
+        if let size = LinearProbing.size(holding: additional, beyond: count, slots: slots.count) { grow(to: size) }
     }
 
     private mutating func grow(to size: Int) {

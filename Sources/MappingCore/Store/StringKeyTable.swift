@@ -1,7 +1,7 @@
 import MappingArena
 
-/// The identity-map entries whose key is one string: open addressing with linear probing over one
-/// flat array of 16-byte entries, each the key's bytes in the graph's string arena (a `Ref`:
+/// The identity-map entries whose key is one string: open addressing with linear probing
+/// (`LinearProbing`) over one flat array of 16-byte entries, each the key's bytes in the graph's string arena (a `Ref`:
 /// usually the very bytes the object's identification column holds, so a key costs no copy and no
 /// entry in the arena's table of shared strings) and the object. Keys are hashed and compared as
 /// bytes, never as `String`s; bytes in the arena never change, so an entry's key stays what it
@@ -65,7 +65,7 @@ package struct StringKeyTable {
     /// arena cannot store it (4 GiB or more), and nothing changes.
     package mutating func set(_ object: ObjectID, for key: String, stored: StringArena.Ref?,
                               arena: StringArena) -> (filed: Bool, previous: ObjectID?) {
-        if (count + 1) * 4 > slots.count * 3 { grow(to: Swift.max(16, slots.count * 2), arena: arena) }
+        if LinearProbing.isFull(count: count, slots: slots.count) { grow(to: LinearProbing.grown(slots.count), arena: arena) }
         let objectTag = object.raw & Self.tagBits
         guard count == 0 || objectTag == tag else { return (false, nil) }
         var text = key
@@ -105,9 +105,7 @@ package struct StringKeyTable {
         let mask = slots.count - 1
         var next = (gap + 1) & mask
         while slots[next].word != 0 {
-            let wanted = home(slots[next].key, mask: mask, arena: arena)
-            // The entry at `next` may fill the gap when its home is not in the cyclic range (gap, next].
-            if (next > gap && (wanted <= gap || wanted > next)) || (next < gap && wanted <= gap && wanted > next) {
+            if LinearProbing.fillsGap(gap, from: next, home: home(slots[next].key, mask: mask, arena: arena)) {
                 slots[gap] = slots[next]
                 gap = next
             }
@@ -126,19 +124,18 @@ package struct StringKeyTable {
 
     /// Room for `additional` more entries without growing.
     package mutating func reserve(additional: Int, arena: StringArena) {
-        let (total, overflow) = count.addingReportingOverflow(additional)
-        guard !overflow, additional > 0, total < 1 << 40 else { return }
-        let wanted = total * 4
-        var size = Swift.max(16, slots.count)
-        while size * 3 < wanted, size < 1 << 40 { size *= 2 }
-        if size > slots.count { grow(to: size, arena: arena) }
+        if let size = LinearProbing.size(holding: additional, beyond: count, slots: slots.count) {
+            grow(to: size, arena: arena)
+        }
     }
 
-    private mutating func grow(to size: Int, arena: StringArena) {
-        let old = slots
+    private mutating func grow(to size: Int, arena: StringArena) { place(slots, in: size, arena: arena) }
+
+    /// A table of `size` slots holding `entries` (the empty ones skipped), each at its home or after.
+    private mutating func place(_ entries: [Entry], in size: Int, arena: StringArena) {
         slots = Array(repeating: Entry(key: .empty, word: 0), count: size)
         let mask = size - 1
-        for entry in old where entry.word != 0 {
+        for entry in entries where entry.word != 0 {
             var probe = home(entry.key, mask: mask, arena: arena)
             while slots[probe].word != 0 { probe = (probe + 1) & mask }
             slots[probe] = entry
@@ -153,15 +150,8 @@ package struct StringKeyTable {
     /// Keeps only the entries whose object `keep` accepts (their keys stay where they were filed).
     mutating func filter(arena: StringArena, _ keep: (ObjectID) -> Bool) {
         let kept = slots.filter { $0.word != 0 && keep(handle($0.word)) }
-        slots = []
-        count = 0
-        reserve(additional: kept.count, arena: arena)
-        let mask = slots.count - 1
-        for entry in kept {
-            var probe = home(entry.key, mask: mask, arena: arena)
-            while slots[probe].word != 0 { probe = (probe + 1) & mask }
-            slots[probe] = entry
-        }
         count = kept.count
+        let size = LinearProbing.size(holding: kept.count, beyond: 0, slots: 0) ?? 0
+        if size == 0 { slots = [] } else { place(kept, in: size, arena: arena) }
     }
 }
