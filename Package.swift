@@ -147,7 +147,7 @@ let package = Package(
         .target(name: "MappingJSON", dependencies: ["MappingLock", "MappingArena", "MappingCore", "CJansson", "CJanssonArena"] + simdjsonDependency,
                 swiftSettings: optimize + simdjsonDefine),
         .target(name: "MappingSQL", dependencies: ["MappingCore"], swiftSettings: optimize),
-        .target(name: "MappingSQLite", dependencies: ["MappingArena", "MappingCore", "MappingSQL", "CSQLite"], swiftSettings: optimize),
+        .target(name: "MappingSQLite", dependencies: ["MappingCore", "MappingSQL", "CSQLite"], swiftSettings: optimize),
         .target(name: "MappingEngine", dependencies: ["MappingLock", "MappingArena", "MappingCore", "MappingJSON", "MappingSQL",
                                                       "MappingSQLite"] + postgresDependency,
                 swiftSettings: optimize + simdjsonDefine + postgresDefine),

@@ -57,31 +57,6 @@ public struct ByteOutput: ~Copyable {
         capacity = grown
     }
 
-    /// Forgets the bytes written, keeping the room.
-    public mutating func removeAll() { count = 0 }
-
-    /// Room for `more` bytes beyond those written, made now: appends within it never move the
-    /// bytes (see `appendInPlace`).
-    public mutating func reserve(_ more: Int) {
-        if more > 0, capacity &- count < more { grow(toHold: more) }
-    }
-
-    /// Appends `text` if it fits in the room already made, and gives where its bytes now are;
-    /// nil (nothing appended) when it does not fit. Bytes stay where they are until the output
-    /// grows (`reserve`, or an append that does not fit) or is freed, so a C library may keep
-    /// pointers to them meanwhile: SQLite reads text bound with SQLITE_STATIC when the statement
-    /// runs, not when it is bound.
-    public mutating func appendInPlace(_ text: String) -> UnsafeRawBufferPointer? {
-        var text = text
-        return text.withUTF8 { bytes -> UnsafeRawBufferPointer? in
-            guard capacity &- count >= bytes.count else { return nil }
-            let start = base + count
-            if let source = bytes.baseAddress { start.initialize(from: source, count: bytes.count) }
-            count &+= bytes.count
-            return UnsafeRawBufferPointer(start: start, count: bytes.count)
-        }
-    }
-
     /// The bytes written, valid during the call.
     public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         body(UnsafeBufferPointer(start: base, count: count))

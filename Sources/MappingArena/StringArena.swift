@@ -224,6 +224,14 @@ public final class StringArena: @unchecked Sendable {
         return try body(UnsafeRawBufferPointer(start: start, count: ref.count))
     }
 
+    /// The bytes of `ref` where they lie, without the NUL: they stay valid and unchanged as long as
+    /// the arena (chunks never move, bytes once written never change). Empty (no address) for an
+    /// empty string and a `Ref` that lies outside what this arena wrote.
+    public func bytesInPlace(_ ref: Ref) -> UnsafeRawBufferPointer {
+        guard let start = address(of: ref) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: start, count: ref.count)
+    }
+
     public func string(_ ref: Ref) -> String {
         withBytes(ref) { String(decoding: $0, as: UTF8.self) }
     }

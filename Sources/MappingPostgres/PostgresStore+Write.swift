@@ -307,7 +307,8 @@ extension PostgresStore {
     }
 
     /// A row's identification values, in order.
-    private static func identity(_ values: [AttributeValue?], _ entity: Entity) -> [AttributeValue?] {
+    private static func identity<Values: RandomAccessCollection<AttributeValue?>>(_ values: Values, _ entity: Entity) -> [AttributeValue?]
+        where Values.Index == Int {
         entity.identification.map { values.indices.contains($0) ? values[$0] : nil }
     }
 
@@ -318,7 +319,7 @@ extension PostgresStore {
             guard existing.values.indices.contains(index), existing.values[index] == value else { return false }
         }
         for (index, relationship) in row.entity.relationships.enumerated() where !relationship.toMany {
-            guard let mine = row.links.indices.contains(index) ? row.links[index].first.flatMap({ rows[$0]?.key }) : nil else { continue }
+            guard let mine = row.links.indices.contains(index) ? row.links.target(index).flatMap({ rows[$0]?.key }) : nil else { continue }
             let theirs = existing.links.indices.contains(index) ? existing.links[index].first : nil
             if mine != theirs { return false }
         }
@@ -432,11 +433,12 @@ extension PostgresStore {
                 let before = row.before.flatMap { $0.indices.contains(index) ? $0[index] : nil } ?? []
                 var placeBefore: [ObjectID: Int] = [:]
                 for (place, target) in before.enumerated() where placeBefore[target] == nil { placeBefore[target] = place }
-                let now = Set(row.links[index])
+                let targets = row.links[index]
+                let now = Set(targets)
                 for target in before where !now.contains(target) {
                     if let targetKey = rows[target]?.key { note(&removed, join, owner, StoreLayout.rowID(of: targetKey), 0) }
                 }
-                for (position, target) in row.links[index].enumerated() {
+                for (position, target) in targets.enumerated() {
                     guard let targetKey = rows[target]?.key else { continue }
                     if let place = placeBefore[target] {
                         if place != position { note(&moved, join, owner, StoreLayout.rowID(of: targetKey), position) }
@@ -537,7 +539,7 @@ extension PostgresStore {
                 column += 1
             }
             for index in links {
-                let target = row.links.indices.contains(index) ? row.links[index].first.flatMap { rows[$0]?.key } : nil
+                let target = row.links.indices.contains(index) ? row.links.target(index).flatMap { rows[$0]?.key } : nil
                 arrays[column].append(target.map { StoredValue.integer(StoreLayout.rowID(of: $0)) } ?? .null)
                 column += 1
             }

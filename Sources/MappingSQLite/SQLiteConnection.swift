@@ -159,7 +159,7 @@ final class Statement {
     /// (`clearBindings`): SQLite reads it in place instead of copying it.
     func bind(_ index: Int32, inPlace bytes: UnsafeRawBufferPointer) throws(MappingError) {
         guard let start = bytes.baseAddress, bytes.count <= Int(Int32.max) else {
-            // Never from `ByteOutput.appendInPlace`: its bytes always have an address.
+            // Empty text has no address: bound as a value (a null pointer would bind NULL).
             return try bind(index, .text(String(decoding: bytes, as: UTF8.self)))
         }
         let status = sqlite3_bind_text(raw, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)

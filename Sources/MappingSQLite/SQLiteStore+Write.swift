@@ -39,12 +39,21 @@ extension SQLiteStore {
                 if let key = try delete(object, entity) { removed.append((object, key)) }
             }
             for (root, ids) in StoreLayout.batches(removed.map(\.1)) { try dropLinks(to: root, ids: ids) }
+            // Each table's free `_id`s looked up once, then given out in the order rows were made.
+            var next: [Int64] = Array(repeating: 0, count: layout.root.count)  // 0: not looked up yet
             for row in commit.inserted where layout.root.indices.contains(row.entity.index) {
                 let root = layout.root[row.entity.index]
-                let key = StoreLayout.globalKey(root: root, id: try nextID(root: root))
-                rowKeys.set(row.object, key: key)
+                guard next.indices.contains(root) else { throw MappingError(.failed, "no table for an entity of the model") }
+                if next[root] == 0 { next[root] = try firstFreeID(root: root) }
+                guard next[root] < 1 << 48 else {
+                    throw MappingError(.store, "\(quote(layout.tables[root]?.name ?? "")) has no _id left for a new row (its highest is "
+                                       + "2^48 - 1): the store was changed outside libmapping")
+                }
+                rowKeys.set(row.object, key: StoreLayout.globalKey(root: root, id: next[root]))
                 added.append(row.object)
+                next[root] += 1
             }
+            for (root, id) in next.enumerated() where id != 0 { nextIDs[root] = id }
             try insert(commit.inserted)
             for row in commit.updated + commit.moved { try update(row) }
             for moved in commit.repositioned { try reposition(moved) }
@@ -60,30 +69,21 @@ extension SQLiteStore {
         }
     }
 
-    /// The next free `_id` of a table (the file is locked to this context, so ids can be given out
+    /// The first free `_id` of a table (the file is locked to this context, so ids can be given out
     /// before the rows are written). An `_id` is below 2^48 (a row's key holds its table beside it):
     /// a table whose ids reach that, which only a change outside libmapping makes, takes no more rows.
-    private func nextID(root: Int) throws(MappingError) -> Int64 {
+    private func firstFreeID(root: Int) throws(MappingError) -> Int64 {
         guard let table = layout.tables[root] else { throw MappingError(.failed, "no table for an entity of the model") }
-        let next: Int64
-        if let known = nextIDs[root] {
-            next = known
-        } else {
-            let query = try connection.statement("SELECT coalesce(max(\"_id\"), 0) FROM \(quote(table.name))")
-            guard try query.step(), case .integer(let highest) = query.column(0) else {
-                throw MappingError(.store, "cannot read the ids of \(quote(table.name))")
-            }
-            query.reset()
-            guard highest >= 0, highest < 1 << 48 else {
-                throw MappingError(.store, "a row of \(quote(table.name)) has an _id out of range (\(highest)): the store was changed outside libmapping")
-            }
-            next = highest + 1
+        if let known = nextIDs[root] { return known }
+        let query = try connection.statement("SELECT coalesce(max(\"_id\"), 0) FROM \(quote(table.name))")
+        guard try query.step(), case .integer(let highest) = query.column(0) else {
+            throw MappingError(.store, "cannot read the ids of \(quote(table.name))")
         }
-        guard next < 1 << 48 else {
-            throw MappingError(.store, "\(quote(table.name)) has no _id left for a new row (its highest is 2^48 - 1): the store was changed outside libmapping")
+        query.reset()
+        guard highest >= 0, highest < 1 << 48 else {
+            throw MappingError(.store, "a row of \(quote(table.name)) has an _id out of range (\(highest)): the store was changed outside libmapping")
         }
-        nextIDs[root] = next + 1
-        return next
+        return highest + 1
     }
 
     private func delete(_ object: ObjectID, _ entity: Entity) throws(MappingError) -> Int64? {
@@ -115,18 +115,9 @@ extension SQLiteStore {
             while start < indices.count {
                 let batch = Self.insertBatch(rows: indices.count - start, perRow: perRow, limit: limit)
                 let query = try insertStatement(entity, batch: batch)
-                // The batch's text is copied once, into room made first (so it never moves while
-                // bound), and bound where it lies; the bindings are cleared once the rows are in.
-                // The room is at most `insertTextRoom`: text beyond it is bound as before (copied
-                // by SQLite), so a commit of long texts leaves no large buffer behind.
-                var textBytes = 0
-                for index in indices[start..<start + batch.rows] {
-                    for case .string(let text)? in rows[index].values where textBytes < Self.insertTextRoom {
-                        textBytes += text.utf8.count
-                    }
-                }
-                insertTexts.removeAll()
-                insertTexts.reserve(min(textBytes, Self.insertTextRoom))
+                // Text is bound where the graph keeps it (`StoreCommit.Values.textInPlace`: it stays
+                // there while the commit is alive), not copied by SQLite; the bindings are cleared
+                // once the rows are in, as SQLite asks of text bound that way.
                 var column: Int32 = 0
                 defer { query.clearBindings() }
                 for index in indices[start..<start + batch.rows] { try bindInsert(rows[index], to: query, after: &column) }
@@ -138,9 +129,6 @@ extension SQLiteStore {
             }
         }
     }
-
-    /// The most room kept for a batch's text bound in place (`insert`).
-    static let insertTextRoom = 1 << 20
 
     /// How many rows an INSERT takes at once (their parameters within `limit`, SQLite's), and
     /// which of the entity's prepared INSERTs that is: 64, 8 or 1, so an entity has at most three
@@ -159,16 +147,19 @@ extension SQLiteStore {
         }
         try bind(rowID(row.object).map(StoredValue.integer) ?? .null)
         for index in layout.attributeColumns[entity].indices {
-            let value = row.values.indices.contains(index) ? row.values[index] : nil
-            if case .string(let text)? = value, let bytes = insertTexts.appendInPlace(text) {
+            guard row.values.indices.contains(index) else {
+                try bind(.null)
+                continue
+            }
+            if let bytes = row.values.textInPlace(index) {
                 column += 1
                 try query.bind(column, inPlace: bytes)
             } else {
-                try bind(StoredValue(value))
+                try bind(StoredValue(row.values[index]))
             }
         }
         for (index, link) in layout.linkColumns[entity].enumerated() where link != nil {
-            let target = row.links.indices.contains(index) ? row.links[index].first.flatMap(rowID) : nil
+            let target = row.links.indices.contains(index) ? row.links.target(index).flatMap(rowID) : nil
             try bind(target.map(StoredValue.integer) ?? .null)
         }
         for (index, place) in layout.positionColumns[entity].enumerated() where place != nil {
@@ -212,7 +203,7 @@ extension SQLiteStore {
             let write = relationships.indices.contains(index) && changed.contains(relationships[index].name)
             marked.append(write)
             guard write else { continue }
-            let target = row.links.indices.contains(index) ? row.links[index].first.flatMap(rowID) : nil
+            let target = row.links.indices.contains(index) ? row.links.target(index).flatMap(rowID) : nil
             values.append(target.map(StoredValue.integer) ?? .null)
         }
         // A position is nil where the owner's list is not read: the stored one stands (or

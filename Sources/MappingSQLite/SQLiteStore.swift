@@ -1,4 +1,3 @@
-import MappingArena
 import MappingCore
 import MappingSQL
 import CSQLite
@@ -30,9 +29,6 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     var linkDrops: [Int: [String]] = [:]
     /// Per entity and batch size, its prepared INSERT once used (`SQLiteStore+Write`).
     @exclusivity(unchecked) var insertStatements: [Statement?] = []
-    /// The text of the batch of rows an INSERT writes, bound where it lies (SQLite copies text it
-    /// is given to keep: a malloc and a copy per value, about 600 instructions; `SQLiteStore+Write`).
-    @exclusivity(unchecked) var insertTexts = ByteOutput(capacity: 1 << 14)
     /// Lists read whose places have gaps, renumbered by the next commit (`StoreLayout+Lists`).
     var uneven: Set<UnevenList> = []
 

@@ -2,16 +2,17 @@ extension ObjectStore {
     /// The rows the transaction `journal` recorded, read from the store as it is at the commit.
     func storeCommit(of journal: Journal, changes: ChangeSet, model: Model) -> StoreCommit {
         var commit = StoreCommit(model: model)
+        let graph = commitGraph()
         var positions = PositionCache()
         for object in journal.created {
-            if let row = row(object, model, &positions, changed: []) { commit.inserted.append(row) }
+            if let row = row(object, model, graph, &positions, changed: []) { commit.inserted.append(row) }
         }
         // Rows written already (new ones are: `isNew`, rather than a set of every object a cold
         // import made).
         var written: Set<ObjectID> = []
         for updated in changes.updated where !journal.isNew(updated.object) && written.insert(updated.object).inserted {
             let before = liveSlot(of: updated.object).flatMap { journal.beforeImages[$0] }
-            if let row = row(updated.object, model, &positions, changed: updated.changed, before: before) { commit.updated.append(row) }
+            if let row = row(updated.object, model, graph, &positions, changed: updated.changed, before: before) { commit.updated.append(row) }
         }
         // An owner whose to-many changed may move its targets: the rows whose place in it is not
         // the one they had are written too (appending moves none; removing one moves those after it).
@@ -41,7 +42,7 @@ extension ObjectStore {
                                                          relationship: inverse, position: place))
                         continue
                     }
-                    if let row = row(target, model, &positions, changed: []) { commit.moved.append(row) }
+                    if let row = row(target, model, graph, &positions, changed: []) { commit.moved.append(row) }
                 }
             }
         }
@@ -74,16 +75,19 @@ extension ObjectStore {
         static let searched = 16
     }
 
-    private func row(_ object: ObjectID, _ model: Model, _ cache: inout PositionCache, changed: [String],
+    private func row(_ object: ObjectID, _ model: Model, _ graph: StoreCommit.Graph, _ cache: inout PositionCache, changed: [String],
                      before: ObjectRecord? = nil) -> StoreCommit.Row? {
-        guard let (kind, values, links) = commitParts(of: object), model.entities.indices.contains(kind) else { return nil }
+        guard let place = place(of: object), !place.isFault, model.entities.indices.contains(Int(place.entity)),
+              tables.indices.contains(Int(place.entity)) else { return nil }
+        let kind = Int(place.entity)
         let entity = model.entities[kind]
+        let links = StoreCommit.RowLinks(graph: graph, table: kind, row: place.row, count: tables[kind].links.count)
         var positions: [Int?] = []
         positions.reserveCapacity(entity.relationships.count)
         for (index, relationship) in entity.relationships.enumerated() {
             // An owner's list not read: the database's position stands, or `listMoves` sets it.
             guard !relationship.toMany, let inverse = relationship.inverse, links.indices.contains(index),
-                  let owner = links[index].first, !unreadList(owner, inverse), let ownerLinks = self.links(of: owner, inverse) else {
+                  let owner = links.target(index), !unreadList(owner, inverse), let ownerLinks = self.links(of: owner, inverse) else {
                 positions.append(nil)
                 continue
             }
@@ -121,6 +125,7 @@ extension ObjectStore {
                 return list.ids
             }
         }
+        let values = StoreCommit.Values(graph: graph, table: kind, row: place.row, count: tables[kind].columns.count)
         return StoreCommit.Row(object: object, entity: entity, values: values, links: links, positions: positions,
                                changed: changed, before: held)
     }

@@ -154,10 +154,19 @@ public struct ObjectStore {
     /// The slot of a handle of this store that has not gone stale; `nil` for a stale, foreign or
     /// malformed handle. Every read and change by handle goes through this one check.
     @inline(__always) func liveSlot(of id: ObjectID) -> Int? {
+        Self.liveSlot(of: id, space, places, generations)
+    }
+
+    @inline(__always) static func liveSlot(of id: ObjectID, _ space: HandleSpace, _ places: [Place], _ generations: [UInt16]) -> Int? {
         let slot = id.slot - space.firstSlot
         guard id.tag == space.tag, places.indices.contains(slot), generations[slot] == id.generation,
               !places[slot].isEmpty else { return nil }
         return slot
+    }
+
+    /// What a commit's rows read (`StoreCommit.Graph`): the arrays are shared with the store's.
+    func commitGraph() -> StoreCommit.Graph {
+        StoreCommit.Graph(tables: tables, arena: arena, space: space, places: places, generations: generations)
     }
 
     /// The slot and place of a live object; `nil` for a stale, foreign or malformed handle.
@@ -262,32 +271,6 @@ public struct ObjectStore {
                 j += 1
             }
         }
-    }
-
-    /// A live object's entity, values and the live targets of each relationship (none for a
-    /// list not read), read from its columns for a commit's row: no record is made, whose
-    /// relationships a commit would only copy again. Loops rather than `map`/`filter(contains)`:
-    /// a method reference captures a copy of the store (a retain of each of its arrays) per call.
-    func commitParts(of id: ObjectID) -> (entity: Int, values: [AttributeValue?], links: [[ObjectID]])? {
-        guard let place = place(of: id) else { return nil }
-        let table = tables[Int(place.entity)]
-        let values = self.values(of: table, row: place.row)
-        var links: [[ObjectID]] = []
-        links.reserveCapacity(table.links.count)
-        for relationship in table.links.indices {
-            switch table.links(relationship, row: place.row) {
-            case .one(let target?)? where contains(target):
-                links.append([target])
-            case .many(let list)?:
-                var live: [ObjectID] = []
-                live.reserveCapacity(list.count)
-                for target in list.ids where contains(target) { live.append(target) }
-                links.append(live)
-            default:
-                links.append([])
-            }
-        }
-        return (Int(place.entity), values, links)
     }
 
     /// The entity of a live object.

@@ -4,9 +4,10 @@ public struct StoreCommit {
     public struct Row {
         public let object: ObjectID
         public let entity: Entity
-        public let values: [AttributeValue?]
-        /// Per relationship of the entity, its live targets in order.
-        public let links: [[ObjectID]]
+        /// Per attribute of the entity, its value, read from the graph when asked.
+        public let values: Values
+        /// Per relationship of the entity, its live targets in order, read from the graph when asked.
+        public let links: RowLinks
         /// Per relationship: for a to-one whose inverse is a to-many, this object's position in its
         /// target's to-many (so a store can keep that order on this row); nil otherwise, and when
         /// the target's list is not read (the database's position stands, or `listMoves` sets it).
