@@ -307,9 +307,10 @@ def written_and_in_memory(path, payload):
 
 
 def test_text_of_every_kind_and_length_is_written_as_it_came(tmp_path):
-    """A batch of new rows binds its text from one buffer of at most a megabyte, and text past it
-    as SQLite copies it: empty, non-ASCII, an inner NUL, short and long (3 MB in 70 rows), in rows of
-    one INSERT of 64 and six more, read back reopened as the same import gives in memory."""
+    """A batch of new rows binds its text where the graph keeps it, not copied: empty, non-ASCII,
+    an inner NUL, short and long (3 MB in 70 rows; strings of 64 KiB or more have an arena chunk of
+    their own), in rows of one INSERT of 64 and six more, read back reopened as the same import
+    gives in memory."""
     names = ["", "é", "✓ ünïcödé 🎉", "x" * 15, "y" * 16, "z" * 700_000, "w" * 300_000, "a\u0000b", "Co"]
     payload = json.dumps({"data": {"people": [
         {"id": i, "name": names[i % len(names)], "address": {"city": names[(i + 1) % len(names)]},
