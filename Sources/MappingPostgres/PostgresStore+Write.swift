@@ -288,7 +288,7 @@ extension PostgresStore {
         let casts = entity.identification.enumerated().map { "$\($0.offset + 1)::" + layout.sqlType(entity.attributes[$0.element].type) + "[]" }
         let filter = "WHERE (\(columns.map(quote).joined(separator: ", "))) IN (SELECT * FROM unnest(\(casts.joined(separator: ", "))))"
         let parameters = arrays.map(\.literal)
-        var reverse: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
+        var reverse: [OwnerLink: [(position: Int64, target: Int64)]]?
         let loaded = try layout.rows(of: root, filter: filter, reverse: &reverse) {
             (sql) throws(MappingError) in try connection.query(sql, parameters)
         }

@@ -30,12 +30,12 @@ extension StoreLayout {
     package func load<Rows: StoredRows>(uneven: inout Set<UnevenList>,
                                         _ query: (String) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
         let toMany = try joinTargets(query)
-        var reverse: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
+        var reverse: [OwnerLink: [(position: Int64, target: Int64)]]? = [:]
         var rows: [StoredObject] = []
         for rootIndex in tables.keys.sorted() {
             rows += try self.rows(of: rootIndex, filter: "", reverse: &reverse, query)
         }
-        rows = withToManys(rows, joined: toMany, kept: reverse, uneven: &uneven)
+        rows = withToManys(rows, joined: toMany, kept: reverse ?? [:], uneven: &uneven)
         try checkLinks(rows)
         try checkIdentities(rows)
         return rows
@@ -85,7 +85,7 @@ extension StoreLayout {
         guard !ids.isEmpty, ids.count <= Self.maxBatch else { return [] }
         let (marks, bound) = Self.padded(ids)
         let run = { (sql: String) throws(MappingError) -> Rows in try query(sql, bound) }
-        var ignored: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
+        var ignored: [OwnerLink: [(position: Int64, target: Int64)]]?
         let rows = try rows(of: rootIndex, filter: "WHERE \"_id\" IN (\(marks))", reverse: &ignored, run)
         return try withToManys(rows, of: rootIndex, marks: marks, lists: lists, uneven: &uneven, run)
     }
@@ -99,7 +99,7 @@ extension StoreLayout {
         guard root.indices.contains(entity.index) else { return [] }
         let rootIndex = root[entity.index]
         var found: [StoredObject] = []
-        var ignored: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
+        var ignored: [OwnerLink: [(position: Int64, target: Int64)]]?
         for (filter, values) in identityFilters(entity, identities) {
             found += try rows(of: rootIndex, filter: filter, inKeyOrder: false, reverse: &ignored) { (sql: String) throws(MappingError) -> Rows in
                 try query(sql, values)
@@ -285,10 +285,11 @@ extension StoreLayout {
 
     /// The rows of one table that `filter` (an SQL `WHERE …`, or empty) picks, in `_id` order
     /// unless `inKeyOrder` is false (a caller sorting them itself spares the database a sort),
-    /// their to-manys empty (`withToManys` fills them). Each to-one whose inverse is a to-many is
-    /// also noted in `reverse`, under its owner, with its position.
+    /// their to-manys empty (`withToManys` fills them). Unless `reverse` is nil (a caller that
+    /// reads the lists by their owners' keys), each to-one whose inverse is a to-many is also noted
+    /// there, under its owner, with its position.
     package func rows<Rows: StoredRows>(of rootIndex: Int, filter: String, inKeyOrder: Bool = true,
-                                        reverse: inout [OwnerLink: [(position: Int64, target: Int64)]],
+                                        reverse: inout [OwnerLink: [(position: Int64, target: Int64)]]?,
                                         _ query: (String) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
         guard let table = tables[rootIndex], let read = tableReads[rootIndex] else { return [] }
         let versioned = dialect == .postgres
@@ -342,10 +343,10 @@ extension StoreLayout {
                     }
                     let owner = Self.globalKey(root: targetRoot, id: target)
                     links.append([owner])
-                    if let inverse = relationship.inverse, positionColumns[entityIndex][index] != nil {
+                    if reverse != nil, let inverse = relationship.inverse, positionColumns[entityIndex][index] != nil {
                         var place = id
                         if let at = read.positions[entityIndex][index], case .integer(let stored) = cursor.column(at) { place = stored }
-                        reverse[OwnerLink(owner: owner, relationship: inverse), default: []].append((place, key))
+                        reverse?[OwnerLink(owner: owner, relationship: inverse), default: []].append((place, key))
                     }
                 } else {
                     links.append([])

@@ -194,10 +194,18 @@ extension SQLiteStore {
         var marked: [Bool] = []  // the columns written
         var values: [StoredValue] = []
         values.reserveCapacity(1 + row.values.count + 2 * row.links.count)
+        // Text is bound where the graph keeps it (as `insert` binds it): its parameter's place.
+        var texts: [(place: Int, bytes: UnsafeRawBufferPointer)] = []
         for index in layout.attributeColumns[entity].indices {
             let write = row.entity.attributes.indices.contains(index) && changed.contains(row.entity.attributes[index].name)
             marked.append(write)
-            if write { values.append(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil)) }
+            guard write else { continue }
+            if row.values.indices.contains(index), let bytes = row.values.textInPlace(index) {
+                texts.append((values.count, bytes))
+                values.append(.null)
+            } else {
+                values.append(StoredValue(row.values.indices.contains(index) ? row.values[index] : nil))
+            }
         }
         for (index, column) in layout.linkColumns[entity].enumerated() where column != nil {
             let write = relationships.indices.contains(index) && changed.contains(relationships[index].name)
@@ -215,7 +223,11 @@ extension SQLiteStore {
         }
         if marked.contains(true) {
             values.append(.integer(key))
-            try statement(.update(entity: entity, columns: marked)).run(values)
+            let query = try statement(.update(entity: entity, columns: marked))
+            defer { query.clearBindings() }
+            for (place, value) in values.enumerated() { try query.bind(Int32(clamping: place + 1), value) }
+            for (place, bytes) in texts { try query.bind(Int32(clamping: place + 1), inPlace: bytes) }
+            while try query.step() {}
         }
         try writeJoins(row, key: key, replacing: true, changed: changed)
     }
