@@ -3,8 +3,10 @@
 Callgrind counts instructions, not time, so the figure is the same on every run of the same build on
 the same machine: a growth past the tolerance is a real change in the hot path, not noise. The
 counted workloads are bench/instructions.c's: 10,000 people imported, then imported again (keys
-"jansson" and "simdjson" of the baseline), and each real payload of PAYLOADS imported twice the same
-way (keys "<payload>/<parser>"), on each parser the library was built with. Swift's per-process
+"jansson" and "simdjson" of the baseline), the same people imported into a new SQLite store, then
+again (keys "store/<parser>": the commit's writes, SQLite's own work included), and each real
+payload of PAYLOADS imported twice the same way (keys "<payload>/<parser>"), on each parser the
+library was built with. Swift's per-process
 hash seed is fixed so dictionary layouts, and with them the count, repeat exactly.
 
 usage: check_instructions.py BINARY SPEC BASELINE [--update]
@@ -34,7 +36,8 @@ def available(parser):
 
 
 def count(binary, spec, parser, payload=()):
-    """Instructions of one workload: the people (no `payload`), or (payload file, mapping) twice."""
+    """Instructions of one workload: the people (no `payload`), into a store (`("--store", path)`),
+    or (payload file, mapping) twice."""
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "callgrind.out")
         env = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
@@ -57,6 +60,9 @@ def main():
             baseline = json.load(file)
     parsers = [parser for parser in PARSERS if available(parser)]
     counts = {parser: count(binary, spec, parser) for parser in parsers}
+    for parser in parsers:
+        with tempfile.TemporaryDirectory() as folder:
+            counts[f"store/{parser}"] = count(binary, spec, parser, ("--store", os.path.join(folder, "people.db")))
     for name, payload, payload_spec, mapping in PAYLOADS:
         for parser in parsers:
             counts[f"{name}/{parser}"] = count(binary, os.path.join(ROOT, payload_spec), parser,
