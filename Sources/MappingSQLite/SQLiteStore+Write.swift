@@ -41,16 +41,17 @@ extension SQLiteStore {
             for (root, ids) in StoreLayout.batches(removed.map(\.1)) { try dropLinks(to: root, ids: ids) }
             // Each table's free `_id`s looked up once, then given out in the order rows were made.
             var next: [Int64] = Array(repeating: 0, count: layout.root.count)  // 0: not looked up yet
-            for row in commit.inserted where layout.root.indices.contains(row.entity.index) {
-                let root = layout.root[row.entity.index]
+            for index in commit.inserted.indices where layout.root.indices.contains(commit.inserted[index].entity.index) {
+                let object = commit.inserted[index].object
+                let root = layout.root[commit.inserted[index].entity.index]
                 guard next.indices.contains(root) else { throw MappingError(.failed, "no table for an entity of the model") }
                 if next[root] == 0 { next[root] = try firstFreeID(root: root) }
                 guard next[root] < 1 << 48 else {
                     throw MappingError(.store, "\(quote(layout.tables[root]?.name ?? "")) has no _id left for a new row (its highest is "
                                        + "2^48 - 1): the store was changed outside libmapping")
                 }
-                rowKeys.set(row.object, key: StoreLayout.globalKey(root: root, id: next[root]))
-                added.append(row.object)
+                rowKeys.set(object, key: StoreLayout.globalKey(root: root, id: next[root]))
+                added.append(object)
                 next[root] += 1
             }
             for (root, id) in next.enumerated() where id != 0 { nextIDs[root] = id }
@@ -105,8 +106,11 @@ extension SQLiteStore {
     /// they are written in does not matter.
     private func insert(_ rows: [StoreCommit.Row]) throws(MappingError) {
         var byEntity: [[Int]] = Array(repeating: [], count: layout.attributeColumns.count)
-        for (index, row) in rows.enumerated() where byEntity.indices.contains(row.entity.index) && rowID(row.object) != nil {
-            byEntity[row.entity.index].append(index)
+        // Rows are read in place by index (`rows[index].field`): a loop over the rows, or a row
+        // passed whole, copied each (six retains and releases), three times per row.
+        for index in rows.indices {
+            let entity = rows[index].entity.index
+            if byEntity.indices.contains(entity) && rowID(rows[index].object) != nil { byEntity[entity].append(index) }
         }
         let limit = connection.parameterLimit
         for (entity, indices) in byEntity.enumerated() where !indices.isEmpty {
@@ -120,10 +124,15 @@ extension SQLiteStore {
                 // once the rows are in, as SQLite asks of text bound that way.
                 var column: Int32 = 0
                 defer { query.clearBindings() }
-                for index in indices[start..<start + batch.rows] { try bindInsert(rows[index], to: query, after: &column) }
-                while try query.step() {}
                 for index in indices[start..<start + batch.rows] {
-                    if let key = rowID(rows[index].object) { try writeJoins(rows[index], key: key, replacing: false) }
+                    try bindInsert(entity, rows[index].object, rows[index].values, rows[index].links, rows[index].positions,
+                                   to: query, after: &column)
+                }
+                while try query.step() {}
+                if hasJoins(entity) {
+                    for index in indices[start..<start + batch.rows] {
+                        if let key = rowID(rows[index].object) { try writeJoins(rows[index], key: key, replacing: false) }
+                    }
                 }
                 start += batch.rows
             }
@@ -139,31 +148,31 @@ extension SQLiteStore {
     }
 
     /// Binds a new row's parameters, after the `column`th (the entity's name is in the statement).
-    private func bindInsert(_ row: StoreCommit.Row, to query: Statement, after column: inout Int32) throws(MappingError) {
-        let entity = row.entity.index
+    private func bindInsert(_ entity: Int, _ object: ObjectID, _ values: StoreCommit.Values, _ links: StoreCommit.RowLinks,
+                            _ positions: [Int?], to query: Statement, after column: inout Int32) throws(MappingError) {
         func bind(_ value: StoredValue) throws(MappingError) {
             column += 1
             try query.bind(column, value)
         }
-        try bind(rowID(row.object).map(StoredValue.integer) ?? .null)
+        try bind(rowID(object).map(StoredValue.integer) ?? .null)
         for index in layout.attributeColumns[entity].indices {
-            guard row.values.indices.contains(index) else {
+            guard values.indices.contains(index) else {
                 try bind(.null)
                 continue
             }
-            if let bytes = row.values.textInPlace(index) {
+            if let bytes = values.textInPlace(index) {
                 column += 1
                 try query.bind(column, inPlace: bytes)
             } else {
-                try bind(StoredValue(row.values[index]))
+                try bind(StoredValue(values[index]))
             }
         }
         for (index, link) in layout.linkColumns[entity].enumerated() where link != nil {
-            let target = row.links.indices.contains(index) ? row.links.target(index).flatMap(rowID) : nil
+            let target = links.indices.contains(index) ? links.target(index).flatMap(rowID) : nil
             try bind(target.map(StoredValue.integer) ?? .null)
         }
         for (index, place) in layout.positionColumns[entity].enumerated() where place != nil {
-            let position = row.positions.indices.contains(index) ? row.positions[index] : nil
+            let position = positions.indices.contains(index) ? positions[index] : nil
             try bind(position.map { StoredValue.integer(Int64($0)) } ?? .null)
         }
     }
@@ -230,6 +239,11 @@ extension SQLiteStore {
             while try query.step() {}
         }
         try writeJoins(row, key: key, replacing: true, changed: changed)
+    }
+
+    /// Whether an entity keeps any to-many in a join table.
+    private func hasJoins(_ entity: Int) -> Bool {
+        layout.joinTables.indices.contains(entity) && layout.joinTables[entity].contains { $0 != nil }
     }
 
     /// The to-manys of a row kept in join tables: all of a new row's; of an updated row
