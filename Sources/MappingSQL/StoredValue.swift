@@ -53,7 +53,7 @@ extension StoredValue {
 
     /// The stored value as an attribute of `type`; an error names the column when the file holds
     /// something the type cannot (a file edited by hand, or corrupt).
-    package func attribute(_ type: AttributeType, column: String, json: JSONTextReader) throws(MappingError) -> AttributeValue? {
+    package func attribute(_ type: AttributeType, column: @autoclosure () -> String, json: JSONTextReader) throws(MappingError) -> AttributeValue? {
         switch (type, self) {
         case (_, .null): return nil
         case (.string, .text(let text)): return .string(text)
@@ -68,11 +68,11 @@ extension StoredValue {
             do {
                 return .json(try json(text))
             } catch {
-                throw MappingError(.store, "column \"\(column)\" holds JSON that does not parse (\(error.message))")
+                throw MappingError(.store, "column \"\(column())\" holds JSON that does not parse (\(error.message))")
             }
-        case (_, .invalidText): throw MappingError(.store, "column \"\(column)\" holds text that is not valid UTF-8")
+        case (_, .invalidText): throw MappingError(.store, "column \"\(column())\" holds text that is not valid UTF-8")
         default: break
         }
-        throw MappingError(.store, "column \"\(column)\" holds a value a \(type.rawValue) attribute cannot")
+        throw MappingError(.store, "column \"\(column())\" holds a value a \(type.rawValue) attribute cannot")
     }
 }
