@@ -339,7 +339,7 @@ extension StoreLayout {
             }
             var links: [[Int64]] = []
             links.reserveCapacity(plan.links.count)
-            for (index, link) in plan.links.enumerated() {
+            for link in plan.links {
                 if let at = link.column, case .integer(let target) = cursor.column(at) {
                     guard target > 0, target < 1 << 48 else {
                         throw MappingError(.store, "row \(id) of \(quote(table.name)) links to _id \(target), which no row can have")

@@ -144,12 +144,17 @@ final class PersistentStoreTests: XCTestCase {
         XCTAssertEqual(try ctx.value(of: ada, attribute: "age").0, nil, "the row as the database has it")
     }
 
-    func testACommitNamesWhatEachToManyLostAndTheRowsOnlyMoved() throws {
+    /// A context on a recording store with the people fixture imported (one commit), and Ada.
+    private func peopleOnARecordingStore() throws -> (MappingContext, Recording, ObjectID) {
         let ctx = try TestFixtures.context(TestFixtures.peopleSpec)
         let store = Recording()
         _ = try ctx.attach(store, loading: [])
         _ = try ctx.importJSON(mapping: "person", TestFixtures.peoplePayload)
-        let ada = try XCTUnwrap(ctx.object(of: "Person", identity: .integer(1)))
+        return (ctx, store, try XCTUnwrap(ctx.object(of: "Person", identity: .integer(1))))
+    }
+
+    func testACommitNamesWhatEachToManyLostAndTheRowsOnlyMoved() throws {
+        let (ctx, store, ada) = try peopleOnARecordingStore()
         let phones = try ctx.relatedObjects(of: ada, relationship: "phones")
         XCTAssertGreaterThanOrEqual(phones.count, 2)
         let first = try XCTUnwrap(phones.first)
@@ -166,5 +171,48 @@ final class PersistentStoreTests: XCTestCase {
         try ctx.addRelated(ada, relationship: "phones", added)
         XCTAssertEqual(store.commits.last?.moved.count, 0)
         XCTAssertEqual(store.commits.last?.updated.first { $0.object == ada }?.before?[index], Array(phones.dropFirst()))
+    }
+
+    /// A commit's rows are read from the graph when the store reads them, not copied when the
+    /// commit is made: they read the graph as the commit found it, also after later calls change
+    /// it (a store that keeps a commit makes the graph copy what it changes), and hand a string's
+    /// bytes where the graph keeps them.
+    func testACommitsRowsReadTheGraphAsTheCommitFoundIt() throws {
+        let (ctx, store, ada) = try peopleOnARecordingStore()
+        let difference = try XCTUnwrap(ctx.object(of: "Company", identity: .integer(11)))
+        let phones = try ctx.relatedObjects(of: ada, relationship: "phones")
+        XCTAssertEqual(phones.count, 2)
+        let first = try XCTUnwrap(store.commits.first)
+        let row = try XCTUnwrap(first.inserted.first { $0.object == ada })
+        let person = row.entity
+        let name = try XCTUnwrap(person.attributes.firstIndex { $0.name == "name" })
+        let age = try XCTUnwrap(person.attributes.firstIndex { $0.name == "age" })
+        let company = try XCTUnwrap(person.relationships.firstIndex { $0.name == "company" })
+        let phonesIndex = try XCTUnwrap(person.relationships.firstIndex { $0.name == "phones" })
+        func text(_ bytes: UnsafeRawBufferPointer?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
+
+        XCTAssertEqual(row.values.count, person.attributes.count)
+        XCTAssertEqual(row.values[name], .string("Ada Lovelace"))
+        XCTAssertEqual(text(row.values.textInPlace(name)), "Ada Lovelace")
+        XCTAssertEqual(row.values[age], .integer(36))
+        XCTAssertNil(row.values.textInPlace(age), "only a string value is handed as bytes")
+        XCTAssertEqual(row.links.count, person.relationships.count)
+        XCTAssertEqual(row.links.target(company), difference)
+        XCTAssertEqual(row.links[phonesIndex], phones)
+        let phoneRows = first.inserted.filter { phones.contains($0.object) }
+        let owner = try XCTUnwrap(phoneRows.first?.entity.relationships.firstIndex { $0.name == "owner" })
+        XCTAssertEqual(phoneRows.map { $0.links.target(owner) }, [ada, ada])
+        XCTAssertEqual(Set(phoneRows.map { $0.positions[owner] }), [0, 1], "each phone's place in Ada's list")
+
+        // Later calls change the graph; the commit kept reads it as it was.
+        try ctx.set(ada, attribute: "name", to: .string("Ada, Countess of Lovelace"))
+        try ctx.delete(try XCTUnwrap(phones.last))
+        XCTAssertEqual(row.values[name], .string("Ada Lovelace"))
+        XCTAssertEqual(text(row.values.textInPlace(name)), "Ada Lovelace")
+        XCTAssertEqual(row.links[phonesIndex], phones, "the phone deleted since was live when the commit was made")
+        let renamed = try XCTUnwrap(store.commits.dropFirst().first?.updated.first { $0.object == ada })
+        XCTAssertEqual(renamed.changed, ["name"])
+        XCTAssertEqual(text(renamed.values.textInPlace(name)), "Ada, Countess of Lovelace")
+        XCTAssertEqual(store.commits.last?.updated.first { $0.object == ada }?.links[phonesIndex], Array(phones.dropLast()))
     }
 }

@@ -1,7 +1,7 @@
 import MappingArena
 
 /// A commit's rows read their values and links from the graph as the commit found it, in place:
-/// no array of values or of targets is made per row (that, and freeing them, was a third of the
+/// no array of values or of targets is made per row (that, and freeing them, was a quarter of the
 /// time a cold import into a new store spent outside the database), and a store binds a row's
 /// text where the graph keeps it.
 extension StoreCommit {
