@@ -405,9 +405,6 @@ extension StoreLayout {
     /// graph reading a row at a time made them per row, a large share of a read by key.
     struct TableRead: Sendable {
         let select: String
-        let attributes: [[Int32?]]
-        let links: [[Int32?]]
-        let positions: [[Int32?]]
         /// Per entity, what a row of it reads, in one place: a row read it from the model's
         /// entities and the layout's arrays (a retain and release of each), 4% of reading a row by key.
         let entities: [EntityRead]
@@ -426,31 +423,25 @@ extension StoreLayout {
             select = "SELECT \((leading + table.columns.map(quote)).joined(separator: ", ")) FROM \(quote(table.name))"
             var place: [String: Int32] = [:]
             for (index, column) in table.columns.enumerated() { place[column] = Int32(clamping: index + leading.count) }
-            let attributes = layout.attributeColumns.map { $0.map { place[$0] } }
-            let links = layout.linkColumns.map { $0.map { $0.flatMap { place[$0] } } }
-            let positions = layout.positionColumns.map { $0.map { $0.flatMap { place[$0] } } }
-            self.attributes = attributes
-            self.links = links
-            self.positions = positions
-            var entities: [EntityRead] = []
-            for entity in layout.model.entities {
+            /// The layout's column `names[entity][index]`, if it names one.
+            func named(_ names: [[String?]], _ entity: Int, _ index: Int) -> String? {
+                names.indices.contains(entity) && names[entity].indices.contains(index) ? names[entity][index] : nil
+            }
+            let attributeColumns = layout.attributeColumns.map { $0.map { Optional($0) } }
+            entities = layout.model.entities.map { entity in
                 let e = entity.index
                 let reads = entity.attributes.indices.map { index in
-                    (column: attributes.indices.contains(e) && attributes[e].indices.contains(index) ? attributes[e][index] : nil,
-                     type: entity.attributes[index].type)
+                    (column: named(attributeColumns, e, index).flatMap { place[$0] }, type: entity.attributes[index].type)
                 }
                 let follows = entity.relationships.enumerated().map { index, relationship in
-                    let column = relationship.toMany || !links.indices.contains(e) || !links[e].indices.contains(index)
-                        ? nil : links[e][index]
-                    let kept = layout.positionColumns.indices.contains(e) && layout.positionColumns[e].indices.contains(index)
-                        && layout.positionColumns[e][index] != nil
-                    let position = positions.indices.contains(e) && positions[e].indices.contains(index) ? positions[e][index] : nil
+                    let position = named(layout.positionColumns, e, index)
                     let targetRoot = layout.root.indices.contains(relationship.destination) ? layout.root[relationship.destination] : 0
-                    return (column: column, targetRoot: targetRoot, positionedInverse: kept ? relationship.inverse : nil, position: position)
+                    return (column: relationship.toMany ? nil : named(layout.linkColumns, e, index).flatMap { place[$0] },
+                            targetRoot: targetRoot, positionedInverse: position == nil ? nil : relationship.inverse,
+                            position: position.flatMap { place[$0] })
                 }
-                entities.append(EntityRead(attributes: reads, links: follows))
+                return EntityRead(attributes: reads, links: follows)
             }
-            self.entities = entities
         }
     }
 
