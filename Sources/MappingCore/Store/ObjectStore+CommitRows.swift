@@ -27,16 +27,18 @@ extension ObjectStore {
             let before = liveSlot(of: updated.object).flatMap { journal.beforeImages[$0] }
             for (index, relationship) in entity.relationships.enumerated()
             where relationship.toMany && updated.changed.contains(relationship.name) && model.inverse(of: relationship)?.toMany == false {
-                var placeBefore: [ObjectID: Int] = [:]
+                // The list's targets as they were placed: a target kept its place when it is
+                // the one there before (a list holds each target once), so no table is made.
+                var placedBefore: [ObjectID] = []
                 if let before, before.links.indices.contains(index), case .many(let list) = before.links[index] {
-                    for target in list.ids where contains(target) || deletedHere.contains(target) {
-                        placeBefore[target] = placeBefore.count
-                    }
+                    placedBefore.reserveCapacity(list.ids.count)
+                    for target in list.ids where contains(target) || deletedHere.contains(target) { placedBefore.append(target) }
                 }
                 var place = 0
                 for target in targets(of: updated.object, index) where contains(target) {
                     defer { place += 1 }
-                    guard placeBefore[target] != place, !journal.isNew(target), written.insert(target).inserted else { continue }
+                    let kept = placedBefore.indices.contains(place) && placedBefore[place] == target
+                    guard !kept, !journal.isNew(target), written.insert(target).inserted else { continue }
                     if faultEntity(target) != nil, let inverse = relationship.inverse, model.entities.indices.contains(relationship.destination) {
                         commit.repositioned.append(.init(object: target, entity: model.entities[relationship.destination],
                                                          relationship: inverse, position: place))
