@@ -23,9 +23,12 @@ extension SQLiteStore {
             // they join, before any row is written (`StoreCommit.listMoves`). A row this commit
             // rewrites anyway takes its new place (or none) in its own UPDATE below: clearing its
             // place first and writing the new one after were two more statements per row moved
-            // (a page moving 3,000 people between companies: 6,000 of them).
+            // (a page moving 3,000 people between companies: 6,000 of them). Its place is still
+            // cleared first where it leaves a list that rows join in this commit, so that the place
+            // after that list's last does not count it (the list stays 0…n-1 where it was).
             let rewritten = Set((commit.updated + commit.moved).map(\.object))
-            let leaving = commit.listMoves.filter { !rewritten.contains($0.object) }
+            let joining = Set(commit.listMoves.compactMap(\.joined))
+            let leaving = commit.listMoves.filter { !rewritten.contains($0.object) || $0.left.map(joining.contains) == true }
             for (sql, values) in layout.leavingPlaces(leaving, id: rowID) { try connection.statement(sql).run(values) }
             for row in commit.unlinked {
                 guard let owner = rowID(row.owner), let id = rowID(row.object),

@@ -347,6 +347,32 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try list(8), ["2:0"])
     }
 
+    /// A row moving between two lists the graph has not read, where no row joins the list it
+    /// leaves, is written once: its new place after the last of the list it joins is in its own
+    /// UPDATE (no statement clears its old place first), the rows of the list it left keep their
+    /// places (a gap), and a row leaving for no owner keeps no place. Both lists read back in order.
+    func testARowMovingBetweenUnreadListsIsPlacedByItsOwnUpdate() throws {
+        do {
+            let (context, _) = try open()
+            _ = try context.importJSON(mapping: "animal", Self.payload)
+        }
+        do {
+            let (context, store) = try open()
+            // Rex leaves Ann for Bo; Fido leaves Ann for nobody; Tom stays with Ann.
+            _ = try context.importJSON(mapping: "animal", #"[{"id": 1, "kind": "dog", "keeper": {"id": 8}}, {"id": 4, "kind": "dog", "keeper": null}]"#)
+            let placed = try names(store, "SELECT \"id\" || ':' || coalesce(\"keeper_position\", 'none') || ':' || coalesce((SELECT \"id\" FROM "
+                                   + "\"Keeper\" WHERE \"Keeper\".\"_id\" = \"keeper\"), 'none') FROM \"Animal\" ORDER BY \"id\"")
+            XCTAssertEqual(placed, ["1:1:8", "2:1:7", "3:0:8", "4:none:none"])
+        }
+        let (reopened, _) = try open()
+        func ids(_ keeper: Int) throws -> [AttributeValue?] {
+            let owner = try XCTUnwrap(reopened.object(of: "Keeper", identity: .integer(Int64(keeper))))
+            return try reopened.values(of: try reopened.relatedObjects(of: owner, relationship: "animals"), attribute: "id")
+        }
+        XCTAssertEqual(try ids(7), [.integer(2)])
+        XCTAssertEqual(try ids(8), [.integer(3), .integer(1)])
+    }
+
     /// A fetch's result of objects not read yet is read as it is walked, a batch of rows at a time
     /// (from the object read on), not one row per object.
     func testAResultIsReadInBatchesAsItIsWalked() throws {
