@@ -71,4 +71,33 @@ final class LinearRegexTests: XCTestCase {
         var steps = 0
         XCTAssertTrue(try LinearRegex("(a+)+b", caseInsensitive: false).wholeMatch(String(repeating: "a", count: 5_000) + "b", steps: &steps))
     }
+
+    /// A pattern without `^` or `$` follows each thread's jumps and splits through closures made
+    /// once per pattern; the same pattern anchored (whole matches make `^…$` change nothing)
+    /// follows them as it goes. Both ways agree on random patterns and subjects (seeded), ASCII
+    /// and not, case-sensitive and not.
+    func testClosuresAgreeWithFollowingThreadsAsTheyCome() throws {
+        var seed: UInt64 = 0x5EED
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let fragments = ["a", "b", "é", ".", "[ab]", "[^a]", "(a|bc)", "a*", "b+", "(ab)?", "a{1,3}", "\\d", "(a|b)*", "(?:é|a)+", "B"]
+        let letters: [Character] = ["a", "b", "c", "1", "é", "A", "\n"]
+        var agreed = 0
+        for _ in 0..<400 {
+            let pattern = (0..<(1 + next(4))).map { _ in fragments[next(fragments.count)] }.joined()
+            let caseInsensitive = next(2) == 0
+            let free = try LinearRegex(pattern, caseInsensitive: caseInsensitive)
+            let anchored = try LinearRegex("^(?:" + pattern + ")$", caseInsensitive: caseInsensitive)
+            for _ in 0..<20 {
+                let subject = String((0..<next(7)).map { _ in letters[next(letters.count)] })
+                XCTAssertEqual(free.wholeMatch(subject), anchored.wholeMatch(subject), "\(pattern) on \(subject.debugDescription)")
+                agreed += 1
+            }
+        }
+        XCTAssertEqual(agreed, 8_000)
+        XCTAssertTrue(try LinearRegex("(a|bc)*é", caseInsensitive: true).wholeMatch("ABCaÉ"))
+        XCTAssertFalse(try LinearRegex("(a|bc)*é", caseInsensitive: false).wholeMatch("ABCaé"))
+    }
 }

@@ -25,11 +25,21 @@ struct LinearRegex: Sendable {
     let program: [Instruction]
     let sets: [ScalarSet]
     let caseInsensitive: Bool
+    /// Per program counter, where its threads go without reading a scalar (its jumps and splits
+    /// followed, in order): the instructions that read one or end the match, as ranges of
+    /// `closureMembers` (`closureStarts[pc]..<closureStarts[pc + 1]`). Made once per pattern, for
+    /// programs without `^` or `$` (whose threads depend on the position) and up to
+    /// `maxClosureProgram` instructions; following the jumps and splits on every step of every
+    /// match was most of a short match. Empty: threads are followed as they come (`addThread`).
+    private let closureStarts: [Int]
+    private let closureMembers: [Int]
 
     static let maxPatternScalars = 10_000
     static let maxNesting = 256
     static let maxRepeat = 1_000
     static let maxProgram = 100_000
+    /// Closures are made for programs up to this size (making them is quadratic in it at worst).
+    static let maxClosureProgram = 2_000
 
     /// Compiles `pattern`; the error's message says what is wrong with it.
     init(_ pattern: String, caseInsensitive: Bool) throws(RegexError) {
@@ -45,21 +55,59 @@ struct LinearRegex: Sendable {
         program = compiler.program
         sets = parser.sets
         self.caseInsensitive = caseInsensitive
+        (closureStarts, closureMembers) = Self.closures(of: compiler.program)
+    }
+
+    /// Each instruction's closure (see `closureStarts`), or none for a program with assertions or
+    /// past `maxClosureProgram` instructions.
+    private static func closures(of program: [Instruction]) -> (starts: [Int], members: [Int]) {
+        guard program.count <= maxClosureProgram, !program.contains(.assertStart), !program.contains(.assertEnd) else { return ([], []) }
+        var starts: [Int] = [0]
+        var members: [Int] = []
+        var seen = ThreadList(capacity: program.count)
+        var stack: [Int] = []
+        for pc in program.indices {
+            seen.clear()
+            stack.append(pc)
+            while let at = stack.popLast() {
+                guard program.indices.contains(at), !seen.contains(at) else { continue }
+                seen.insert(at)
+                switch program[at] {
+                case .jump(let target): stack.append(target)
+                case .split(let first, let second):
+                    stack.append(second)
+                    stack.append(first)
+                default: members.append(at)
+                }
+            }
+            starts.append(members.count)
+        }
+        return (starts, members)
     }
 
     /// Whether the whole of `text` matches; `steps` counts the threads advanced (for tests: at most
     /// the program's size per scalar, plus one round).
     func wholeMatch(_ text: String, steps: inout Int) -> Bool {
+        // ASCII (most text) is read byte by byte, each byte its scalar: no UTF-8 decoding, and
+        // its count known without a pass.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return wholeMatch(bytes.lazy.map { Unicode.Scalar($0) }, count: bytes.count, steps: &steps)
+        }
+        if let ascii, let matched = ascii { return matched }
+        // The scalars are walked where the string keeps them (copying them out was an allocation
+        // per match); their count tells `$` where the end is.
+        let subject = text.unicodeScalars
+        return wholeMatch(subject, count: subject.count, steps: &steps)
+    }
+
+    private func wholeMatch<Scalars: Sequence<Unicode.Scalar>>(_ subject: Scalars, count: Int, steps: inout Int) -> Bool {
         var current = ThreadList(capacity: program.count)
         var next = ThreadList(capacity: program.count)
         // `addThread`'s stack, made once per match: made per call, it was an allocation per thread
         // advanced (most of a short string's match).
         var stack: [Int] = []
-        stack.reserveCapacity(program.count)
-        // The scalars are walked where the string keeps them (copying them out was an allocation
-        // per match); their count tells `$` where the end is.
-        let subject = text.unicodeScalars
-        let count = subject.count
+        if closureStarts.isEmpty { stack.reserveCapacity(program.count) }
         addThread(0, at: 0, count: count, to: &current, stack: &stack, steps: &steps)
         for (position, scalar) in subject.enumerated() {
             let folded = caseInsensitive ? Self.fold(scalar) : scalar
@@ -95,6 +143,15 @@ struct LinearRegex: Sendable {
     /// program counter once per position (an explicit stack: no recursion on the program's size).
     private func addThread(_ start: Int, at position: Int, count: Int, to list: inout ThreadList, stack: inout [Int],
                            steps: inout Int) {
+        if closureStarts.indices.contains(start + 1) {
+            for at in closureStarts[start]..<closureStarts[start + 1] where closureMembers.indices.contains(at) {
+                let member = closureMembers[at]
+                guard !list.contains(member) else { continue }
+                list.insert(member)
+                steps += 1
+            }
+            return
+        }
         stack.removeAll(keepingCapacity: true)
         stack.append(start)
         while let pc = stack.popLast() {
@@ -114,6 +171,10 @@ struct LinearRegex: Sendable {
     }
 
     static func fold(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        // ASCII folds by itself (the Unicode properties' lookup costs far more).
+        if scalar.value < 0x80 {
+            return (0x41...0x5A).contains(scalar.value) ? Unicode.Scalar(UInt8(truncatingIfNeeded: scalar.value + 0x20)) : scalar
+        }
         let lower = scalar.properties.lowercaseMapping.unicodeScalars
         guard lower.count == 1, let only = lower.first else { return scalar }
         return only
