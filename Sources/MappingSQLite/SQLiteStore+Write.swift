@@ -26,7 +26,7 @@ extension SQLiteStore {
             // (a page moving 3,000 people between companies: 6,000 of them). Its place is still
             // cleared first where it leaves a list that rows join in this commit, so that the place
             // after that list's last does not count it (the list stays 0…n-1 where it was).
-            let rewritten = Set((commit.updated + commit.moved).map(\.object))
+            let rewritten = commit.listMoves.isEmpty ? [] : Set(commit.updated.map(\.object) + commit.moved.map(\.object))
             let joining = Set(commit.listMoves.compactMap(\.joined))
             let leaving = commit.listMoves.filter { !rewritten.contains($0.object) || $0.left.map(joining.contains) == true }
             for (sql, values) in layout.leavingPlaces(leaving, id: rowID) { try connection.statement(sql).run(values) }

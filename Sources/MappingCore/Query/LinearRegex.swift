@@ -68,15 +68,10 @@ struct LinearRegex: Sendable {
         var stack: [Int] = []
         for pc in program.indices {
             seen.clear()
-            stack.append(pc)
-            while let at = stack.popLast() {
-                guard program.indices.contains(at), !seen.contains(at) else { continue }
-                seen.insert(at)
+            // No assertion is met (the guard above), so the position never matters.
+            follow(pc, in: program, at: 1, count: 0, seen: &seen, stack: &stack) { at in
                 switch program[at] {
-                case .jump(let target): stack.append(target)
-                case .split(let first, let second):
-                    stack.append(second)
-                    stack.append(first)
+                case .jump, .split: break
                 default: members.append(at)
                 }
             }
@@ -152,12 +147,20 @@ struct LinearRegex: Sendable {
             }
             return
         }
+        Self.follow(start, in: program, at: position, count: count, seen: &list, stack: &stack) { _ in steps += 1 }
+    }
+
+    /// Walks from `start` through jumps, splits and the assertions that hold at `position` (of
+    /// `count` scalars), each program counter once (`seen` notes them: no recursion on the
+    /// program's size), telling `reached` each one met, jumps and splits included.
+    private static func follow(_ start: Int, in program: [Instruction], at position: Int, count: Int, seen: inout ThreadList,
+                               stack: inout [Int], reached: (Int) -> Void) {
         stack.removeAll(keepingCapacity: true)
         stack.append(start)
         while let pc = stack.popLast() {
-            guard program.indices.contains(pc), !list.contains(pc) else { continue }
-            list.insert(pc)
-            steps += 1
+            guard program.indices.contains(pc), !seen.contains(pc) else { continue }
+            seen.insert(pc)
+            reached(pc)
             switch program[pc] {
             case .jump(let target): stack.append(target)
             case .split(let first, let second):
