@@ -5,7 +5,8 @@ first call that needs the whole graph, here a count by a predicate the database 
 of the same JSON — time, and the memory the process holds after each (each measured in a fresh
 process). Targets (issue 12): store import ≤ 1.5× memory, re-import ≤ 1.1×, reading the store
 whole ≤ 0.5× the import, and no more memory after it than after the import. Issue 24 adds the
-baseline a user without libmapping would write: Python's sqlite3 with upserts (`SQLITE_SCRIPT`), and
+baseline a user without libmapping would write: Python's sqlite3 with upserts
+(`people_store.SQLITE_UPSERTS`), and
 the re-import with a cache that holds the whole import beside the default limit (100,000 objects,
 fewer than the 250,000 the payload makes: the second import reads back what the first evicted)."""
 import json
@@ -13,6 +14,8 @@ import os
 import subprocess
 import sys
 import tempfile
+
+from people_store import SQLITE_UPSERTS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SPEC = os.path.join(HERE, "people.spec.json")
@@ -50,52 +53,6 @@ ctx.close()
 """
 
 
-# The same import written by hand: the fastest JSON parser at hand, Python's sqlite3 on a schema keyed
-# by the payload's own identities (so no surrogate key and no second index per table), one
-# transaction, prepared upserts through executemany, WAL with synchronous=NORMAL as the store uses.
-# Dates stay text (no conversion). Run twice, as the store is: the second run upserts every row again.
-SQLITE_SCRIPT = r"""
-import json, os, sqlite3, sys, time
-try:
-    import orjson
-    loads = orjson.loads
-except ImportError:
-    loads = json.loads
-data_path, store = sys.argv[1:3]
-data = open(data_path, "rb").read()
-db = sqlite3.connect(store, isolation_level=None)
-db.execute("PRAGMA journal_mode=WAL")
-db.execute("PRAGMA synchronous=NORMAL")
-for statement in (
-        "CREATE TABLE company (id INTEGER PRIMARY KEY, name TEXT, country TEXT)",
-        "CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT, email TEXT, birthdate TEXT, score REAL, active INTEGER, "
-        "company_id INTEGER, company INTEGER REFERENCES company(id))",
-        "CREATE INDEX person_company ON person (company)",
-        "CREATE TABLE phone (number TEXT PRIMARY KEY, type TEXT, owner INTEGER REFERENCES person(id), position INTEGER)",
-        "CREATE INDEX phone_owner ON phone (owner, position)"):
-    db.execute(statement)
-COMPANY = "INSERT INTO company VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name, country = excluded.country"
-PERSON = ("INSERT INTO person VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
-          "email = excluded.email, birthdate = excluded.birthdate, score = excluded.score, active = excluded.active, "
-          "company_id = excluded.company_id, company = coalesce(excluded.company, company)")
-PHONE = ("INSERT INTO phone VALUES (?, ?, ?, ?) ON CONFLICT (number) DO UPDATE SET type = excluded.type, "
-         "owner = excluded.owner, position = excluded.position")
-def write():
-    people = loads(data)["people"]
-    db.execute("BEGIN")
-    db.executemany(COMPANY, ((c["id"], c["name"], c["country"]) for p in people if (c := p.get("company")) is not None))
-    db.executemany(PERSON, ((p["id"], p["name"], p["email"], p["birthdate"], p["score"], p["active"], p["company_id"],
-                             c["id"] if (c := p.get("company")) is not None else None) for p in people))
-    db.executemany(PHONE, ((f["number"], f["type"], p["id"], i) for p in people for i, f in enumerate(p["phones"])))
-    db.execute("COMMIT")
-t = time.perf_counter()
-write()
-first = time.perf_counter() - t
-t = time.perf_counter()
-write()
-again = time.perf_counter() - t
-print(json.dumps({"first": first, "again": again, "people": db.execute("SELECT count(*) FROM person").fetchone()[0]}))
-"""
 
 
 def run(kind, parser, data_path, store="", limit="default"):
@@ -106,12 +63,13 @@ def run(kind, parser, data_path, store="", limit="default"):
 
 
 def by_hand(data_path, store):
-    """The hand-written sqlite3 import, in a process of its own."""
-    out = subprocess.run([sys.executable, "-c", SQLITE_SCRIPT, data_path, store], check=True, capture_output=True, text=True).stdout
+    """The hand-written sqlite3 import, twice (as the store is imported), in a process of its own."""
+    out = subprocess.run([sys.executable, "-c", SQLITE_UPSERTS, data_path, store, "2"], check=True, capture_output=True, text=True).stdout
     result = json.loads(out)
     if result["people"] != COUNT:
         raise SystemExit(f"the sqlite3 script stored {result['people']} people, not {COUNT}")
-    return result
+    first, again = result["seconds"]
+    return {"first": first, "again": again}
 
 
 def median(values):
