@@ -331,7 +331,9 @@ MAPPING_EXTERN int mapping_parser_is_available(int parser);
 /**
  * METHOD: mapping_context. Chooses the parser for the context's imports (mapping_context_import, _with, _chunked,
  * mapping_response_map) unless their options name one. Both parsers give the same graph and report
- * malformed JSON with the same line, column and message.
+ * malformed JSON with the same line, column and message. The context keeps its simdjson parser between
+ * imports (its buffers take several times the largest document it parsed, up to 16 MB; a larger
+ * document's are freed after its import) and frees it with the context.
  * @return MAPPING_OK; MAPPING_EUNAVAILABLE for a parser this build lacks; MAPPING_ERANGE for a value
  *         that names no parser; MAPPING_EMISUSE.
  */

@@ -28,7 +28,7 @@ extension MappingContext {
     /// Parses `bytes` with the parser `options` name, else the context's.
     public func parsePayload(_ bytes: UnsafeRawBufferPointer, options: ImportOptions) throws(MappingError) -> ParsedPayload {
         try checkInput(bytes)
-        return try ParsedPayload.parse(bytes, with: options.parser ?? parser)
+        return try ParsedPayload.parse(bytes, with: options.parser ?? parser, pool: parsers)
     }
 
     /// Sets the context's parser, refusing one this build lacks.

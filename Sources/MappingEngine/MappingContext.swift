@@ -14,6 +14,8 @@ public final class MappingContext: Sendable {
     let observerCalls = ObserverCalls()
     private let transformers = Locked<[String: HostTransformer]>([:])
     private let parserChoice = Locked<JSONBackend>(.jansson)
+    /// The simdjson parsers kept between this context's imports, freed with it.
+    package let parsers = ParserPool()
     private let inputLimit = Locked<Int>(0)
     /// Where warnings no call returns go (`setWarningHandler`).
     let warningHandler = Locked<(@Sendable (String) -> Void)?>(nil)

@@ -36,12 +36,15 @@ public struct ParsedPayload {
     }
 
     /// `bytes` must outlive the payload's import: decimals are read from its digits (`NumberLiterals`).
-    public static func parse(_ bytes: UnsafeRawBufferPointer, with parser: JSONBackend) throws(MappingError) -> ParsedPayload {
+    /// simdjson's parser comes from `pool` and goes back to it (a context passes its own; the
+    /// default, a pool of this parse alone, frees the parser with the payload).
+    package static func parse(_ bytes: UnsafeRawBufferPointer, with parser: JSONBackend,
+                              pool: ParserPool = ParserPool()) throws(MappingError) -> ParsedPayload {
         try check(parser)
         #if MAPPING_SIMDJSON
         // Text with a NUL byte is malformed: jansson reports where (simdjson would read one after a number
         // as its end).
-        if parser == .simdjson, RawNUL.offset(in: bytes) == nil, let document = SimdDocument.parse(bytes, pool: .shared) {
+        if parser == .simdjson, RawNUL.offset(in: bytes) == nil, let document = SimdDocument.parse(bytes, pool: pool) {
             return ParsedPayload(document: .simdjson(document))
         }
         #endif

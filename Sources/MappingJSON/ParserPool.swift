@@ -1,17 +1,20 @@
 import MappingCore
 import MappingLock
 
-/// The simdjson parsers the process keeps between imports: setting one up costs milliseconds, so an
-/// import takes one from here (or makes a new one) and its document gives it back when released,
-/// unless the pool already holds enough or the parser grew large (`SimdDocument`). jansson keeps
-/// nothing between parses, so only the simdjson backend uses the pool.
-final class ParserPool: Sendable {
-    static let shared = ParserPool(limit: 4)
-
+/// The simdjson parsers a context keeps between its imports: setting one up costs milliseconds and
+/// its buffers' first use a page fault per page, so an import takes one from here (or makes a new
+/// one) and its document gives it back when released, unless the pool already holds `limit` or the
+/// parser grew large (`SimdDocument`). Each context has its own (`MappingContext.parsers`), so
+/// closing a context frees its parsers: a parser's buffers are several times the largest document it
+/// parsed (13 MB of people left 60 MB resident after their context was closed, when the process
+/// kept the parsers). jansson keeps nothing between parses, so only the simdjson backend uses it.
+package final class ParserPool: Sendable {
     private let items = Locked<[any AnyObject & Sendable]>([])
     private let limit: Int
 
-    init(limit: Int) { self.limit = limit }
+    /// `limit`: the parsers kept at most, for that many imports parsing at once (a parse runs
+    /// outside the context's lock); more at once make parsers that are freed after use.
+    package init(limit: Int = 2) { self.limit = limit }
 
     func take() -> (any AnyObject & Sendable)? {
         items.withLock { $0.popLast() }
@@ -22,8 +25,5 @@ final class ParserPool: Sendable {
     }
 
     /// How many parsers are kept now.
-    var count: Int { items.withLock { $0.count } }
-
-    /// Frees every kept parser.
-    func drain() { items.withLock { $0.removeAll() } }
+    package var count: Int { items.withLock { $0.count } }
 }
