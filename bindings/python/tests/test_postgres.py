@@ -475,6 +475,35 @@ def test_a_stale_graph_does_not_bring_back_what_another_process_removed_from_a_t
         assert sorted(t["name"] for t in mine.get("Person", 7).related("tags")) == ["t1", "t8", "t9"]
 
 
+def test_a_row_moving_between_lists_no_graph_has_read_is_written_once(store):
+    """A person moving to another company, where this graph has read neither company's staff, is one
+    version of its row (its values, its new company and its place at the end of that company's staff
+    in one UPDATE), not three (its old place cleared, the row, its new place); a person leaving
+    for no company has its place cleared first. The lists read back in order, the one left with a
+    gap where the person was."""
+    with mapping.Context(SPEC, store=store) as ctx:
+        ctx.import_json("person", json.dumps({"people": [
+            {"id": i, "name": f"P{i}", "company": {"id": 100 if i < 4 else 200, "name": "A" if i < 4 else "B"}}
+            for i in range(1, 6)]}).encode())
+    sql(store, "CREATE EXTENSION IF NOT EXISTS pageinspect SCHEMA public")
+    def versions():
+        # Every version of a Person row on the table's one page, live or not (nothing vacuums it here).
+        return int(sql(store, "SELECT count(*) FROM public.heap_page_items(public.get_raw_page('\"Person\"', 0))")[0][0])
+    before = versions()
+    with mapping.Context(SPEC, store=store) as ctx:  # a new graph: no company's staff read
+        ctx.import_json("person", json.dumps({"people": [
+            {"id": 1, "name": "P1 moved", "company": {"id": 200, "name": "B"}},
+            {"id": 2, "name": "P2 left", "company": None}]}).encode())
+    assert versions() - before == 1 + 2  # person 1 once; person 2 cleared, then written
+    placed = sql(store, 'SELECT p.id, coalesce(p.company_position::text, \'none\'), coalesce(c.id::text, \'none\') '
+                        'FROM "Person" p LEFT JOIN "Company" c ON c._id = p.company ORDER BY p.id')
+    assert placed == [["1", "2", "200"], ["2", "none", "none"], ["3", "2", "100"], ["4", "0", "200"], ["5", "1", "200"]]
+    with mapping.Context(SPEC, store=store) as ctx:
+        assert [p["id"] for p in ctx.get("Company", 100).related("employees")] == [3]
+        assert [p["id"] for p in ctx.get("Company", 200).related("employees")] == [4, 5, 1]
+        assert ctx.get("Person", 1)["name"] == "P1 moved" and ctx.get("Person", 2).related("company") is None
+
+
 def test_an_identity_another_process_moved_onto_a_row_this_graph_holds_is_a_conflict(store):
     with mapping.Context(SPEC, store=store) as mine, mapping.Context(SPEC, store=store) as theirs:
         mine.create("Company", id=1, name="one")
