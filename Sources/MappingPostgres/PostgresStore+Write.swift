@@ -120,15 +120,17 @@ extension PostgresStore {
             let result = try connection.query(marked: sql, values)
             return (0..<result.count).map { [result.value(row: $0, column: 0), result.value(row: $0, column: 1)] }
         }
+        // A new row joining such a list is placed by its INSERT, as a written one by its UPDATE.
+        let placed = commit.listMoves.isEmpty ? writtenAnyway : writtenAnyway.union(commit.inserted.map(\.object))
         var places: [ObjectID: [Int: Int]] = [:]
-        for moved in appended where writtenAnyway.contains(moved.object) {
+        for moved in appended where placed.contains(moved.object) {
             places[moved.object, default: [:]][moved.relationship] = moved.position
         }
         try delete(commit.deleted, undo: &undo, announcement: &announcement)
         try assignKeys(commit.inserted, undo: &undo)
         var conflicted: [StoreCommit.Row] = []
         for (entity, list) in grouped(commit.inserted) {
-            let result = try connection.query(insertStatement(entity), columns(of: list, leading: { stored, _ in
+            let result = try connection.query(insertStatement(entity), columns(of: list, places: places, leading: { stored, _ in
                 [.integer(StoreLayout.rowID(of: stored.key)), .text(entity.name)]
             }))
             var written: Set<Int64> = []
@@ -169,7 +171,7 @@ extension PostgresStore {
         // value: a serial import of that payload would have left it as it was.
         var merged: [(row: StoreCommit.Row, version: Int64)] = []
         for (row, loaded) in found where !agrees(row, loaded) { merged.append((row, loaded.version)) }
-        try rewriteRows(merged, keepingStoredWhereNull: true, undo: &undo)
+        try rewriteRows(merged, keepingStoredWhereNull: true, places: places, undo: &undo)
         if !remapped.isEmpty {
             // New rows that link to one of those were written with the key it was given first.
             for row in commit.inserted where !remapped.contains(row.object) && row.links.contains(where: { $0.contains(where: remapped.contains) }) {

@@ -23,6 +23,10 @@ final class SQLiteConnection: @unchecked Sendable {
         sqlite3_close_v2(db)
     }
 
+    /// The rows inserted, updated or deleted through this connection so far (what a commit wrote,
+    /// counted by the tests).
+    var totalChanges: Int { Int(sqlite3_total_changes(db)) }
+
     static func open(path: String, create: Bool) throws(MappingError) -> SQLiteConnection {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX

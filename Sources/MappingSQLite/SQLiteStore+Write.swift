@@ -63,17 +63,19 @@ extension SQLiteStore {
                 next[root] += 1
             }
             for (root, id) in next.enumerated() where id != 0 { nextIDs[root] = id }
+            // A new row joining such a list is placed by its INSERT, as a rewritten one by its UPDATE.
+            let placed = commit.listMoves.isEmpty ? rewritten : rewritten.union(commit.inserted.map(\.object))
             var places: [ObjectID: [Int: StoredValue]] = [:]
             for move in commit.listMoves where move.left != nil && rewritten.contains(move.object) {
                 places[move.object, default: [:]][move.relationship] = .null
             }
-            for moved in appended where rewritten.contains(moved.object) {
+            for moved in appended where placed.contains(moved.object) {
                 places[moved.object, default: [:]][moved.relationship] = .integer(Int64(moved.position))
             }
-            try insert(commit.inserted)
+            try insert(commit.inserted, places: places)
             for row in commit.updated + commit.moved { try update(row, places: places[row.object] ?? [:]) }
             for moved in commit.repositioned { try reposition(moved) }
-            for moved in appended where !rewritten.contains(moved.object) { try reposition(moved) }
+            for moved in appended where !placed.contains(moved.object) { try reposition(moved) }
             try connection.execute("COMMIT")
             uneven = []
         } catch {
@@ -119,7 +121,8 @@ extension SQLiteStore {
     /// bound as they are read (an array of values per row was a visible share of a cold import),
     /// then their to-manys kept in join tables. Their `_id`s are given out already, so the order
     /// they are written in does not matter.
-    private func insert(_ rows: [StoreCommit.Row]) throws(MappingError) {
+    /// `places`: new rows' places in lists the graph has not read, which they join.
+    private func insert(_ rows: [StoreCommit.Row], places: [ObjectID: [Int: StoredValue]]) throws(MappingError) {
         var byEntity: [[Int]] = Array(repeating: [], count: layout.attributeColumns.count)
         // Rows are read in place by index (`rows[index].field`): a loop over the rows, or a row
         // passed whole, copied each (six retains and releases), three times per row.
@@ -141,7 +144,7 @@ extension SQLiteStore {
                 defer { query.clearBindings() }
                 for index in indices[start..<start + batch.rows] {
                     try bindInsert(entity, rows[index].object, rows[index].values, rows[index].links, rows[index].positions,
-                                   to: query, after: &column)
+                                   places: places[rows[index].object] ?? [:], to: query, after: &column)
                 }
                 while try query.step() {}
                 if hasJoins(entity) {
@@ -164,7 +167,8 @@ extension SQLiteStore {
 
     /// Binds a new row's parameters, after the `column`th (the entity's name is in the statement).
     private func bindInsert(_ entity: Int, _ object: ObjectID, _ values: StoreCommit.Values, _ links: StoreCommit.RowLinks,
-                            _ positions: [Int?], to query: Statement, after column: inout Int32) throws(MappingError) {
+                            _ positions: [Int?], places: [Int: StoredValue], to query: Statement,
+                            after column: inout Int32) throws(MappingError) {
         func bind(_ value: StoredValue) throws(MappingError) {
             column += 1
             try query.bind(column, value)
@@ -187,8 +191,8 @@ extension SQLiteStore {
             try bind(target.map(StoredValue.integer) ?? .null)
         }
         for (index, place) in layout.positionColumns[entity].enumerated() where place != nil {
-            let position = positions.indices.contains(index) ? positions[index] : nil
-            try bind(position.map { StoredValue.integer(Int64($0)) } ?? .null)
+            let position = positions.indices.contains(index) ? positions[index].map { StoredValue.integer(Int64($0)) } : nil
+            try bind(position ?? (places.isEmpty ? nil : places[index]) ?? .null)
         }
     }
 

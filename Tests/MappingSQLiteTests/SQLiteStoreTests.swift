@@ -373,6 +373,28 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try ids(8), [.integer(3), .integer(1)])
     }
 
+    /// A new row joining a list the graph has not read is placed by its own INSERT, after the last
+    /// of the list: one row written, not an INSERT and then an UPDATE of its place.
+    func testANewRowJoiningAnUnreadListIsPlacedByItsInsert() throws {
+        do {
+            let (context, _) = try open()
+            _ = try context.importJSON(mapping: "animal", Self.payload)
+        }
+        do {
+            let (context, store) = try open()
+            let before = store.connection.totalChanges
+            _ = try context.importJSON(mapping: "animal", #"[{"id": 5, "kind": "cat", "name": "Kit", "keeper": {"id": 8}}]"#)
+            XCTAssertEqual(store.connection.totalChanges - before, 1, "the new row, placed as it was inserted")
+            let placed = try names(store, "SELECT \"id\" || ':' || coalesce(\"keeper_position\", 'none') FROM \"Animal\" "
+                                   + "WHERE \"keeper\" = (SELECT \"_id\" FROM \"Keeper\" WHERE \"id\" = 8) ORDER BY \"id\"")
+            XCTAssertEqual(placed, ["3:0", "5:1"])
+        }
+        let (reopened, _) = try open()
+        let owner = try XCTUnwrap(reopened.object(of: "Keeper", identity: .integer(8)))
+        XCTAssertEqual(try reopened.values(of: try reopened.relatedObjects(of: owner, relationship: "animals"), attribute: "id"),
+                       [.integer(3), .integer(5)])
+    }
+
     /// A fetch's result of objects not read yet is read as it is walked, a batch of rows at a time
     /// (from the object read on), not one row per object.
     func testAResultIsReadInBatchesAsItIsWalked() throws {

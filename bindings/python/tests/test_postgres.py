@@ -502,6 +502,14 @@ def test_a_row_moving_between_lists_no_graph_has_read_is_written_once(store):
         assert [p["id"] for p in ctx.get("Company", 100).related("employees")] == [3]
         assert [p["id"] for p in ctx.get("Company", 200).related("employees")] == [4, 5, 1]
         assert ctx.get("Person", 1)["name"] == "P1 moved" and ctx.get("Person", 2).related("company") is None
+    # A new person joining a company whose staff no graph has read: placed by its INSERT, one version.
+    before = versions()
+    with mapping.Context(SPEC, store=store) as ctx:
+        ctx.import_json("person", json.dumps({"people": [{"id": 6, "name": "P6", "company": {"id": 100, "name": "A"}}]}).encode())
+    assert versions() - before == 1
+    assert sql(store, 'SELECT company_position FROM "Person" WHERE id = 6') == [["3"]]
+    with mapping.Context(SPEC, store=store) as ctx:
+        assert [p["id"] for p in ctx.get("Company", 100).related("employees")] == [3, 6]
 
 
 def test_an_identity_another_process_moved_onto_a_row_this_graph_holds_is_a_conflict(store):
