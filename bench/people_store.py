@@ -113,13 +113,18 @@ def upserts(payload, database, runs=1):
     return run_script(SQLITE_UPSERTS, payload, database, runs)
 
 
+def remove_store(path):
+    """Removes an SQLite file and its journal files, where they exist."""
+    for suffix in ("", "-wal", "-shm"):
+        pathlib.Path(str(path) + suffix).unlink(missing_ok=True)
+
+
 def fresh_copy(original, copy):
     """`original` copied to `copy` (its journal files removed) and flushed to disk, so that a run on
     the copy does not pay for writing back the copy itself: a commit's checkpoint syncs the file, and
     a file copied a moment ago would have all its pages still to write (half the time of a page into
     a 1M store on disk, measured), which no program opening its own store pays."""
-    for suffix in ("", "-wal", "-shm"):
-        pathlib.Path(str(copy) + suffix).unlink(missing_ok=True)
+    remove_store(copy)
     shutil.copyfile(original, copy)
     with open(copy, "rb+") as file:
         os.fsync(file.fileno())

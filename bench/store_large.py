@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 
-from people_store import BINDING, SPEC, fresh_copy, median, people, people_store, run_script, upserts
+from people_store import BINDING, SPEC, fresh_copy, median, people, people_store, remove_store, run_script, upserts
 
 PAGE = 10_000
 ROUNDS = 3
@@ -226,13 +226,11 @@ def measure(folder, count, page):
             if kind.endswith("full"):
                 fresh_copy(original, copy)
             else:
-                for suffix in ("", "-wal", "-shm"):
-                    pathlib.Path(str(copy) + suffix).unlink(missing_ok=True)
+                remove_store(copy)
             rounds[kind].append(page_into(copy, pages[kind]))
         fresh_copy(hand, copy)
         by_hand["full"].append(hand_page(copy, page, count))
-        for suffix in ("", "-wal", "-shm"):
-            pathlib.Path(str(copy) + suffix).unlink(missing_ok=True)
+        remove_store(copy)
         by_hand["empty"].append(hand_page(copy, page, PAGE))
     hand.unlink()
     transactions = {"one change": [], "chunked": []}

@@ -96,19 +96,10 @@ extension PostgresStore {
             if let (sql, values) = layout.renumbering(list) { try connection.query(marked: sql, values) }
         }
         // Places in lists the graph has not read: left where rows leave, then counted where
-        // they join, before any row is written (`StoreCommit.listMoves`). A row this commit writes
-        // anyway (updated or moved) that joins such a list takes its new place in its own UPDATE
-        // below, with no statement clearing its old place first and none writing the new one
-        // after: each was one more version of the row, with its index entries (a page moving
-        // 3,000 people between companies: 6,000 of them). Its place is still cleared first where
-        // it leaves for no list, or leaves a list that rows join in this commit, so that the
-        // place after that list's last does not count it.
-        let writtenAnyway = Set((commit.updated + commit.moved).map(\.object))
-        let joining = Set(commit.listMoves.compactMap(\.joined))
-        let leaving = commit.listMoves.filter {
-            !writtenAnyway.contains($0.object) || $0.joined == nil || $0.left.map(joining.contains) == true
-        }
-        for (sql, values) in layout.leavingPlaces(leaving, id: rowID) { try connection.query(marked: sql, values) }
+        // they join, before any row is written (`StoreCommit.listMoves`); most rows carry
+        // theirs in their own INSERT or UPDATE (`UnreadListPlaces`).
+        let unreadPlaces = UnreadListPlaces(commit)
+        for (sql, values) in layout.leavingPlaces(unreadPlaces.clearedFirst, id: rowID) { try connection.query(marked: sql, values) }
         for row in commit.unlinked {
             // A graph that holds the row reads it again.
             guard let owner = rowID(row.owner), let key = rows[row.object]?.key,
@@ -120,12 +111,7 @@ extension PostgresStore {
             let result = try connection.query(marked: sql, values)
             return (0..<result.count).map { [result.value(row: $0, column: 0), result.value(row: $0, column: 1)] }
         }
-        // A new row joining such a list is placed by its INSERT, as a written one by its UPDATE.
-        let placed = commit.listMoves.isEmpty ? writtenAnyway : writtenAnyway.union(commit.inserted.map(\.object))
-        var places: [ObjectID: [Int: Int]] = [:]
-        for moved in appended where placed.contains(moved.object) {
-            places[moved.object, default: [:]][moved.relationship] = moved.position
-        }
+        let (places, placedAfter) = unreadPlaces.split(appended)
         try delete(commit.deleted, undo: &undo, announcement: &announcement)
         try assignKeys(commit.inserted, undo: &undo)
         var conflicted: [StoreCommit.Row] = []
@@ -186,7 +172,7 @@ extension PostgresStore {
         // many-to-many is not rewritten): their positions are written as moved rows' are.
         let rewritten = Set(rewrite.map(\.row.object))
         try writePositions(commit.moved + commit.updated.filter { !rewritten.contains($0.object) }, places: places)
-        try reposition(commit.repositioned + appended.filter { places[$0.object] == nil })
+        try reposition(commit.repositioned + placedAfter)
         // Owners whose lists changed on their targets' rows: a graph that holds such a list reads it again.
         for move in commit.listMoves {
             for owner in [move.left, move.joined] { if let owner, let key = rows[owner]?.key { announcement.changed(key) } }

@@ -201,3 +201,46 @@ extension StoreLayout {
         return found
     }
 }
+
+/// Where a commit writes the places of rows in lists the graph has not read, the same for both
+/// databases. A row the commit writes anyway (a new row's INSERT, an updated or moved row's UPDATE)
+/// carries its new place in that statement: a statement clearing its old place first and one
+/// writing the new place after were two more writes of the row (on PostgreSQL two more versions of
+/// it, with their index entries). Its old place is still cleared first where it leaves for no list
+/// (a store's UPDATE writes a position only where it has one), or leaves a list rows join in this
+/// commit, so that the place after that list's last does not count it.
+package struct UnreadListPlaces {
+    /// The rows whose own INSERT or UPDATE carries their place.
+    private let placed: Set<ObjectID>
+    /// The moves whose old place a statement clears before any row is written (`leavingPlaces`).
+    package let clearedFirst: [StoreCommit.ListMove]
+
+    package init(_ commit: StoreCommit) {
+        guard !commit.listMoves.isEmpty else {
+            placed = []
+            clearedFirst = []
+            return
+        }
+        let rewritten = Set(commit.updated.map(\.object) + commit.moved.map(\.object))
+        let joining = Set(commit.listMoves.compactMap(\.joined))
+        clearedFirst = commit.listMoves.filter {
+            !rewritten.contains($0.object) || $0.joined == nil || $0.left.map(joining.contains) == true
+        }
+        placed = rewritten.union(commit.inserted.map(\.object))
+    }
+
+    /// The places at the ends of the lists joined (`StoreLayout.placesAtEnd`), split: by row, those
+    /// the rows' own statements carry (relationship index to place), and those a statement writes after.
+    package func split(_ appended: [StoreCommit.Repositioned]) -> (own: [ObjectID: [Int: Int]], after: [StoreCommit.Repositioned]) {
+        var own: [ObjectID: [Int: Int]] = [:]
+        var after: [StoreCommit.Repositioned] = []
+        for moved in appended {
+            if placed.contains(moved.object) {
+                own[moved.object, default: [:]][moved.relationship] = moved.position
+            } else {
+                after.append(moved)
+            }
+        }
+        return (own, after)
+    }
+}

@@ -20,16 +20,10 @@ extension SQLiteStore {
                 if let (sql, values) = layout.renumbering(list) { try connection.statement(sql).run(values) }
             }
             // Places in lists the graph has not read: left where rows leave, then counted where
-            // they join, before any row is written (`StoreCommit.listMoves`). A row this commit
-            // rewrites anyway takes its new place (or none) in its own UPDATE below: clearing its
-            // place first and writing the new one after were two more statements per row moved
-            // (a page moving 3,000 people between companies: 6,000 of them). Its place is still
-            // cleared first where it leaves a list that rows join in this commit, so that the place
-            // after that list's last does not count it (the list stays 0…n-1 where it was).
-            let rewritten = commit.listMoves.isEmpty ? [] : Set(commit.updated.map(\.object) + commit.moved.map(\.object))
-            let joining = Set(commit.listMoves.compactMap(\.joined))
-            let leaving = commit.listMoves.filter { !rewritten.contains($0.object) || $0.left.map(joining.contains) == true }
-            for (sql, values) in layout.leavingPlaces(leaving, id: rowID) { try connection.statement(sql).run(values) }
+            // they join, before any row is written (`StoreCommit.listMoves`); most rows carry
+            // theirs in their own INSERT or UPDATE (`UnreadListPlaces`).
+            let unreadPlaces = UnreadListPlaces(commit)
+            for (sql, values) in layout.leavingPlaces(unreadPlaces.clearedFirst, id: rowID) { try connection.statement(sql).run(values) }
             for row in commit.unlinked {
                 guard let owner = rowID(row.owner), let id = rowID(row.object),
                       let (sql, values) = layout.unlinking(row, owner: owner, id: id) else { continue }
@@ -63,19 +57,10 @@ extension SQLiteStore {
                 next[root] += 1
             }
             for (root, id) in next.enumerated() where id != 0 { nextIDs[root] = id }
-            // A new row joining such a list is placed by its INSERT, as a rewritten one by its UPDATE.
-            let placed = commit.listMoves.isEmpty ? rewritten : rewritten.union(commit.inserted.map(\.object))
-            var places: [ObjectID: [Int: StoredValue]] = [:]
-            for move in commit.listMoves where move.left != nil && rewritten.contains(move.object) {
-                places[move.object, default: [:]][move.relationship] = .null
-            }
-            for moved in appended where placed.contains(moved.object) {
-                places[moved.object, default: [:]][moved.relationship] = .integer(Int64(moved.position))
-            }
+            let (places, placedAfter) = unreadPlaces.split(appended)
             try insert(commit.inserted, places: places)
             for row in commit.updated + commit.moved { try update(row, places: places[row.object] ?? [:]) }
-            for moved in commit.repositioned { try reposition(moved) }
-            for moved in appended where !placed.contains(moved.object) { try reposition(moved) }
+            for moved in commit.repositioned + placedAfter { try reposition(moved) }
             try connection.execute("COMMIT")
             uneven = []
         } catch {
@@ -122,7 +107,7 @@ extension SQLiteStore {
     /// then their to-manys kept in join tables. Their `_id`s are given out already, so the order
     /// they are written in does not matter.
     /// `places`: new rows' places in lists the graph has not read, which they join.
-    private func insert(_ rows: [StoreCommit.Row], places: [ObjectID: [Int: StoredValue]]) throws(MappingError) {
+    private func insert(_ rows: [StoreCommit.Row], places: [ObjectID: [Int: Int]]) throws(MappingError) {
         var byEntity: [[Int]] = Array(repeating: [], count: layout.attributeColumns.count)
         // Rows are read in place by index (`rows[index].field`): a loop over the rows, or a row
         // passed whole, copied each (six retains and releases), three times per row.
@@ -144,7 +129,7 @@ extension SQLiteStore {
                 defer { query.clearBindings() }
                 for index in indices[start..<start + batch.rows] {
                     try bindInsert(entity, rows[index].object, rows[index].values, rows[index].links, rows[index].positions,
-                                   places: places[rows[index].object] ?? [:], to: query, after: &column)
+                                   places: places.isEmpty ? [:] : places[rows[index].object] ?? [:], to: query, after: &column)
                 }
                 while try query.step() {}
                 if hasJoins(entity) {
@@ -167,7 +152,7 @@ extension SQLiteStore {
 
     /// Binds a new row's parameters, after the `column`th (the entity's name is in the statement).
     private func bindInsert(_ entity: Int, _ object: ObjectID, _ values: StoreCommit.Values, _ links: StoreCommit.RowLinks,
-                            _ positions: [Int?], places: [Int: StoredValue], to query: Statement,
+                            _ positions: [Int?], places: [Int: Int], to query: Statement,
                             after column: inout Int32) throws(MappingError) {
         func bind(_ value: StoredValue) throws(MappingError) {
             column += 1
@@ -191,8 +176,8 @@ extension SQLiteStore {
             try bind(target.map(StoredValue.integer) ?? .null)
         }
         for (index, place) in layout.positionColumns[entity].enumerated() where place != nil {
-            let position = positions.indices.contains(index) ? positions[index].map { StoredValue.integer(Int64($0)) } : nil
-            try bind(position ?? (places.isEmpty ? nil : places[index]) ?? .null)
+            let position = (positions.indices.contains(index) ? positions[index] : nil) ?? (places.isEmpty ? nil : places[index])
+            try bind(position.map { StoredValue.integer(Int64($0)) } ?? .null)
         }
     }
 
@@ -214,7 +199,7 @@ extension SQLiteStore {
     /// An updated row's columns the commit changed (`StoreCommit.Row.changed`: the others hold
     /// what the file holds, and rewriting an indexed column costs SQLite its index entries) and
     /// its known positions; and the to-manys kept in join tables that changed.
-    private func update(_ row: StoreCommit.Row, places: [Int: StoredValue]) throws(MappingError) {
+    private func update(_ row: StoreCommit.Row, places: [Int: Int]) throws(MappingError) {
         let entity = row.entity.index
         guard let key = rowID(row.object), layout.attributeColumns.indices.contains(entity) else { return }
         let changed = row.changed  // a few names: searched, which costs less than hashing them into a set
@@ -243,15 +228,14 @@ extension SQLiteStore {
             values.append(target.map(StoredValue.integer) ?? .null)
         }
         // A position is nil where the owner's list is not read: the stored one stands, or the
-        // row moved in or out of such a list and `places` holds its new place (or none).
+        // row joined such a list and `places` holds its new place.
         for (index, column) in layout.positionColumns[entity].enumerated() where column != nil {
-            let position = row.positions.indices.contains(index) ? row.positions[index].map { StoredValue.integer(Int64($0)) } : nil
-            guard let place = position ?? places[index] else {
+            guard let place = (row.positions.indices.contains(index) ? row.positions[index] : nil) ?? places[index] else {
                 marked.append(false)
                 continue
             }
             marked.append(true)
-            values.append(place)
+            values.append(.integer(Int64(place)))
         }
         if marked.contains(true) {
             values.append(.integer(key))
