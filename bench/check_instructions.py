@@ -4,7 +4,9 @@ Callgrind counts instructions, not time, so the figure is the same on every run 
 the same machine: a growth past the tolerance is a real change in the hot path, not noise. The
 counted workloads are bench/instructions.c's: 10,000 people imported, then imported again (keys
 "jansson" and "simdjson" of the baseline), the same people imported into a new SQLite store, then
-again (keys "store/<parser>": the commit's writes, SQLite's own work included), and each real
+again (keys "store/<parser>": the commit's writes, SQLite's own work included), the same people
+imported once more by a new context on that store (keys "store-read/<parser>": every row read back
+by identity, with the lists the mapping sets), and each real
 payload of PAYLOADS imported twice the same way (keys "<payload>/<parser>"), on each parser the
 library was built with. Swift's per-process
 hash seed is fixed so dictionary layouts, and with them the count, repeat exactly.
@@ -37,7 +39,7 @@ def available(parser):
 
 def count(binary, spec, parser, payload=()):
     """Instructions of one workload: the people (no `payload`), into a store (`("--store", path)`),
-    or (payload file, mapping) twice."""
+    into a store holding them, by a new context (`("--reopen", path)`), or (payload file, mapping) twice."""
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "callgrind.out")
         env = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
@@ -63,6 +65,8 @@ def main():
     for parser in parsers:
         with tempfile.TemporaryDirectory() as folder:
             counts[f"store/{parser}"] = count(binary, spec, parser, ("--store", os.path.join(folder, "people.db")))
+        with tempfile.TemporaryDirectory() as folder:
+            counts[f"store-read/{parser}"] = count(binary, spec, parser, ("--reopen", os.path.join(folder, "people.db")))
     for name, payload, payload_spec, mapping in PAYLOADS:
         for parser in parsers:
             counts[f"{name}/{parser}"] = count(binary, os.path.join(ROOT, payload_spec), parser,

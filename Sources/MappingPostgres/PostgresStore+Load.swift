@@ -27,8 +27,9 @@ extension PostgresStore: RowSource {
         try reading { () throws(MappingError) in
             try snapshot { () throws(MappingError) -> [Int64: [Int64]] in
                 var lists: [Int64: [Int64]] = [:]
+                lists.reserveCapacity(owners.count)
                 for (_, ids) in StoreLayout.batches(owners) {
-                    lists.merge(try layout.lists(of: entity, relationship: relationship, ids: ids, uneven: &uneven, marked)) { kept, _ in kept }
+                    try layout.lists(of: entity, relationship: relationship, ids: ids, into: &lists, uneven: &uneven, marked)
                 }
                 return lists
             }

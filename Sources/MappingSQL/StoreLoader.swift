@@ -145,21 +145,57 @@ extension StoreLayout {
     }
 
     /// The targets of one-to-many `index` of `entity` (kept on its targets' to-one column) for
-    /// the owners with these `_id`s (at most `maxBatch`), in position order (ties by key), by owner
-    /// key; lists with gaps are noted in `uneven`.
-    package func lists<Rows: StoredRows>(of entity: Entity, relationship index: Int, ids: [Int64], uneven: inout Set<UnevenList>,
-                                         _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) -> [Int64: [Int64]] {
+    /// the owners with these `_id`s (at most `maxBatch`), in position order (ties by key), added
+    /// to `lists` by owner key; lists with gaps are noted in `uneven`. The rows come in the order
+    /// of the (to-one, position) index, so each owner's targets arrive together and in order, and
+    /// nothing is grouped or sorted here (a list holding a row without a place is sorted as
+    /// `ordered` sorts it: the database puts nulls elsewhere).
+    package func lists<Rows: StoredRows>(of entity: Entity, relationship index: Int, ids: [Int64], into lists: inout [Int64: [Int64]],
+                                         uneven: inout Set<UnevenList>,
+                                         _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) {
         guard !ids.isEmpty, ids.count <= Self.maxBatch, root.indices.contains(entity.index),
-              entity.relationships.indices.contains(index), let inverse = entity.relationships[index].inverse else { return [:] }
+              entity.relationships.indices.contains(index), let inverse = entity.relationships[index].inverse else { return }
+        let relationship = entity.relationships[index]
+        let destination = relationship.destination
+        guard linkColumns.indices.contains(destination), linkColumns[destination].indices.contains(inverse),
+              let column = linkColumns[destination][inverse], let table = tables[root[destination]] else { return }
+        let position = positionColumns[destination][inverse].map(quote)
+        let order = [quote(column), position, "\"_id\""].compactMap { $0 }.joined(separator: ", ")
         let (marks, bound) = Self.padded(ids)
-        var kept: [OwnerLink: [(position: Int64, target: Int64)]] = [:]
-        try inverseTargets(of: entity.relationships[index], index: index, inverse: inverse, ownerRoot: root[entity.index],
-                           marks: marks, into: &kept) { (sql: String) throws(MappingError) -> Rows in try query(sql, bound) }
-        var lists: [Int64: [Int64]] = [:]
-        for (link, held) in kept {
-            lists[link.owner] = ordered(held, of: entity.relationships[index], owner: link.owner, uneven: &uneven)
+        let cursor = try query("SELECT \"_id\", \(quote(column)), \(position ?? "NULL") FROM \(quote(table.name)) "
+                               + "WHERE \(quote(column)) IN (\(marks)) ORDER BY \(order)", bound)
+        defer { cursor.finish() }
+        let ownerRoot = root[entity.index]
+        let targetRoot = root[destination]
+        var owner: Int64 = 0
+        var held: [(position: Int64, target: Int64)] = []
+        var placeless = false
+        func close() {
+            guard owner != 0 else { return }
+            let key = Self.globalKey(root: ownerRoot, id: owner)
+            if placeless {
+                lists[key] = ordered(held, of: relationship, owner: key, uneven: &uneven)
+            } else {
+                if !Self.isEven(held) { uneven.insert(UnevenList(entity: destination, relationship: inverse, owner: owner)) }
+                lists[key] = held.map(\.target)
+            }
         }
-        return lists
+        while try cursor.step() {
+            guard case .integer(let id) = cursor.column(0), case .integer(let next) = cursor.column(1),
+                  id > 0, id < 1 << 48, next > 0, next < 1 << 48 else {
+                throw MappingError(.store, "\(quote(table.name)) holds an _id no row can have in \(quote(column))")
+            }
+            if next != owner {
+                close()
+                owner = next
+                held.removeAll(keepingCapacity: true)
+                placeless = false
+            }
+            var place = id
+            if case .integer(let stored) = cursor.column(2) { place = stored } else if position != nil { placeless = true }
+            held.append((place, Self.globalKey(root: targetRoot, id: id)))
+        }
+        close()
     }
 
     /// One attribute of `entity` for the rows with these `_id`s (at most `maxBatch`, or any number

@@ -24,8 +24,9 @@ extension SQLiteStore: RowSource {
 
     public func lists(of entity: Entity, relationship: Int, owners: [Int64]) throws(MappingError) -> [Int64: [Int64]] {
         var lists: [Int64: [Int64]] = [:]
+        lists.reserveCapacity(owners.count)
         for (_, ids) in StoreLayout.batches(owners) {
-            lists.merge(try layout.lists(of: entity, relationship: relationship, ids: ids, uneven: &uneven, bound)) { kept, _ in kept }
+            try layout.lists(of: entity, relationship: relationship, ids: ids, into: &lists, uneven: &uneven, bound)
         }
         return lists
     }

@@ -192,11 +192,14 @@ extension ObjectStore {
         // the check's cost).
         var taken: [Int: Set<IdentityKey>] = [:]
         var perEntity = Array(repeating: 0, count: model.entities.count)
-        var reading: [(object: ObjectID?, stored: StoredObject, identity: (map: Int, key: IdentityKey)?)] = []
+        // Rows are named by their place in `rows` from here on, not copied: a copy of a row retains
+        // each of its arrays, and rows were copied several times each (a visible share of reading).
+        var reading: [(object: ObjectID?, row: Int, identity: (map: Int, key: IdentityKey)?)] = []
         reading.reserveCapacity(rows.count)
         // Objects read before whose one-to-manys were left unread: a read of every row fills those.
-        var listsOnly: [(object: ObjectID, stored: StoredObject)] = []
-        for stored in rows {
+        var listsOnly: [(object: ObjectID, row: Int)] = []
+        for row in rows.indices {
+            let stored = rows[row]
             guard model.entities.indices.contains(stored.entity) else {
                 throw MappingError(.failed, "the store names an entity the model lacks")
             }
@@ -206,7 +209,7 @@ extension ObjectStore {
             if let known = object, !contains(known) { object = nil }  // discarded by a rollback
             if let known = object, faultEntity(known) == nil {  // read already
                 if checkedWhole, entity.relationships.indices.contains(where: { listIsUnread(known, $0) }) {
-                    listsOnly.append((known, stored))
+                    listsOnly.append((known, row))
                 }
                 continue
             }
@@ -232,7 +235,7 @@ extension ObjectStore {
                                        attribute: "\(entity.name).\(relationship.name)")
                 }
             }
-            reading.append((object, stored, identity))
+            reading.append((object, row, identity))
             perEntity[stored.entity] += 1
         }
         // Identity maps sized once for what is read, so they are not rehashed as they grow.
@@ -243,23 +246,25 @@ extension ObjectStore {
         // SipHash per row and per link was a visible share of reading rows).
         var found = IntegerKeyTable()
         found.reserve(additional: reading.count)
-        var filled: [(object: ObjectID, stored: StoredObject)] = []
+        var filled: [(object: ObjectID, row: Int)] = []
         filled.reserveCapacity(reading.count)
-        for (known, stored, identity) in reading {
+        for (known, row, identity) in reading {
+            let stored = rows[row]
             let entity = model.entities[stored.entity]
             let object = known ?? makeFault(stored.entity)
             if known == nil { found.set(object, for: stored.key) }
             fill(object, as: entity, values: stored.values, sequence: Int(truncatingIfNeeded: stored.key))
             if let identity { register(object, map: identity.map, key: identity.key) }
-            filled.append((object, stored))
+            filled.append((object, row))
         }
         // Links last, once every row of the batch has its object: a target not read yet becomes a
         // fault. Both sides of a relationship come from the database, so they agree as stored.
         // One-to-manys read by key come unread (`ObjectStore+Lists`).
         var unread: [ListFault] = []
-        let toFill = filled.map { (object: $0.object, stored: $0.stored, onlyUnread: false) }
-            + listsOnly.map { (object: $0.object, stored: $0.stored, onlyUnread: true) }
-        for (object, stored, onlyUnread) in toFill {
+        let toFill = filled.map { (object: $0.object, row: $0.row, onlyUnread: false) }
+            + listsOnly.map { (object: $0.object, row: $0.row, onlyUnread: true) }
+        for (object, row, onlyUnread) in toFill {
+            let stored = rows[row]
             let entity = model.entities[stored.entity]
             for (index, relationship) in entity.relationships.enumerated() where stored.links.indices.contains(index) {
                 // An object read before keeps its relationships as the graph has them, but its unread lists.
@@ -285,7 +290,7 @@ extension ObjectStore {
                 if !targets.isEmpty || listIsUnread(object, index) { setStoredLinks(.many(LinkList(targets)), of: object, relationship: index) }
             }
         }
-        source.attached(filled.map(\.stored), as: found.entries)
+        source.attached(filled.map { rows[$0.row] }, as: found.entries)
         // A context collecting change sets holds no list unread.
         try readLists(unread, model: model)
     }

@@ -374,6 +374,30 @@ def test_a_list_read_with_gaps_takes_new_members_after_its_last(where):
     assert_distinct_places(path, "Person", "company")
 
 
+@pytest.mark.parametrize("places", [(5, 1, 0, 1), (2, None, 0, 0)])
+def test_a_list_whose_places_were_edited_reads_in_the_order_they_say(tmp_path, places):
+    """A list kept on its targets' rows is read in the order of their places, ties by row id; a
+    row with no place (a store edited by hand) sorts as if its place were its row id. The same
+    whether the list is read on its own (a company's staff) or with the whole store."""
+    staff = [{"id": n, "name": f"P{n}", "company": {"id": 1, "name": "one"}} for n in range(1, 5)]
+    path = str(tmp_path / "edited.db")
+    with mapping.Context(SPEC, store=path) as ctx:
+        ctx.import_json("person", json.dumps(staff))
+    db = sqlite3.connect(path)
+    for number, place in enumerate(places, start=1):
+        db.execute('UPDATE "Person" SET "company_position" = ? WHERE "id" = ?', (place, number))
+    db.commit()
+    rows = db.execute('SELECT "id", "_id", "company_position" FROM "Person"').fetchall()
+    db.close()
+    expected = [person for person, _, _ in sorted(rows, key=lambda row: (row[1] if row[2] is None else row[2], row[1]))]
+    assert len(expected) == 4 and expected != [1, 2, 3, 4]
+    with mapping.Context(SPEC, store=path) as ctx:
+        assert [person["id"] for person in ctx.get("Company", 1).related("staff")] == expected
+    with mapping.Context(SPEC, store=path) as ctx:
+        assert ctx.count("Person", "name MATCHES %@", ".*") == 4  # reads every row
+        assert [person["id"] for person in ctx.get("Company", 1).related("staff")] == expected
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_changes_on_part_of_the_graph_end_as_in_memory(where, seed):
     """Direct changes (set, relate, add and remove from to-manys, create, delete with each delete
