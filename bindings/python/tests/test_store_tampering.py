@@ -159,6 +159,30 @@ def test_the_untampered_copy_opens_with_every_value(original, tmp_path):
         assert person.related("company")["id"] == 1
 
 
+@pytest.mark.parametrize("statements,identity,message", [
+    ('DROP INDEX "Tag_identity"; UPDATE "Tag" SET label = \'a\' WHERE label = \'b\'', ("Tag", "a"), 'hold one Tag identity ("a")'),
+    ('DROP INDEX "Person_identity"; UPDATE "Person" SET id = 1 WHERE id = 3', ("Person", 1), "hold one Person identity (1)"),
+], ids=["string identity", "integer identity"])
+def test_two_rows_with_one_identity_are_refused_when_looked_up(original, tmp_path, statements, identity, message):
+    """The rows an import or a get looks up by identity (through the identification's index, not
+    a read of every row) are checked as they are read: two rows holding one identity are a
+    StoreError, every time, and the graph and the file keep both rows apart (nothing is merged)."""
+    path = copy(original, tmp_path, statements)
+    before = digest(path)
+    entity, key = identity
+    payload = [{"id": 9, "name": "P9", "tags": ["a"]}] if entity == "Tag" else [{"id": 1, "name": "renamed"}]
+    with mapping.Context(SPEC, store=str(path)) as ctx:
+        for _ in range(2):
+            with pytest.raises(mapping.StoreError) as caught:
+                ctx.get(entity, key)
+            assert message in str(caught.value), str(caught.value)
+            with pytest.raises(mapping.StoreError) as caught:
+                ctx.import_json("person", json.dumps(payload))
+            assert message in str(caught.value), str(caught.value)
+        assert ctx.get("Person", 9) is None
+    assert digest(path) == before
+
+
 def test_a_grown_spec_over_duplicate_identities_is_a_store_error(original, tmp_path):
     """Found by fuzzing: migration puts the identity index back, which two rows with one identity
     refuse; that is the file's fault (StoreError), not the caller's constraint, and nothing changes."""
