@@ -33,7 +33,7 @@ extension StoreLayout {
         var reverse: [OwnerLink: [(position: Int64, target: Int64)]]? = [:]
         var rows: [StoredObject] = []
         for rootIndex in tables.keys.sorted() {
-            rows += try self.rows(of: rootIndex, filter: "", reverse: &reverse, query)
+            try self.rows(of: rootIndex, filter: "", reverse: &reverse, into: &rows, query)
         }
         rows = withToManys(rows, joined: toMany, kept: reverse ?? [:], uneven: &uneven)
         try checkLinks(rows)
@@ -101,13 +101,15 @@ extension StoreLayout {
         var found: [StoredObject] = []
         var ignored: [OwnerLink: [(position: Int64, target: Int64)]]?
         for (filter, values) in identityFilters(entity, identities) {
-            found += try rows(of: rootIndex, filter: filter, inKeyOrder: false, reverse: &ignored) { (sql: String) throws(MappingError) -> Rows in
+            try rows(of: rootIndex, filter: filter, inKeyOrder: false, reverse: &ignored, into: &found) { (sql: String) throws(MappingError) -> Rows in
                 try query(sql, values)
             }
         }
         found.sort { $0.key < $1.key }
-        // Their to-manys kept in join tables, by their ids, a batch at a time (a table without
-        // such lists reads nothing more).
+        // Their to-manys kept in join tables, by their ids, a batch at a time; a table without such
+        // lists reads nothing more, and its rows are returned as read.
+        let joins = model.entities.contains { root[$0.index] == rootIndex && joinTables[$0.index].contains { $0 != nil } }
+        guard joins else { return found }
         var rows: [StoredObject] = []
         rows.reserveCapacity(found.count)
         var start = 0
@@ -327,11 +329,21 @@ extension StoreLayout {
     package func rows<Rows: StoredRows>(of rootIndex: Int, filter: String, inKeyOrder: Bool = true,
                                         reverse: inout [OwnerLink: [(position: Int64, target: Int64)]]?,
                                         _ query: (String) throws(MappingError) -> Rows) throws(MappingError) -> [StoredObject] {
-        guard let table = tables[rootIndex], let read = tableReads[rootIndex] else { return [] }
+        var rows: [StoredObject] = []
+        try self.rows(of: rootIndex, filter: filter, inKeyOrder: inKeyOrder, reverse: &reverse, into: &rows, query)
+        return rows
+    }
+
+    /// `rows(of:filter:)`, appended to `rows`: a caller gathering several queries' rows moves none
+    /// of them from one array to another (a copy of a row retains each of its arrays).
+    package func rows<Rows: StoredRows>(of rootIndex: Int, filter: String, inKeyOrder: Bool = true,
+                                        reverse: inout [OwnerLink: [(position: Int64, target: Int64)]]?,
+                                        into rows: inout [StoredObject],
+                                        _ query: (String) throws(MappingError) -> Rows) throws(MappingError) {
+        guard let table = tables[rootIndex], let read = tableReads[rootIndex] else { return }
         let versioned = dialect == .postgres
         let cursor = try query("\(read.select) \(filter)" + (inKeyOrder ? " ORDER BY \"_id\"" : ""))
         defer { cursor.finish() }
-        var rows: [StoredObject] = []
         // Rows of one table mostly name the same entity: the last name read is compared as bytes
         // before a new String is made and looked up.
         var last: (name: [UInt8], entity: Int)?
@@ -393,7 +405,6 @@ extension StoreLayout {
             }
             rows.append(StoredObject(key: key, entity: entityIndex, values: values, links: links, version: version))
         }
-        return rows
     }
 
     /// Every link must reach a row of the relationship's destination (or a sub-entity of it): a
