@@ -66,10 +66,10 @@ extension StoreLayout {
     }
 
     /// One list's targets in position order (ties by key: creation order), noted in `uneven` when
-    /// its places are not 0…n-1.
+    /// its places are not 0…n-1; `inOrder`: `held` is in that order already.
     private func ordered(_ held: [(position: Int64, target: Int64)], of relationship: Relationship, owner: Int64,
-                         uneven: inout Set<UnevenList>) -> [Int64] {
-        let sorted = held.sorted { ($0.position, $0.target) < ($1.position, $1.target) }
+                         inOrder: Bool = false, uneven: inout Set<UnevenList>) -> [Int64] {
+        let sorted = inOrder ? held : held.sorted { ($0.position, $0.target) < ($1.position, $1.target) }
         if !Self.isEven(sorted), let inverse = relationship.inverse {
             uneven.insert(UnevenList(entity: relationship.destination, relationship: inverse, owner: Self.rowID(of: owner)))
         }
@@ -137,9 +137,10 @@ extension StoreLayout {
                     if joined[join] == nil {
                         joined[join] = try joinTargets(run, joins: [join], filter: "WHERE \"owner\" IN (\(marks))")[join] ?? [:]
                     }
-                } else if lists, let inverse = relationship.inverse {
-                    try inverseTargets(of: relationship, index: index, inverse: inverse, ownerRoot: rootIndex, marks: marks,
-                                       into: &kept, run)
+                } else if lists {
+                    try inverseTargets(of: relationship, ownerRoot: rootIndex, marks: marks, run) { owner, held, _ in
+                        kept[OwnerLink(owner: owner, relationship: index)] = held
+                    }
                 }
             }
         }
@@ -148,56 +149,19 @@ extension StoreLayout {
 
     /// The targets of one-to-many `index` of `entity` (kept on its targets' to-one column) for
     /// the owners with these `_id`s (at most `maxBatch`), in position order (ties by key), added
-    /// to `lists` by owner key; lists with gaps are noted in `uneven`. The rows come in the order
-    /// of the (to-one, position) index, so each owner's targets arrive together and in order, and
-    /// nothing is grouped or sorted here (a list holding a row without a place is sorted as
-    /// `ordered` sorts it: the database puts nulls elsewhere).
+    /// to `lists` by owner key; lists with gaps are noted in `uneven`.
     package func lists<Rows: StoredRows>(of entity: Entity, relationship index: Int, ids: [Int64], into lists: inout [Int64: [Int64]],
                                          uneven: inout Set<UnevenList>,
                                          _ query: (String, [StoredValue]) throws(MappingError) -> Rows) throws(MappingError) {
         guard !ids.isEmpty, ids.count <= Self.maxBatch, root.indices.contains(entity.index),
-              entity.relationships.indices.contains(index), let inverse = entity.relationships[index].inverse else { return }
+              entity.relationships.indices.contains(index) else { return }
         let relationship = entity.relationships[index]
-        let destination = relationship.destination
-        guard linkColumns.indices.contains(destination), linkColumns[destination].indices.contains(inverse),
-              let column = linkColumns[destination][inverse], let table = tables[root[destination]] else { return }
-        let position = positionColumns[destination][inverse].map(quote)
-        let order = [quote(column), position, "\"_id\""].compactMap { $0 }.joined(separator: ", ")
         let (marks, bound) = Self.padded(ids)
-        let cursor = try query("SELECT \"_id\", \(quote(column)), \(position ?? "NULL") FROM \(quote(table.name)) "
-                               + "WHERE \(quote(column)) IN (\(marks)) ORDER BY \(order)", bound)
-        defer { cursor.finish() }
-        let ownerRoot = root[entity.index]
-        let targetRoot = root[destination]
-        var owner: Int64 = 0
-        var held: [(position: Int64, target: Int64)] = []
-        var placeless = false
-        func close() {
-            guard owner != 0 else { return }
-            let key = Self.globalKey(root: ownerRoot, id: owner)
-            if placeless {
-                lists[key] = ordered(held, of: relationship, owner: key, uneven: &uneven)
-            } else {
-                if !Self.isEven(held) { uneven.insert(UnevenList(entity: destination, relationship: inverse, owner: owner)) }
-                lists[key] = held.map(\.target)
-            }
+        try inverseTargets(of: relationship, ownerRoot: root[entity.index], marks: marks, { (sql: String) throws(MappingError) -> Rows in
+            try query(sql, bound)
+        }) { owner, held, inOrder in
+            lists[owner] = ordered(held, of: relationship, owner: owner, inOrder: inOrder, uneven: &uneven)
         }
-        while try cursor.step() {
-            guard case .integer(let id) = cursor.column(0), case .integer(let next) = cursor.column(1),
-                  id > 0, id < 1 << 48, next > 0, next < 1 << 48 else {
-                throw MappingError(.store, "\(quote(table.name)) holds an _id no row can have in \(quote(column))")
-            }
-            if next != owner {
-                close()
-                owner = next
-                held.removeAll(keepingCapacity: true)
-                placeless = false
-            }
-            var place = id
-            if case .integer(let stored) = cursor.column(2) { place = stored } else if position != nil { placeless = true }
-            held.append((place, Self.globalKey(root: targetRoot, id: id)))
-        }
-        close()
     }
 
     /// One attribute of `entity` for the rows with these `_id`s (at most `maxBatch`, or any number
@@ -297,28 +261,43 @@ extension StoreLayout {
         ($0, Array(repeating: "?", count: $0).joined(separator: ", "))
     })
 
-    /// The targets of a to-many kept on its targets' to-one column (`inverse`, in the
-    /// destination), for the owners (rows of table `ownerRoot`) whose ids fill `marks`, with their
-    /// positions.
-    private func inverseTargets<Rows: StoredRows>(of relationship: Relationship, index: Int, inverse: Int, ownerRoot: Int, marks: String,
-                                                  into kept: inout [OwnerLink: [(position: Int64, target: Int64)]],
-                                                  _ run: (String) throws(MappingError) -> Rows) throws(MappingError) {
+    /// The targets of a to-many kept on its targets' to-one column (its inverse, in the
+    /// destination), for the owners (rows of table `ownerRoot`) whose ids fill `marks`: handed to
+    /// `each` owner by owner (its key, its targets with their places). The rows come in the order of
+    /// the (to-one, position) index, so each owner's targets arrive together and in order
+    /// (`inOrder`), unless one of them has no place (the database puts nulls elsewhere).
+    private func inverseTargets<Rows: StoredRows>(of relationship: Relationship, ownerRoot: Int, marks: String,
+                                                  _ run: (String) throws(MappingError) -> Rows,
+                                                  each: (_ owner: Int64, _ held: [(position: Int64, target: Int64)], _ inOrder: Bool) -> Void)
+                                                  throws(MappingError) {
         let destination = relationship.destination
-        guard linkColumns.indices.contains(destination), linkColumns[destination].indices.contains(inverse),
+        guard let inverse = relationship.inverse, linkColumns.indices.contains(destination), linkColumns[destination].indices.contains(inverse),
               let column = linkColumns[destination][inverse], let table = tables[root[destination]] else { return }
-        let position = positionColumns[destination][inverse].map(quote) ?? "NULL"
-        let cursor = try run("SELECT \"_id\", \(quote(column)), \(position) FROM \(quote(table.name)) WHERE \(quote(column)) IN (\(marks))")
+        let position = positionColumns[destination][inverse].map(quote)
+        let order = [quote(column), position, "\"_id\""].compactMap { $0 }.joined(separator: ", ")
+        let cursor = try run("SELECT \"_id\", \(quote(column)), \(position ?? "NULL") FROM \(quote(table.name)) "
+                             + "WHERE \(quote(column)) IN (\(marks)) ORDER BY \(order)")
         defer { cursor.finish() }
+        let targetRoot = root[destination]
+        var owner: Int64 = 0
+        var held: [(position: Int64, target: Int64)] = []
+        var inOrder = true
         while try cursor.step() {
-            guard case .integer(let id) = cursor.column(0), case .integer(let owner) = cursor.column(1),
-                  id > 0, id < 1 << 48, owner > 0, owner < 1 << 48 else {
+            guard case .integer(let id) = cursor.column(0), case .integer(let next) = cursor.column(1),
+                  id > 0, id < 1 << 48, next > 0, next < 1 << 48 else {
                 throw MappingError(.store, "\(quote(table.name)) holds an _id no row can have in \(quote(column))")
             }
+            if next != owner {
+                if owner != 0 { each(Self.globalKey(root: ownerRoot, id: owner), held, inOrder) }
+                owner = next
+                held.removeAll(keepingCapacity: true)
+                inOrder = true
+            }
             var place = id
-            if case .integer(let stored) = cursor.column(2) { place = stored }
-            kept[OwnerLink(owner: Self.globalKey(root: ownerRoot, id: owner), relationship: index), default: []]
-                .append((place, Self.globalKey(root: root[destination], id: id)))
+            if case .integer(let stored) = cursor.column(2) { place = stored } else if position != nil { inOrder = false }
+            held.append((place, Self.globalKey(root: targetRoot, id: id)))
         }
+        if owner != 0 { each(Self.globalKey(root: ownerRoot, id: owner), held, inOrder) }
     }
 
     /// The rows of one table that `filter` (an SQL `WHERE …`, or empty) picks, in `_id` order

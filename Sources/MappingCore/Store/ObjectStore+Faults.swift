@@ -290,9 +290,8 @@ extension ObjectStore {
                 if !targets.isEmpty || listIsUnread(object, index) { setStoredLinks(.many(LinkList(targets)), of: object, relationship: index) }
             }
         }
-        // The batch itself when every row of it was filled, in order (no copy of each row).
-        let everyRow = filled.count == rows.count && filled.indices.allSatisfy { filled[$0].row == $0 }
-        source.attached(everyRow ? rows : filled.map { rows[$0.row] }, as: found.entries)
+        // The batch itself when every row of it was filled (`filled` keeps the rows' order): no copy of each row.
+        source.attached(filled.count == rows.count ? rows : filled.map { rows[$0.row] }, as: found.entries)
         // A context collecting change sets holds no list unread.
         try readLists(unread, model: model)
     }
